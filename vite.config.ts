@@ -20,6 +20,15 @@ export default defineConfig({
   preview: { headers: ISOLATION_HEADERS },
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
   optimizeDeps: {
-    include: ['react', 'react-dom', 'react-dom/client', 'react-router', 'jotai', '@tanstack/react-query', 'valibot', 'comlink'],
+    include: [
+      'react',
+      'react-dom',
+      'react-dom/client',
+      'react-router',
+      'jotai',
+      '@tanstack/react-query',
+      'valibot',
+      'comlink',
+    ],
   },
 })

@@ -19,11 +19,13 @@ declare module 'vitest' {
 }
 
 function findBin(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(':')) if (existsSync(join(dir, name))) return join(dir, name)
+  for (const dir of (process.env.PATH ?? '').split(':'))
+    if (existsSync(join(dir, name))) return join(dir, name)
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
   const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a))
-  for (const version of versions) if (existsSync(join(root, version, 'bin', name))) return join(root, version, 'bin', name)
+  for (const version of versions)
+    if (existsSync(join(root, version, 'bin', name))) return join(root, version, 'bin', name)
   return undefined
 }
 
@@ -32,7 +34,11 @@ function freePort(): Promise<number> {
     const srv = createServer()
     srv.listen(0, '127.0.0.1', () => {
       const address = srv.address()
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+      srv.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      )
     })
   })
 }
@@ -45,7 +51,10 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const initdb = findBin('initdb')
   const pgCtl = findBin('pg_ctl')
   if (!initdb || !pgCtl) {
-    if (process.env.CI) throw new Error('PostgreSQL (initdb, pg_ctl) is required under CI: apt-get install -y postgresql')
+    if (process.env.CI)
+      throw new Error(
+        'PostgreSQL (initdb, pg_ctl) is required under CI: apt-get install -y postgresql',
+      )
     console.warn('PostgreSQL not found: the PostgreSQL dialect tests are skipped')
     project.provide('pgAdminUrl', '')
     return () => {}
@@ -61,7 +70,16 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const data = join(dir, 'data')
   const port = await freePort()
   run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'])
-  run(pgCtl, ['-D', data, '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start'])
+  run(pgCtl, [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    '-w',
+    'start',
+  ])
   project.provide('pgAdminUrl', `postgres://postgres@127.0.0.1:${port}/postgres`)
   return () => {
     try {
