@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type {} from 'vitest'
 import type { TestProject } from 'vitest/node'
 
 declare module 'vitest' {
