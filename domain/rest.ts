@@ -46,6 +46,13 @@ export const ProjectIdParamSchema = v.object({
   ),
 })
 
+/** The OpenAPI 3.1 document of this API (GET /openapi.json), generated from ROUTES. */
+export const OpenApiDocumentSchema = v.looseObject({
+  openapi: v.string(),
+  info: v.looseObject({ title: v.string(), version: v.string() }),
+  paths: v.record(v.string(), v.unknown()),
+})
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
 /**
@@ -134,6 +141,14 @@ export const ROUTES = {
     auth: true,
     status: 200,
     response: StorageConsumptionSchema,
+  },
+  openapi: {
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This API as an OpenAPI 3.1 document',
+    auth: false,
+    status: 200,
+    response: OpenApiDocumentSchema,
   },
   version: {
     method: 'GET',

@@ -1,0 +1,52 @@
+import type { RouteHandlers } from '../context.ts'
+import {
+  currentUser,
+  organizations,
+  storageConsumption,
+  teamUsers,
+  updateProfile,
+  version,
+} from './account.ts'
+import { login, logout, refresh } from './auth.ts'
+import {
+  createProject,
+  deleteProject,
+  getProject,
+  listProjects,
+  updateProject,
+} from './projects.ts'
+import {
+  cloneSimulation,
+  createSimulation,
+  deleteSimulation,
+  getSimulation,
+  moveSimulation,
+  updateSimulation,
+} from './simulations.ts'
+
+/** Every entry of ROUTES has its handler here: a missing one fails to type-check. */
+export function createHandlers(openApiDocument: RouteHandlers['openapi']): RouteHandlers {
+  return {
+    login,
+    refresh,
+    logout,
+    currentUser,
+    updateProfile,
+    teamUsers,
+    organizations,
+    storageConsumption,
+    openapi: openApiDocument,
+    version,
+    listProjects,
+    createProject,
+    getProject,
+    updateProject,
+    deleteProject,
+    createSimulation,
+    getSimulation,
+    updateSimulation,
+    cloneSimulation,
+    deleteSimulation,
+    moveSimulation,
+  }
+}

@@ -1,0 +1,56 @@
+import * as v from 'valibot'
+import type { FieldError } from '../../domain/errors.ts'
+import { ApiError } from './apiError.ts'
+
+const OPTIONAL_TYPES = new Set(['optional', 'exact_optional', 'nullish', 'undefinedable'])
+
+function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): FieldError[] {
+  return issues.map((issue) => ({
+    path: (issue.path ?? []).map((item) => String(item.key)).join('.'),
+    message: issue.message,
+  }))
+}
+
+/** Validates params or a query: a failure is a 400 validation_error listing every issue. */
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input)
+  if (result.success) return result.output
+  const errors = fieldErrors(result.issues)
+  throw new ApiError('validation_error', errors[0]?.message ?? 'Invalid input', errors)
+}
+
+/** Keys an object schema cannot do without. */
+export function requiredKeys(schema: v.GenericSchema): string[] {
+  if (!('entries' in schema) || typeof schema.entries !== 'object' || schema.entries === null)
+    return []
+  return Object.entries(schema.entries as Record<string, { type: string }>)
+    .filter(([, entry]) => !OPTIONAL_TYPES.has(entry.type))
+    .map(([key]) => key)
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Validates a request body. A missing body, or one without the schema's required keys, is a 400
+ * body_keys_missing; a body that has them but breaks a rule is a 400 validation_error.
+ */
+export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
+  const required = requiredKeys(schema)
+  const input = body === undefined || body === null ? undefined : body
+  if (input === undefined && required.length === 0) return parseInput(schema, {})
+  const missing =
+    input === undefined
+      ? required
+      : isPlainObject(input)
+        ? required.filter((key) => !(key in input))
+        : []
+  if (missing.length > 0)
+    throw new ApiError(
+      'body_keys_missing',
+      `Missing body keys: ${missing.join(', ')}`,
+      missing.map((key) => ({ path: key, message: `${key} is required` })),
+    )
+  return parseInput(schema, input)
+}

@@ -1,0 +1,149 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify'
+import type { Kysely } from 'kysely'
+import { NAME_USED_MESSAGE } from '../domain/projects.ts'
+import { ApiError, toErrorBody } from './api/apiError.ts'
+import { createHandlers } from './api/handlers/index.ts'
+import { buildOpenApiDocument } from './api/openapi.ts'
+import { methodsForPath, registerRoutes } from './api/routes.ts'
+import { createClock, type Clock } from './clock.ts'
+import { isUniqueViolation } from './db/connect.ts'
+import type { Database } from './db/schema.ts'
+import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
+
+/** Request bodies above this are refused with 413 (uploads get their own limits later). */
+export const BODY_LIMIT_BYTES = 1024 * 1024
+
+/** SharedArrayBuffer needs cross-origin isolation on every response (TOOLCHAIN.md). */
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+} as const
+
+export interface AppOptions {
+  /** A migrated database; the caller opens and closes it. */
+  db: Kysely<Database>
+  /** Uploads and outputs live under it. */
+  dataDir: string
+  /** The built UI; default dist/ of the repository. */
+  distDir?: string
+  clock?: Clock
+  logger?: FastifyServerOptions['logger']
+  /** Check every response against its route's schema (tests turn this on). */
+  checkResponses?: boolean
+  /** Release version; default package.json's. */
+  version?: string
+}
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** The package version from package.json. */
+export function readPackageVersion(): string {
+  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8')
+  return (JSON.parse(text) as { version: string }).version
+}
+
+/** JSON.parse that refuses prototype-poisoning keys. */
+function parseJsonBody(text: string): unknown {
+  return JSON.parse(text, (key, value: unknown) => {
+    if (key === '__proto__') throw new SyntaxError('forbidden key')
+    return value
+  })
+}
+
+const FASTIFY_ERRORS: Record<string, () => ApiError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new ApiError('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes`),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new ApiError('wrong_input', 'The request body must be JSON (Content-Type: application/json)'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new ApiError('wrong_input', 'The Content-Length does not match the body'),
+  FST_ERR_CTP_EMPTY_TYPE: () => new ApiError('wrong_input', 'The Content-Type header is empty'),
+  FST_ERR_CTP_INVALID_TYPE: () => new ApiError('wrong_input', 'The Content-Type header is invalid'),
+}
+
+/** The HTTP server: REST routes of domain/rest.ts under /api, the UI from dist/, isolation headers. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const clock = options.clock ?? createClock()
+  const version = options.version ?? readPackageVersion()
+  const distDir = options.distDir ?? `${REPO_ROOT}dist`
+  mkdirSync(options.dataDir, { recursive: true })
+
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.headers(ISOLATION_HEADERS)
+    reply.header('X-Content-Type-Options', 'nosniff')
+    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
+    return payload
+  })
+
+  // Only JSON bodies; an empty body is no body. Other types are refused by Fastify (→ wrong_input).
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8')
+    if (text.trim() === '') {
+      done(null, undefined)
+      return
+    }
+    try {
+      done(null, parseJsonBody(text))
+    } catch {
+      done(new ApiError('wrong_input', 'The request body is not valid JSON'), undefined)
+    }
+  })
+
+  app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
+    let apiError: ApiError | undefined
+    if (error instanceof ApiError) apiError = error
+    else if (isUniqueViolation(error)) apiError = new ApiError('duplicate_key', NAME_USED_MESSAGE)
+    else if ('code' in error && typeof error.code === 'string' && FASTIFY_ERRORS[error.code])
+      apiError = FASTIFY_ERRORS[error.code]?.()
+    else if (
+      'statusCode' in error &&
+      typeof error.statusCode === 'number' &&
+      error.statusCode < 500
+    )
+      apiError = new ApiError('wrong_input', error.message)
+    if (apiError) {
+      return reply
+        .code(apiError.status)
+        .send(toErrorBody(apiError.code, apiError.message, apiError.errors))
+    }
+    request.log.error(error)
+    return reply
+      .code(500)
+      .send(toErrorBody('unknown_error', 'Something went wrong on the server. Please try again.'))
+  })
+
+  const openApiDocument = buildOpenApiDocument(version)
+  registerRoutes(app, {
+    context: { db: options.db, clock, dataDir: options.dataDir, version },
+    handlers: createHandlers(() => Promise.resolve(openApiDocument)),
+    checkResponses: options.checkResponses ?? false,
+  })
+
+  const uiBuilt = await registerStatic(app, distDir)
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const urlPath = request.url.split('?')[0] ?? '/'
+    const methods = methodsForPath(urlPath)
+    if (methods.length > 0)
+      return reply
+        .code(405)
+        .header('Allow', methods.join(', '))
+        .send(toErrorBody('method_not_allowed', `${request.method} is not allowed on ${urlPath}`))
+    if (isPageRequest(request, urlPath)) return sendIndexPage(reply, uiBuilt)
+    return reply
+      .code(404)
+      .send(toErrorBody('resource_not_found', `Nothing at ${request.method} ${urlPath}`))
+  })
+
+  return app
+}

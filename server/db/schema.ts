@@ -1,0 +1,134 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+/*
+ * One schema for SQLite and PostgreSQL: timestamps are ISO-8601 text (they sort as text), JSON is
+ * text, booleans are integers 0/1, so every query reads and writes the same values on both.
+ */
+
+/** 0 or 1: booleans are stored as integers on both dialects. Generated<…>: the column has a default. */
+export type Flag = number
+
+export interface OrganizationsTable {
+  id: Generated<number>
+  name: string
+  credits: Generated<number>
+  /** JSON array of Feature. */
+  features: Generated<string>
+  /** null: no active subscription. */
+  subscription_kind: string | null
+  subscription_start_date: string | null
+  subscription_end_date: string | null
+  subscription_core_hours: Generated<number>
+  subscription_one_off_core_hours: Generated<number>
+  subscription_vm_hours_per_month: Generated<number>
+  subscription_max_cores: Generated<number>
+  subscription_free_instance: Generated<Flag>
+  storage_available_bytes: Generated<number>
+  created_at: string
+}
+
+export interface UsersTable {
+  id: Generated<number>
+  organization_id: number
+  /** Always lower case. */
+  email: string
+  password_hash: string
+  first_name: string
+  last_name: string
+  phone_number: string | null
+  department: string | null
+  location: string | null
+  avatar_id: Generated<number>
+  role: string
+  active: Generated<Flag>
+  created_at: string
+}
+
+/** A login: only SHA-256 digests of the tokens are stored. */
+export interface SessionsTable {
+  id: Generated<number>
+  user_id: number
+  access_token_hash: string
+  refresh_token_hash: string
+  access_expires_at: string
+  refresh_expires_at: string
+  created_at: string
+  revoked_at: string | null
+}
+
+export interface ProjectsTable {
+  id: Generated<number>
+  organization_id: number
+  creator_id: number
+  name: string
+  description: Generated<string>
+  created_at: string
+  updated_at: string
+}
+
+export interface SimulationsTable {
+  id: Generated<number>
+  project_id: number
+  organization_id: number
+  creator_id: number
+  name: string
+  description: Generated<string>
+  state: Generated<string>
+  uploaded_setup: Generated<Flag>
+  setup_locked: Generated<Flag>
+  resumable: Generated<Flag>
+  active_run_id: number | null
+  credits_consumed: Generated<number>
+  simulation_hours_consumed: Generated<number>
+  cores: number | null
+  gpu: Generated<Flag>
+  solver_name: string | null
+  started_at: string | null
+  size_bytes: Generated<number>
+  /** JSON SimulationSettings. */
+  settings: string
+  post_image_id: number | null
+  /** JSON StopCondition or null. */
+  last_stop_condition: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface CreditTransactionsTable {
+  id: Generated<number>
+  organization_id: number
+  kind: string
+  credits: Generated<number>
+  simulation_hours: Generated<number>
+  simulation_id: number | null
+  simulation_name: string | null
+  note: string | null
+  issuer_id: number | null
+  updated_at: string
+}
+
+/** The tables Kysely knows; later migrations add theirs here. */
+export interface Database {
+  organizations: OrganizationsTable
+  users: UsersTable
+  sessions: SessionsTable
+  projects: ProjectsTable
+  simulations: SimulationsTable
+  credit_transactions: CreditTransactionsTable
+}
+
+export type OrganizationRow = Selectable<OrganizationsTable>
+export type UserRow = Selectable<UsersTable>
+export type SessionRow = Selectable<SessionsTable>
+export type ProjectRow = Selectable<ProjectsTable>
+export type SimulationRow = Selectable<SimulationsTable>
+export type NewSimulation = Insertable<SimulationsTable>
+export type SimulationUpdateRow = Updateable<SimulationsTable>
+
+/** Booleans in and out of the 0/1 columns. */
+export function toFlag(value: boolean): Flag {
+  return value ? 1 : 0
+}
+export function fromFlag(value: Flag): boolean {
+  return value !== 0
+}

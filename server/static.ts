@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { API_PREFIX } from '../domain/rest.ts'
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Dive</title></head>
+<body><h1>Dive</h1><p>The user interface is not built yet. Run <code>npx vite build</code> (or <code>npm start</code>) and reload.</p>
+<p>The API is available under <code>${API_PREFIX}</code>.</p></body></html>`
+
+/** Where the UI lives: dist/ of a `vite build`, if it holds an index.html. */
+export function hasBuiltUi(distDir: string): boolean {
+  return existsSync(join(distDir, 'index.html'))
+}
+
+/** Serves the built UI from distDir (when present). */
+export async function registerStatic(app: FastifyInstance, distDir: string): Promise<boolean> {
+  if (!hasBuiltUi(distDir)) return false
+  await app.register(fastifyStatic, {
+    root: distDir,
+    prefix: '/',
+    wildcard: true,
+    index: ['index.html'],
+  })
+  return true
+}
+
+/**
+ * A browser navigation (GET that accepts HTML, or the root) outside /api and /ws: the SPA answers
+ * it. A missing script or image (no text/html in Accept) stays a 404 rather than getting HTML.
+ */
+export function isPageRequest(request: FastifyRequest, urlPath: string): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  if (urlPath === API_PREFIX || urlPath.startsWith(`${API_PREFIX}/`)) return false
+  if (urlPath === '/ws' || urlPath.startsWith('/ws/')) return false
+  return urlPath === '/' || (request.headers.accept ?? '').includes('text/html')
+}
+
+/** index.html for any SPA route, or a page that says how to build the UI. */
+export async function sendIndexPage(reply: FastifyReply, uiBuilt: boolean): Promise<FastifyReply> {
+  if (!uiBuilt) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE)
+  return reply.header('Cache-Control', 'no-cache').sendFile('index.html')
+}
