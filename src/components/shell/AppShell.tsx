@@ -1,0 +1,94 @@
+import { NavLink, Outlet, useNavigate } from 'react-router'
+import { ROLE_LABELS } from '../../../domain/account.ts'
+import { initialsOf } from '../../lib/format.ts'
+import { useCurrentUser } from '../../lib/currentUser.ts'
+import { IconChevronDown, IconExternal, IconHelp, IconWave } from '../icons.tsx'
+import { Menu } from '../Menu.tsx'
+import { StorageBar } from '../StorageBar.tsx'
+import { HELP_LINKS } from './helpLinks.ts'
+
+/** The menu bar over every logged-in page. */
+export function AppShell() {
+  return (
+    <div className="app">
+      <MenuBar />
+      <main className="app__main" id="main">
+        <Outlet />
+      </main>
+    </div>
+  )
+}
+
+function MenuBar() {
+  const user = useCurrentUser()
+  const navigate = useNavigate()
+  return (
+    <header className="menubar">
+      <div className="menubar__left">
+        <NavLink to="/projects" className="brand" aria-label="Dive home">
+          <span className="brand__mark" aria-hidden="true">
+            <IconWave width={16} height={16} />
+          </span>
+          <span className="brand__name">Dive</span>
+        </NavLink>
+        <nav className="menubar__nav" aria-label="Main">
+          <NavLink to="/projects" className="menubar__link">
+            Projects
+          </NavLink>
+        </nav>
+      </div>
+      <div className="menubar__right">
+        <StorageBar />
+        <Menu
+          label="Help"
+          triggerClassName="icon-button icon-button--menubar"
+          trigger={<IconHelp width={18} height={18} />}
+          entries={HELP_LINKS.map((link) => ({
+            kind: 'link' as const,
+            label: link.label,
+            href: link.href,
+            external: true,
+            icon: <IconExternal className="menu__icon" />,
+          }))}
+        />
+        <Menu
+          label="Profile"
+          triggerClassName="profile-trigger"
+          trigger={
+            <>
+              <span className="avatar" aria-hidden="true">
+                {initialsOf(user.fullName)}
+              </span>
+              <span className="profile-trigger__name">{user.fullName}</span>
+              <IconChevronDown className="profile-trigger__chevron" />
+            </>
+          }
+          header={
+            <div className="profile-summary">
+              <span className="avatar avatar--large" aria-hidden="true">
+                {initialsOf(user.fullName)}
+              </span>
+              <div>
+                <p className="profile-summary__name">{user.fullName}</p>
+                <p className="profile-summary__meta">{user.email}</p>
+                <p className="profile-summary__meta">
+                  <span className="role-badge">{ROLE_LABELS[user.role]}</span>
+                  {user.organization.name}
+                </p>
+              </div>
+            </div>
+          }
+          entries={[
+            {
+              kind: 'action',
+              label: 'Settings',
+              onSelect: () => void navigate('/settings/profile'),
+            },
+            { kind: 'separator' },
+            { kind: 'action', label: 'Logout', onSelect: () => void navigate('/logout') },
+          ]}
+        />
+      </div>
+    </header>
+  )
+}
