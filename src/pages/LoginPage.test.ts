@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { LOGIN_FAILED_MESSAGE } from '../../domain/auth.ts'
+import { ApiError } from '../api/ApiError.ts'
+import { loginErrorMessage, safeRedirectTarget } from './LoginPage.tsx'
+
+describe('safeRedirectTarget', () => {
+  it('returns to a path of this app', () => {
+    expect(safeRedirectTarget('/projects?view=all')).toBe('/projects?view=all')
+  })
+
+  it('refuses other hosts, the auth pages and nothing at all', () => {
+    expect(safeRedirectTarget('//evil.example/x')).toBe('/')
+    expect(safeRedirectTarget('https://evil.example')).toBe('/')
+    expect(safeRedirectTarget('/logout?confirm=true')).toBe('/')
+    expect(safeRedirectTarget(null)).toBe('/')
+  })
+})
+
+describe('loginErrorMessage', () => {
+  it("shows the server's message for wrong credentials", () => {
+    const error = new ApiError(401, {
+      code: 'authentication_failed',
+      title: 'Authentication Failed',
+      description: 'Wrong e-mail or password.',
+    })
+    expect(loginErrorMessage(error)).toBe('Wrong e-mail or password.')
+  })
+
+  it('shows the generic login failure for anything else', () => {
+    expect(loginErrorMessage(new ApiError(500, undefined))).toBe(LOGIN_FAILED_MESSAGE)
+    expect(loginErrorMessage(new ApiError(0, undefined))).toBe(LOGIN_FAILED_MESSAGE)
+    expect(loginErrorMessage(new TypeError('boom'))).toBe(LOGIN_FAILED_MESSAGE)
+  })
+})
