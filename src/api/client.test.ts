@@ -325,6 +325,16 @@ describe('login and logout', () => {
   })
 })
 
+describe('logout', () => {
+  it('sends one revoke for logouts called at the same time', async () => {
+    const { client, tokens, requests } = setup(() => json(200, { ok: true }))
+    storeTokens(tokens)
+    await Promise.all([client.logout(), client.logout()])
+    expect(requests.filter((r) => r.url === '/api/auth/logout')).toHaveLength(1)
+    expect(tokens.read()).toBeNull()
+  })
+})
+
 describe('token store', () => {
   it('treats unreadable stored tokens as logged out', () => {
     window.localStorage.setItem(AUTH_STORAGE_KEY, '{"accessToken":1}')

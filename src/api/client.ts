@@ -109,6 +109,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = options.baseUrl ?? API_PREFIX
   const nowMs = options.nowMs ?? (() => Date.now())
   let refreshInFlight: Promise<boolean> | null = null
+  let logoutInFlight: Promise<void> | null = null
 
   function requireLogin(redirect: boolean): void {
     tokens.clear()
@@ -248,7 +249,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     tokens.write(tokensFromResponse(reply, nowMs()))
   }
 
-  async function logout(): Promise<void> {
+  async function revokeAndForget(): Promise<void> {
     const current = tokens.read()
     if (!current) return
     try {
@@ -262,6 +263,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } finally {
       tokens.clear()
     }
+  }
+
+  /** One logout at a time: a second call (a re-run effect, another button) joins the first. */
+  function logout(): Promise<void> {
+    logoutInFlight ??= revokeAndForget().finally(() => {
+      logoutInFlight = null
+    })
+    return logoutInFlight
   }
 
   return { callApi, requestRaw, login, logout }

@@ -1,4 +1,10 @@
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router'
+import {
+  createBrowserRouter,
+  Navigate,
+  Outlet,
+  ScrollRestoration,
+  type RouteObject,
+} from 'react-router'
 import { Toasts } from '../components/Toasts.tsx'
 import { AppShell } from '../components/shell/AppShell.tsx'
 import { ErrorPage } from '../pages/ErrorPage.tsx'
@@ -24,6 +30,7 @@ function RootLayout() {
     <>
       <Outlet />
       <Toasts />
+      <ScrollRestoration />
     </>
   )
 }

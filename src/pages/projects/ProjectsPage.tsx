@@ -51,7 +51,10 @@ export function ProjectsPage() {
   // A dialog belongs to this visit of the page.
   useEffect(() => () => setDialog(null), [setDialog])
 
-  function update(changes: Partial<ProjectsParams>, options: { replace?: boolean } = {}) {
+  function update(
+    changes: Partial<ProjectsParams>,
+    options: { replace?: boolean; preventScrollReset?: boolean } = {},
+  ) {
     // Anything but paging changes the result set, so it starts again at page 1.
     const resetsPage = !('pageNumber' in changes)
     const next = { ...params, ...(resetsPage && { pageNumber: 1 }), ...changes }
@@ -96,7 +99,7 @@ export function ProjectsPage() {
         orderBy={params.orderBy}
         activeFilterCount={activeFilterCount}
         canViewAll={canViewAll}
-        onSearchChange={(search) => update({ search }, { replace: true })}
+        onSearchChange={(search) => update({ search }, { replace: true, preventScrollReset: true })}
         onViewChange={(view) => update({ view, ...(view === 'own' && { createdBy: [] }) })}
         onOrderByChange={(orderBy) => update({ orderBy })}
         onOpenFilters={() => setDialog({ kind: 'filter' })}
