@@ -1,0 +1,64 @@
+/**
+ * Discretization of a setup into particles (spec/setup.md §3 "Discretization", §4, §5 "Discretize
+ * is blocked …", §8). Process states are the shared job states of jobs.ts.
+ */
+import * as v from 'valibot'
+import { JOB_STATES, JOB_TEXTS, JobMessageSchema, type JobState } from './jobs.ts'
+import { blocksRun, type Issue } from './validation.ts'
+
+/** Process states of assemblies, tessellations, discretizations, sensor recomputations, exports. */
+export const PROCESS_STATES = JOB_STATES
+/** One process state. */
+export type ProcessState = JobState
+
+/** A discretization error or warning, tied to a part when it concerns one. */
+export const DiscretizationMessageSchema = v.object({
+  ...JobMessageSchema.entries,
+  partId: v.optional(v.nullable(v.number())),
+})
+export type DiscretizationMessage = v.InferOutput<typeof DiscretizationMessageSchema>
+
+/** GET /simulations/{id}/discretizations (the latest one). */
+export const DiscretizationSchema = v.object({
+  id: v.number(),
+  simulationId: v.number(),
+  state: v.picklist(JOB_STATES),
+  /** 0 … 1. */
+  progress: v.number(),
+  errors: v.array(DiscretizationMessageSchema),
+  warnings: v.array(DiscretizationMessageSchema),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+})
+/** A discretization record. */
+export type Discretization = v.InferOutput<typeof DiscretizationSchema>
+
+/** POST /simulations/{id}/discretizations takes no fields. */
+export const DiscretizationCreateSchema = v.strictObject({})
+
+/** Shown when Discretize is pressed while the setup has errors or unset (info) items. */
+export const DISCRETIZATION_BLOCKED = {
+  title: JOB_TEXTS.discretizationFailed,
+  text: JOB_TEXTS.discretizationFailedTitle,
+} as const
+
+/** Discretizing is blocked by errors and by info-level (missing) items alike. */
+export function canDiscretize(issues: readonly Issue[]): boolean {
+  return !blocksRun(issues)
+}
+
+/** A toast for a finished discretization: failed (first error) or warnings, else none. */
+export function discretizationToast(
+  discretization: Pick<Discretization, 'state' | 'errors' | 'warnings'>,
+): { level: 'error' | 'warning'; title: string; text: string } | null {
+  if (discretization.state === 'failed')
+    return {
+      level: 'error',
+      title: JOB_TEXTS.discretizationFailed,
+      text: discretization.errors[0]?.description ?? '',
+    }
+  const warning = discretization.warnings[0]
+  if ((discretization.state === 'done' || discretization.state === 'completed') && warning)
+    return { level: 'warning', title: JOB_TEXTS.discretizationWarning, text: warning.description }
+  return null
+}
