@@ -1,0 +1,108 @@
+/**
+ * Checkpoint bytes: magic, version, a JSON header, then the persistent particle arrays in sorted
+ * order (so that a restored run continues with bit-identical numbers).
+ *
+ *   0  'DIVESPH\0'   8  u32 version   12 u32 header bytes   16 header JSON (padded to 8)
+ *   then each PERSISTENT_FLOAT_FIELDS array (count × f64), PERSISTENT_INT_FIELDS (count × i32),
+ *   PERSISTENT_BYTE_FIELDS (count × u8), each padded to 8 bytes.
+ */
+import type { ParticleArrays } from './particles.ts'
+import {
+  PERSISTENT_BYTE_FIELDS,
+  PERSISTENT_FLOAT_FIELDS,
+  PERSISTENT_INT_FIELDS,
+} from './particles.ts'
+
+export const CHECKPOINT_MAGIC = 'DIVESPH\0'
+export const CHECKPOINT_VERSION = 1
+
+/** Everything besides the particle arrays a run needs to continue. */
+export interface CheckpointHeader {
+  count: number
+  timeS: number
+  step: number
+  /** The fixed time step (static time stepping), or null. */
+  fixedDtS: number | null
+  deletedOutside: number
+  deletedInvalid: number
+  /** Numbers that must match the solver a checkpoint is restored into. */
+  fingerprint: Record<string, number>
+  referenceBox: { min: [number, number, number]; max: [number, number, number] }
+}
+
+const pad8 = (n: number) => (n + 7) & ~7
+
+export function encodeCheckpoint(header: CheckpointHeader, arrays: ParticleArrays): Uint8Array {
+  const json = new TextEncoder().encode(JSON.stringify(header))
+  const count = header.count
+  let size = 16 + pad8(json.length)
+  size += PERSISTENT_FLOAT_FIELDS.length * count * 8
+  size += PERSISTENT_INT_FIELDS.length * pad8(count * 4)
+  size += PERSISTENT_BYTE_FIELDS.length * pad8(count)
+  const bytes = new Uint8Array(size)
+  const view = new DataView(bytes.buffer)
+  for (let k = 0; k < 8; k++) bytes[k] = CHECKPOINT_MAGIC.charCodeAt(k)
+  view.setUint32(8, CHECKPOINT_VERSION, true)
+  view.setUint32(12, json.length, true)
+  bytes.set(json, 16)
+  let offset = 16 + pad8(json.length)
+  for (const field of PERSISTENT_FLOAT_FIELDS) {
+    new Float64Array(bytes.buffer, offset, count).set(arrays[field].subarray(0, count))
+    offset += count * 8
+  }
+  for (const field of PERSISTENT_INT_FIELDS) {
+    new Int32Array(bytes.buffer, offset, count).set(arrays[field].subarray(0, count))
+    offset += pad8(count * 4)
+  }
+  for (const field of PERSISTENT_BYTE_FIELDS) {
+    bytes.set(arrays[field].subarray(0, count), offset)
+    offset += pad8(count)
+  }
+  return bytes
+}
+
+/** Reads the header of checkpoint bytes (throws on a foreign or newer format). */
+export function decodeCheckpointHeader(input: Uint8Array): CheckpointHeader {
+  if (input.length < 16) throw new Error('Not a solver checkpoint: too short.')
+  for (let k = 0; k < 8; k++)
+    if (input[k] !== CHECKPOINT_MAGIC.charCodeAt(k)) throw new Error('Not a solver checkpoint.')
+  const view = new DataView(input.buffer, input.byteOffset, input.byteLength)
+  const version = view.getUint32(8, true)
+  if (version !== CHECKPOINT_VERSION)
+    throw new Error(
+      `Checkpoint version ${version} is not supported (expected ${CHECKPOINT_VERSION}).`,
+    )
+  const length = view.getUint32(12, true)
+  return JSON.parse(new TextDecoder().decode(input.subarray(16, 16 + length))) as CheckpointHeader
+}
+
+/** Copies the particle arrays of checkpoint bytes into `arrays` (capacity checked by the caller). */
+export function decodeCheckpointArrays(
+  input: Uint8Array,
+  header: CheckpointHeader,
+  arrays: ParticleArrays,
+): void {
+  const bytes = input.byteOffset % 8 === 0 ? input : input.slice()
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const count = header.count
+  let offset = bytes.byteOffset + 16 + pad8(view.getUint32(12, true))
+  const expected =
+    offset -
+    bytes.byteOffset +
+    PERSISTENT_FLOAT_FIELDS.length * count * 8 +
+    PERSISTENT_INT_FIELDS.length * pad8(count * 4) +
+    PERSISTENT_BYTE_FIELDS.length * pad8(count)
+  if (bytes.byteLength < expected) throw new Error('Checkpoint is truncated.')
+  for (const field of PERSISTENT_FLOAT_FIELDS) {
+    arrays[field].set(new Float64Array(bytes.buffer, offset, count))
+    offset += count * 8
+  }
+  for (const field of PERSISTENT_INT_FIELDS) {
+    arrays[field].set(new Int32Array(bytes.buffer, offset, count))
+    offset += pad8(count * 4)
+  }
+  for (const field of PERSISTENT_BYTE_FIELDS) {
+    arrays[field].set(new Uint8Array(bytes.buffer, offset, count))
+    offset += pad8(count)
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * What a solver is created from, its numerical options, the constants derived from them, and the
+ * list of simulation settings the solver does not implement (refused, never ignored).
+ */
+import type { SimulationSettings } from '../../domain/settings.ts'
+import type { KernelKind } from './kernels.ts'
+import { kernelFactors } from './kernels.ts'
+import { chooseSpeedOfSound, taitStiffness } from './equationOfState.ts'
+import type { WallMotion } from './motion.ts'
+import { PARTICLE_KIND } from './particles.ts'
+
+/** The fluid properties the solver uses (a subset of the spec's Material). */
+export interface SolverMaterial {
+  id: number
+  /** Reference density ρ0, kg/m³. */
+  density: number
+  /** Isentropic exponent γ of the Tait equation (7 for water). */
+  gamma: number
+  /** Speed of sound, m/s; the numerical c0 is at least this (see chooseSpeedOfSound). */
+  speedOfSound: number
+  /** Kinematic viscosity ν, m²/s. */
+  kinematicViscosity: number
+}
+
+/** Wall condition of a rigid part (spec: velocityKind; 'moving' walls are no-slip with a motion). */
+export interface SolverPart {
+  id: number
+  wallCondition: 'slip' | 'no_slip'
+}
+
+/**
+ * The particles a run starts from (what the discretizer produced), N particles: interleaved xyz
+ * arrays of length 3N and per-particle arrays of length N.
+ */
+export interface SolverParticles {
+  positions: ArrayLike<number>
+  /** PARTICLE_KIND per particle: 0 fluid, 1 wall. */
+  kinds: ArrayLike<number>
+  partIds: ArrayLike<number>
+  /** Material id of each fluid particle (ignored for walls); default: the first material. */
+  materialIds?: ArrayLike<number>
+  velocities?: ArrayLike<number>
+  /** Initial pressure in Pa (sets the initial density through the equation of state). */
+  pressures?: ArrayLike<number>
+}
+
+export const BOUNDARY_KINDS = ['generalized', 'dynamic'] as const
+export const DENSITY_DIFFUSION_KINDS = ['fourtakas', 'molteni', 'none'] as const
+export const VISCOSITY_KINDS = ['artificial', 'laminar', 'artificial+laminar'] as const
+/**
+ * 'symplectic': DualSPHysics' Symplectic position-Verlet (2 force passes per step).
+ * 'rk4': classical 4-stage Runge–Kutta (4 force passes per step); settings 'runge_kutta_4'.
+ */
+export const INTEGRATORS = ['symplectic', 'rk4'] as const
+export type Integrator = (typeof INTEGRATORS)[number]
+
+/** The integrator each settings.integrationScheme runs with; null: not implemented (refused). */
+export const INTEGRATOR_FOR_SCHEME: Record<
+  SimulationSettings['integrationScheme'],
+  Integrator | null
+> = {
+  runge_kutta_4: 'rk4',
+  dual_timestep_rk_4: null,
+}
+
+/** Numerical choices that are not simulation settings. */
+export interface SolverOptions {
+  kernel: KernelKind
+  /** h / particle diameter. */
+  smoothingLengthFactor: number
+  /** 'generalized': Adami et al. 2012 wall; 'dynamic': DualSPHysics dynamic boundary particles. */
+  boundary: (typeof BOUNDARY_KINDS)[number]
+  /** Density diffusion: Fourtakas et al. 2019 (hydrostatic-corrected) or Molteni–Colagrossi 2009. */
+  densityDiffusion: (typeof DENSITY_DIFFUSION_KINDS)[number]
+  /** δ of the density diffusion term. */
+  densityDiffusionDelta: number
+  /** Monaghan artificial viscosity, laminar (Lo & Shao, material ν), or both. */
+  viscosity: (typeof VISCOSITY_KINDS)[number]
+  /** α of the artificial viscosity. */
+  artificialViscosityAlpha: number
+  /** Courant number of the variable time step. */
+  cfl: number
+  /** c0 ≥ coefficient · √(g·H) and ≥ coefficient · initial speed. */
+  soundSpeedCoefficient: number
+  /**
+   * Neighbour cells per support radius: 1 gives cells of 2h and a 27-cell stencil, 2 gives cells
+   * of h and a 125-cell stencil (fewer distance checks per neighbour found; about 1.3× faster).
+   */
+  cellsPerSupport: 1 | 2
+  /** Threads of the interaction passes (the calling thread is one of them). */
+  threads: number
+  /** Time step when settings.dynamicTimeStep is off; null: chosen from the CFL rule at the start. */
+  fixedTimeStepS: number | null
+  /** Start fluid particles with hydrostatic pressure below the top of their part. */
+  hydrostaticInitialisation: boolean
+  /**
+   * Time integration scheme; null follows settings.integrationScheme. An explicit value
+   * overrides the setting (describe() reports the integrator in use).
+   */
+  integrator: Integrator | null
+}
+
+export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
+  kernel: 'wendland',
+  smoothingLengthFactor: 1.5,
+  boundary: 'generalized',
+  densityDiffusion: 'fourtakas',
+  densityDiffusionDelta: 0.1,
+  viscosity: 'artificial+laminar',
+  artificialViscosityAlpha: 0.01,
+  cfl: 0.2,
+  soundSpeedCoefficient: 10,
+  cellsPerSupport: 2,
+  threads: 1,
+  fixedTimeStepS: null,
+  hydrostaticInitialisation: false,
+  integrator: null,
+}
+
+export interface SolverConfig {
+  settings: SimulationSettings
+  materials: readonly SolverMaterial[]
+  particles: SolverParticles
+  /** Wall condition per part id; parts not listed are no-slip. */
+  parts?: readonly SolverPart[]
+  wallMotion?: WallMotion
+  options?: Partial<SolverOptions>
+}
+
+/** Thrown when a solver cannot be created from a config (unsupported or invalid input). */
+export class SolverSetupError extends Error {
+  override name = 'SolverSetupError'
+}
+
+/**
+ * The settings (with their values) this solver does not implement. A run must not start while
+ * this list is not empty; createSolver refuses such settings with a message listing them.
+ * An explicit options.integrator replaces settings.integrationScheme.
+ */
+export function unsupportedSettings(
+  settings: SimulationSettings,
+  options: Partial<SolverOptions> = {},
+): string[] {
+  const refused: string[] = []
+  if (settings.multiphase) refused.push('multiphase')
+  if (settings.surfaceTension) refused.push('surfaceTension')
+  if (settings.thermodynamics) refused.push('thermodynamics')
+  if (settings.airDrag) refused.push('airDrag')
+  if (settings.rotatingSystem) refused.push('rotatingSystem')
+  if (settings.accelerationLimiter) refused.push('accelerationLimiter')
+  if (settings.accelerationFileId !== null || settings.accelerationFile !== null)
+    refused.push('accelerationFile')
+  if (settings.lowDissipationOperators) refused.push('lowDissipationOperators')
+  if (settings.shifting !== 'zero') refused.push(`shifting: ${settings.shifting}`)
+  if (!options.integrator && INTEGRATOR_FOR_SCHEME[settings.integrationScheme] === null)
+    refused.push(`integrationScheme: ${settings.integrationScheme}`)
+  return refused
+}
+
+/** Numbers derived once from the config; shared with worker threads as plain data. */
+export interface SphConstants {
+  particleDiameter: number
+  h: number
+  /** Support radius 2h and its square. */
+  support: number
+  support2: number
+  /** η² = 0.01 h², keeps r²-denominators finite. */
+  eta2: number
+  /** 0: Wendland C2, 1: cubic spline. */
+  kernelCode: number
+  kernelAlpha: number
+  kernelGradFactor: number
+  referenceDensity: number
+  speedOfSound: number
+  gamma: number
+  stiffness: number
+  gravity: [number, number, number]
+  /** Artificial viscosity α (0: off). */
+  alpha: number
+  /** Laminar kinematic viscosity ν (0: off). */
+  nu: number
+  /** 2δhc0 (0: no density diffusion). */
+  diffusionCoefficient: number
+  /** ρ0 g / c0²: hydrostatic density gradient of Fourtakas' correction (zero for Molteni). */
+  hydrostaticDensityGradient: [number, number, number]
+  /** 0: generalized wall (Adami), 1: dynamic boundary particles. */
+  boundaryCode: number
+  /** Density limiter bounds (±Infinity when off). */
+  densityMin: number
+  densityMax: number
+  /** Mass of every particle: ρ0 dp³. */
+  particleMass: number
+}
+
+export const KERNEL_CODE = { wendland: 0, cubic: 1 } as const
+export const BOUNDARY_CODE = { generalized: 0, dynamic: 1 } as const
+
+function requireNumber(value: number | null, name: string): number {
+  if (value === null || !Number.isFinite(value))
+    throw new SolverSetupError(`Setting ${name} must be a number.`)
+  return value
+}
+
+/** The integrator a run uses: the explicit option, else the one of the settings' scheme. */
+export function resolveIntegrator(
+  settings: SimulationSettings,
+  options: SolverOptions,
+): Integrator {
+  const integrator = options.integrator ?? INTEGRATOR_FOR_SCHEME[settings.integrationScheme]
+  if (!integrator)
+    throw new SolverSetupError(`integrationScheme ${settings.integrationScheme} is not supported.`)
+  return integrator
+}
+
+/** Options with defaults applied, checked. */
+export function resolveOptions(options: Partial<SolverOptions> | undefined): SolverOptions {
+  const resolved = { ...DEFAULT_SOLVER_OPTIONS, ...options }
+  if (!(resolved.smoothingLengthFactor >= 1 && resolved.smoothingLengthFactor <= 3))
+    throw new SolverSetupError('smoothingLengthFactor must be between 1 and 3.')
+  if (!(resolved.cfl > 0 && resolved.cfl <= 1)) throw new SolverSetupError('cfl must be in (0, 1].')
+  if (resolved.cellsPerSupport !== 1 && resolved.cellsPerSupport !== 2)
+    throw new SolverSetupError('cellsPerSupport must be 1 or 2.')
+  if (!Number.isInteger(resolved.threads) || resolved.threads < 1)
+    throw new SolverSetupError('threads must be a positive integer.')
+  return resolved
+}
+
+/** The fluid material: the one all fluid particles use (one fluid without multiphase). */
+export function findFluidMaterial(config: SolverConfig): SolverMaterial {
+  const { particles, materials } = config
+  const first = materials[0]
+  if (!first) throw new SolverSetupError('A material is required.')
+  const used = new Set<number>()
+  const n = particles.kinds.length
+  for (let i = 0; i < n; i++) {
+    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
+    used.add(particles.materialIds ? particles.materialIds[i]! : first.id)
+  }
+  if (used.size > 1)
+    throw new SolverSetupError(
+      `Fluid particles use ${used.size} materials; more than one fluid needs multiphase, which this solver does not support.`,
+    )
+  const id = used.size === 1 ? [...used][0]! : first.id
+  const material = materials.find((m) => m.id === id)
+  if (!material) throw new SolverSetupError(`Material ${id} is not defined.`)
+  return material
+}
+
+/** Derives the SPH constants from settings, options, the fluid material and the initial particles. */
+export function deriveConstants(
+  config: SolverConfig,
+  options: SolverOptions,
+  material: SolverMaterial,
+): SphConstants {
+  const { settings, particles } = config
+  const dp = requireNumber(settings.particleDiameter, 'particleDiameter')
+  if (!(dp > 0)) throw new SolverSetupError('Setting particleDiameter must be greater than 0.')
+  const gravity = settings.gravity.map((g, k) => requireNumber(g, `gravity.${k}`)) as [
+    number,
+    number,
+    number,
+  ]
+  if (!(material.density > 0 && material.gamma > 0 && material.speedOfSound > 0))
+    throw new SolverSetupError('The fluid material needs density, gamma and speed of sound > 0.')
+  const gMag = Math.hypot(...gravity)
+  let lo = Infinity
+  let hi = -Infinity
+  let maxSpeed = 0
+  const n = particles.kinds.length
+  for (let i = 0; i < n; i++) {
+    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
+    if (gMag > 0) {
+      const s =
+        (particles.positions[3 * i]! * gravity[0] +
+          particles.positions[3 * i + 1]! * gravity[1] +
+          particles.positions[3 * i + 2]! * gravity[2]) /
+        gMag
+      if (s < lo) lo = s
+      if (s > hi) hi = s
+    }
+    if (particles.velocities) {
+      const v = particles.velocities
+      maxSpeed = Math.max(maxSpeed, Math.hypot(v[3 * i]!, v[3 * i + 1]!, v[3 * i + 2]!))
+    }
+  }
+  const fluidHeight = hi > lo ? hi - lo + dp : dp
+  const c0 = chooseSpeedOfSound({
+    materialSpeedOfSound: material.speedOfSound,
+    gravityMagnitude: gMag,
+    fluidHeight,
+    maxInitialSpeed: maxSpeed,
+    coefficient: options.soundSpeedCoefficient,
+  })
+  const h = options.smoothingLengthFactor * dp
+  const factors = kernelFactors(options.kernel, h, 3)
+  const rho0 = material.density
+  const laminar = options.viscosity !== 'artificial'
+  const artificial = options.viscosity !== 'laminar'
+  const diffusion = options.densityDiffusion
+  const threshold = settings.densityLimiter
+    ? requireNumber(settings.densityThreshold, 'densityThreshold')
+    : null
+  const k = diffusion === 'fourtakas' ? rho0 / (c0 * c0) : 0
+  return {
+    particleDiameter: dp,
+    h,
+    support: 2 * h,
+    support2: 4 * h * h,
+    eta2: 0.01 * h * h,
+    kernelCode: KERNEL_CODE[options.kernel],
+    kernelAlpha: factors.alpha,
+    kernelGradFactor: factors.gradFactor,
+    referenceDensity: rho0,
+    speedOfSound: c0,
+    gamma: material.gamma,
+    stiffness: taitStiffness({ referenceDensity: rho0, speedOfSound: c0, gamma: material.gamma }),
+    gravity,
+    alpha: artificial ? options.artificialViscosityAlpha : 0,
+    nu: laminar ? material.kinematicViscosity : 0,
+    diffusionCoefficient: diffusion === 'none' ? 0 : 2 * options.densityDiffusionDelta * h * c0,
+    hydrostaticDensityGradient: [k * gravity[0], k * gravity[1], k * gravity[2]],
+    boundaryCode: BOUNDARY_CODE[options.boundary],
+    densityMin: threshold === null ? -Infinity : rho0 * (1 - threshold),
+    densityMax: threshold === null ? Infinity : rho0 * (1 + threshold),
+    particleMass: rho0 * dp * dp * dp,
+  }
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest'
+import type { Box } from './grid.ts'
+import {
+  allocateGridBuffers,
+  CellSorter,
+  findNeighbours,
+  partitionCells,
+  viewGrid,
+  GRID_PARAM,
+} from './grid.ts'
+import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
+
+/** A deterministic pseudo-random sequence (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function randomParticles(n: number, seed: number, size: number) {
+  const next = random(seed)
+  const arrays = viewParticleArrays(allocateParticleBuffers(n))
+  for (let i = 0; i < n; i++) {
+    arrays.posX[i] = next() * size
+    arrays.posY[i] = next() * size
+    arrays.posZ[i] = next() * size
+    arrays.kind[i] = next() < 0.7 ? PARTICLE_KIND.fluid : PARTICLE_KIND.wall
+    arrays.particleId[i] = i
+  }
+  return arrays
+}
+
+const wide: Box = { min: [-10, -10, -10], max: [10, 10, 10] }
+
+describe('cell sort and neighbour search', () => {
+  for (const reach of [1, 2]) {
+    it(`finds exactly the brute-force neighbours (reach ${reach})`, () => {
+      const n = 1500
+      const radius = 0.11
+      const arrays = randomParticles(n, 7 + reach, 1)
+      const grid = allocateGridBuffers(100_000)
+      // a tight reference box clamps the outer particles into edge cells: still exact
+      const box: Box = { min: [0.2, 0.2, 0.2], max: [0.8, 0.8, 0.8] }
+      new CellSorter(arrays, grid).sort({
+        count: n,
+        support: radius,
+        reach,
+        referenceBox: box,
+        deletionBox: null,
+      })
+      const view = viewGrid(grid)
+      for (let i = 0; i < n; i += 7) {
+        const expected: number[] = []
+        for (let j = 0; j < n; j++) {
+          if (j === i) continue
+          const d = Math.hypot(
+            arrays.posX[i]! - arrays.posX[j]!,
+            arrays.posY[i]! - arrays.posY[j]!,
+            arrays.posZ[i]! - arrays.posZ[j]!,
+          )
+          if (d < radius) expected.push(j)
+        }
+        expect(findNeighbours(arrays, view, i, radius).sort((a, b) => a - b)).toEqual(expected)
+      }
+    })
+  }
+
+  it('keeps every particle, grouped by cell in ascending cell order', () => {
+    const n = 800
+    const arrays = randomParticles(n, 3, 2)
+    const grid = allocateGridBuffers(100_000)
+    const result = new CellSorter(arrays, grid).sort({
+      count: n,
+      support: 0.2,
+      reach: 2,
+      referenceBox: wide,
+      deletionBox: null,
+    })
+    expect(result.count).toBe(n)
+    expect([...arrays.particleId].sort((a, b) => a - b)).toEqual([...Array(n).keys()])
+    const view = viewGrid(grid)
+    const p = view.params
+    const cellCount = p[GRID_PARAM.cellCount]!
+    expect(view.cellStart[cellCount]).toBe(n)
+    const size = p[GRID_PARAM.cellSize]!
+    for (let c = 0; c < cellCount; c++) {
+      for (let i = view.cellStart[c]!; i < view.cellStart[c + 1]!; i++) {
+        const cx = Math.floor((arrays.posX[i]! - p[GRID_PARAM.originX]!) / size)
+        expect(cx).toBe(c % p[GRID_PARAM.nx]!)
+      }
+    }
+  })
+
+  it('deletes fluid outside the calculation domain and non-finite particles, never walls', () => {
+    const n = 1000
+    const arrays = randomParticles(n, 11, 1)
+    arrays.posX[5] = Number.NaN
+    const inside: Box = { min: [0, 0, 0], max: [0.5, 1, 1] }
+    let fluidOutside = 0
+    for (let i = 0; i < n; i++)
+      if (i !== 5 && arrays.kind[i] === PARTICLE_KIND.fluid && arrays.posX[i]! > 0.5) fluidOutside++
+    const result = new CellSorter(arrays, allocateGridBuffers(100_000)).sort({
+      count: n,
+      support: 0.1,
+      reach: 1,
+      referenceBox: inside,
+      deletionBox: inside,
+    })
+    expect(result.deletedInvalid).toBe(1)
+    expect(result.deletedOutside).toBe(fluidOutside)
+    expect(result.count).toBe(n - 1 - fluidOutside)
+    for (let i = 0; i < result.count; i++) {
+      if (arrays.kind[i] === PARTICLE_KIND.fluid) expect(arrays.posX[i]).toBeLessThanOrEqual(0.5)
+    }
+  })
+
+  it('splits cells into ranges of balanced particle counts', () => {
+    const cellStart = Int32Array.from([0, 10, 10, 20, 30, 40, 40, 100])
+    const out = new Int32Array(4)
+    partitionCells(cellStart, 7, 3, out)
+    expect([...out]).toEqual([0, 4, 6, 7])
+  })
+})

@@ -1,0 +1,337 @@
+/**
+ * Cell-linked lists: particles are sorted by cell (counting sort, stable) so that each cell is a
+ * contiguous index range and a row of neighbouring cells along x is one range too.
+ *
+ * With reach 1, cells are at least 2h wide and the 27-cell stencil is 9 ranges; with reach 2
+ * (default), cells are at least h wide and the 125-cell stencil is 25 ranges, which covers a
+ * volume of (5h)³ instead of (6h)³ around a particle: fewer candidates per neighbour found.
+ *
+ * Coordinates outside the grid box are clamped to its edge cells: clamping is monotone and never
+ * moves two particles more than `reach` cells apart when they are closer than 2h, so neighbours
+ * are still found (only speed suffers if many pile up there).
+ */
+import {
+  PARTICLE_KIND,
+  PERSISTENT_BYTE_FIELDS,
+  PERSISTENT_FLOAT_FIELDS,
+  PERSISTENT_INT_FIELDS,
+} from './particles.ts'
+import type { ParticleArrays } from './particles.ts'
+
+// imported constants as module bindings: test runners turn imports into getters, slow in loops
+const FLUID = PARTICLE_KIND.fluid
+
+/** Layout of the shared grid parameter block (Float64Array). */
+export const GRID_PARAM = {
+  originX: 0,
+  originY: 1,
+  originZ: 2,
+  cellSize: 3,
+  nx: 4,
+  ny: 5,
+  nz: 6,
+  particleCount: 7,
+  cellCount: 8,
+  /** Stencil reach in cells: neighbours lie within ±reach cells (cell size ≥ 2h / reach). */
+  reach: 9,
+} as const
+export const GRID_PARAM_LENGTH = 10
+
+export interface Box {
+  min: [number, number, number]
+  max: [number, number, number]
+}
+
+export interface GridBuffers {
+  params: SharedArrayBuffer
+  /** cellStart[c] .. cellStart[c + 1] are the particles of cell c; length maxCells + 2. */
+  cellStart: SharedArrayBuffer
+  /** 1 where a cell holds at least one fluid particle; length maxCells. */
+  cellHasFluid: SharedArrayBuffer
+  maxCells: number
+}
+
+export function allocateGridBuffers(maxCells: number): GridBuffers {
+  return {
+    params: new SharedArrayBuffer(GRID_PARAM_LENGTH * 8),
+    cellStart: new SharedArrayBuffer((maxCells + 2) * 4),
+    cellHasFluid: new SharedArrayBuffer(maxCells),
+    maxCells,
+  }
+}
+
+export interface SortRequest {
+  count: number
+  /** The support radius 2h. */
+  support: number
+  /** Stencil reach in cells (1 or 2): cells are at least support / reach wide. */
+  reach: number
+  /** Grid box limit; particles beyond it are clamped into its edge cells. */
+  referenceBox: Box
+  /** Fluid particles outside this box are deleted (calculation domain), or null. */
+  deletionBox: Box | null
+}
+
+export interface SortResult {
+  count: number
+  /** Fluid particles removed because they left the calculation domain. */
+  deletedOutside: number
+  /** Particles removed because a coordinate was not finite. */
+  deletedInvalid: number
+}
+
+/** Sorts particles by cell, drops deleted ones, and fills the grid parameters and cell starts. */
+export class CellSorter {
+  #arrays: ParticleArrays
+  #params: Float64Array
+  #cellStart: Int32Array
+  #cellHasFluid: Uint8Array
+  #maxCells: number
+  #offsets: Int32Array
+  #permutation: Int32Array
+  #scratchFloat: Float64Array
+  #scratchInt: Int32Array
+  #scratchByte: Uint8Array
+
+  constructor(arrays: ParticleArrays, grid: GridBuffers) {
+    this.#arrays = arrays
+    this.#params = new Float64Array(grid.params)
+    this.#cellStart = new Int32Array(grid.cellStart)
+    this.#cellHasFluid = new Uint8Array(grid.cellHasFluid)
+    this.#maxCells = grid.maxCells
+    this.#offsets = new Int32Array(grid.maxCells + 2)
+    const capacity = Math.max(arrays.capacity, 1)
+    this.#permutation = new Int32Array(capacity)
+    this.#scratchFloat = new Float64Array(capacity)
+    this.#scratchInt = new Int32Array(capacity)
+    this.#scratchByte = new Uint8Array(capacity)
+  }
+
+  sort(request: SortRequest): SortResult {
+    const a = this.#arrays
+    const { posX, posY, posZ, kind, cell } = a
+    const count = request.count
+    const ref = request.referenceBox
+    let minX = Infinity
+    let minY = Infinity
+    let minZ = Infinity
+    let maxX = -Infinity
+    let maxY = -Infinity
+    let maxZ = -Infinity
+    for (let i = 0; i < count; i++) {
+      const x = posX[i]!
+      const y = posY[i]!
+      const z = posZ[i]!
+      if (x < minX) minX = x
+      if (x > maxX) maxX = x
+      if (y < minY) minY = y
+      if (y > maxY) maxY = y
+      if (z < minZ) minZ = z
+      if (z > maxZ) maxZ = z
+    }
+    if (!(minX <= maxX)) {
+      minX = maxX = ref.min[0]
+      minY = maxY = ref.min[1]
+      minZ = maxZ = ref.min[2]
+    }
+    minX = Math.min(Math.max(minX, ref.min[0]), ref.max[0])
+    maxX = Math.min(Math.max(maxX, minX), ref.max[0])
+    minY = Math.min(Math.max(minY, ref.min[1]), ref.max[1])
+    maxY = Math.min(Math.max(maxY, minY), ref.max[1])
+    minZ = Math.min(Math.max(minZ, ref.min[2]), ref.max[2])
+    maxZ = Math.min(Math.max(maxZ, minZ), ref.max[2])
+
+    let cellSize = request.support / request.reach
+    let nx = 1
+    let ny = 1
+    let nz = 1
+    for (;;) {
+      nx = Math.floor((maxX - minX) / cellSize) + 1
+      ny = Math.floor((maxY - minY) / cellSize) + 1
+      nz = Math.floor((maxZ - minZ) / cellSize) + 1
+      if (nx * ny * nz <= this.#maxCells) break
+      cellSize *= Math.cbrt((nx * ny * nz) / this.#maxCells) * 1.01
+    }
+    const cellCount = nx * ny * nz
+    const deletedCell = cellCount
+    const invCellSize = 1 / cellSize
+    const del = request.deletionBox
+    const dMinX = del ? del.min[0] : -Infinity
+    const dMinY = del ? del.min[1] : -Infinity
+    const dMinZ = del ? del.min[2] : -Infinity
+    const dMaxX = del ? del.max[0] : Infinity
+    const dMaxY = del ? del.max[1] : Infinity
+    const dMaxZ = del ? del.max[2] : Infinity
+    const nx1 = nx - 1
+    const ny1 = ny - 1
+    const nz1 = nz - 1
+    const offsets = this.#offsets
+    offsets.fill(0, 0, cellCount + 2)
+    let deletedOutside = 0
+    let deletedInvalid = 0
+    for (let i = 0; i < count; i++) {
+      const x = posX[i]!
+      const y = posY[i]!
+      const z = posZ[i]!
+      let c: number
+      if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) {
+        c = deletedCell
+        deletedInvalid++
+      } else if (
+        kind[i] === FLUID &&
+        (x < dMinX || x > dMaxX || y < dMinY || y > dMaxY || z < dMinZ || z > dMaxZ)
+      ) {
+        c = deletedCell
+        deletedOutside++
+      } else {
+        let cx = Math.floor((x - minX) * invCellSize)
+        let cy = Math.floor((y - minY) * invCellSize)
+        let cz = Math.floor((z - minZ) * invCellSize)
+        cx = cx < 0 ? 0 : cx > nx1 ? nx1 : cx
+        cy = cy < 0 ? 0 : cy > ny1 ? ny1 : cy
+        cz = cz < 0 ? 0 : cz > nz1 ? nz1 : cz
+        c = cx + nx * (cy + ny * cz)
+      }
+      cell[i] = c
+      offsets[c + 1]!++
+    }
+    const cellStart = this.#cellStart
+    cellStart[0] = 0
+    for (let c = 0; c <= cellCount; c++) {
+      offsets[c + 1]! += offsets[c]!
+      cellStart[c + 1] = offsets[c + 1]!
+    }
+    const permutation = this.#permutation
+    const hasFluid = this.#cellHasFluid
+    hasFluid.fill(0, 0, cellCount)
+    for (let i = 0; i < count; i++) {
+      const c = cell[i]!
+      permutation[offsets[c]!++] = i
+      if (kind[i] === FLUID) hasFluid[c] = 1
+    }
+    // offsets[c] now holds the end of cell c, i.e. the start of c + 1
+    const kept = cellStart[cellCount]!
+    this.#applyPermutation(kept)
+
+    const p = this.#params
+    p[GRID_PARAM.originX] = minX
+    p[GRID_PARAM.originY] = minY
+    p[GRID_PARAM.originZ] = minZ
+    p[GRID_PARAM.cellSize] = cellSize
+    p[GRID_PARAM.nx] = nx
+    p[GRID_PARAM.ny] = ny
+    p[GRID_PARAM.nz] = nz
+    p[GRID_PARAM.particleCount] = kept
+    p[GRID_PARAM.cellCount] = cellCount
+    p[GRID_PARAM.reach] = request.reach
+    return { count: kept, deletedOutside, deletedInvalid }
+  }
+
+  #applyPermutation(kept: number): void {
+    const a = this.#arrays
+    const permutation = this.#permutation
+    const sf = this.#scratchFloat
+    for (const field of PERSISTENT_FLOAT_FIELDS) {
+      const values = a[field]
+      for (let k = 0; k < kept; k++) sf[k] = values[permutation[k]!]!
+      values.set(sf.subarray(0, kept))
+    }
+    const si = this.#scratchInt
+    for (const field of PERSISTENT_INT_FIELDS) {
+      const values = a[field]
+      for (let k = 0; k < kept; k++) si[k] = values[permutation[k]!]!
+      values.set(si.subarray(0, kept))
+    }
+    const sb = this.#scratchByte
+    for (const field of PERSISTENT_BYTE_FIELDS) {
+      const values = a[field]
+      for (let k = 0; k < kept; k++) sb[k] = values[permutation[k]!]!
+      values.set(sb.subarray(0, kept))
+    }
+  }
+}
+
+/** A read-only view of the grid for the interaction loops (built on each thread from the buffers). */
+export interface GridView {
+  params: Float64Array
+  cellStart: Int32Array
+  cellHasFluid: Uint8Array
+}
+
+export function viewGrid(grid: GridBuffers): GridView {
+  return {
+    params: new Float64Array(grid.params),
+    cellStart: new Int32Array(grid.cellStart),
+    cellHasFluid: new Uint8Array(grid.cellHasFluid),
+  }
+}
+
+/**
+ * Splits cells [0, cellCount) into `parts` contiguous ranges holding about the same number of
+ * particles. Writes parts + 1 cell boundaries into `out`.
+ */
+export function partitionCells(
+  cellStart: Int32Array,
+  cellCount: number,
+  parts: number,
+  out: Int32Array,
+): void {
+  const total = cellStart[cellCount]!
+  out[0] = 0
+  let c = 0
+  for (let t = 1; t < parts; t++) {
+    const target = Math.round((total * t) / parts)
+    let lo = c
+    let hi = cellCount
+    // first cell whose start is >= target
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (cellStart[mid]! < target) lo = mid + 1
+      else hi = mid
+    }
+    // the boundary whose particle count is closest to the target
+    if (lo > c && target - cellStart[lo - 1]! < cellStart[lo]! - target) lo--
+    c = lo
+    out[t] = c
+  }
+  out[parts] = cellCount
+}
+
+/**
+ * Indices of all particles within distance `radius` (< cell size) of particle i, found through the
+ * cell lists (not used by the hot loops; for tests and tools).
+ */
+export function findNeighbours(
+  arrays: ParticleArrays,
+  grid: GridView,
+  i: number,
+  radius: number,
+): number[] {
+  const p = grid.params
+  const nx = p[GRID_PARAM.nx]!
+  const ny = p[GRID_PARAM.ny]!
+  const nz = p[GRID_PARAM.nz]!
+  const inv = 1 / p[GRID_PARAM.cellSize]!
+  const reach = p[GRID_PARAM.reach]!
+  const clamp = (v: number, n: number) => (v < 0 ? 0 : v > n - 1 ? n - 1 : v)
+  const cx = clamp(Math.floor((arrays.posX[i]! - p[GRID_PARAM.originX]!) * inv), nx)
+  const cy = clamp(Math.floor((arrays.posY[i]! - p[GRID_PARAM.originY]!) * inv), ny)
+  const cz = clamp(Math.floor((arrays.posZ[i]! - p[GRID_PARAM.originZ]!) * inv), nz)
+  const result: number[] = []
+  const r2max = radius * radius
+  for (let z = Math.max(cz - reach, 0); z <= Math.min(cz + reach, nz - 1); z++) {
+    for (let y = Math.max(cy - reach, 0); y <= Math.min(cy + reach, ny - 1); y++) {
+      const row = nx * (y + ny * z)
+      const begin = grid.cellStart[row + Math.max(cx - reach, 0)]!
+      const end = grid.cellStart[row + Math.min(cx + reach, nx - 1) + 1]!
+      for (let j = begin; j < end; j++) {
+        if (j === i) continue
+        const dx = arrays.posX[i]! - arrays.posX[j]!
+        const dy = arrays.posY[i]! - arrays.posY[j]!
+        const dz = arrays.posZ[i]! - arrays.posZ[j]!
+        if (dx * dx + dy * dy + dz * dz < r2max) result.push(j)
+      }
+    }
+  }
+  return result
+}

@@ -1,0 +1,9 @@
+/** Worker thread entry for the interaction passes: wiring only (see threads.ts). */
+import { parentPort, workerData } from 'node:worker_threads'
+import type { PhaseWorkerData } from './threads.ts'
+import { servePhases } from './threads.ts'
+
+export function startPhaseWorker(): void {
+  parentPort?.postMessage('ready')
+  servePhases(workerData as PhaseWorkerData)
+}

@@ -1,0 +1,232 @@
+/**
+ * Fork–join over worker threads for the interaction passes. The calling thread posts a phase
+ * through an Atomics sequence counter, runs its own share (range 0), and waits on a done counter;
+ * each worker runs the range of its slot. Ranges are contiguous cells with balanced particle counts.
+ */
+import { Worker } from 'node:worker_threads'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { SphConstants } from './config.ts'
+import type { GridBuffers } from './grid.ts'
+import { GRID_PARAM, partitionCells, viewGrid } from './grid.ts'
+import type { InteractionContext } from './interactions.ts'
+import {
+  computeForces,
+  computePressures,
+  createInteractionContext,
+  extrapolateWalls,
+  runReferencePass,
+  STAT_STRIDE,
+} from './interactions.ts'
+import type { ParticleBuffers } from './particles.ts'
+import { viewParticleArrays } from './particles.ts'
+
+export const PHASE = { pressures: 1, walls: 2, forces: 3, reference: 4, exit: 5 } as const
+export type Phase = (typeof PHASE)[keyof typeof PHASE]
+
+/** Control block layout (Int32Array). */
+export const CONTROL = { sequence: 0, phase: 1, done: 2, failed: 3 } as const
+const CONTROL_LENGTH = 4
+
+/** What a worker needs to build its own views of the shared state. */
+export interface PhaseWorkerData {
+  slot: number
+  particles: ParticleBuffers
+  grid: GridBuffers
+  control: SharedArrayBuffer
+  ranges: SharedArrayBuffer
+  stats: SharedArrayBuffer
+  constants: SphConstants
+}
+
+/** Runs one phase for the cell range of `slot` (the same code on every thread). */
+export function runPhaseRange(
+  ctx: InteractionContext,
+  ranges: Int32Array,
+  phase: Phase,
+  slot: number,
+): void {
+  const cellBegin = ranges[slot]!
+  const cellEnd = ranges[slot + 1]!
+  switch (phase) {
+    case PHASE.pressures: {
+      const cellStart = ctx.grid.cellStart
+      computePressures(ctx, cellStart[cellBegin]!, cellStart[cellEnd]!)
+      break
+    }
+    case PHASE.walls:
+      extrapolateWalls(ctx, cellBegin, cellEnd)
+      break
+    case PHASE.forces:
+      computeForces(ctx, cellBegin, cellEnd, slot)
+      break
+    case PHASE.reference:
+      runReferencePass(ctx, cellBegin, cellEnd, slot)
+      break
+    case PHASE.exit:
+      break
+  }
+}
+
+/** Worker entry: waits for phases until told to exit. */
+export function servePhases(data: PhaseWorkerData): void {
+  const arrays = viewParticleArrays(data.particles)
+  const ctx = createInteractionContext(
+    arrays,
+    viewGrid(data.grid),
+    data.constants,
+    new Float64Array(data.stats),
+  )
+  const control = new Int32Array(data.control)
+  const ranges = new Int32Array(data.ranges)
+  let sequence = Atomics.load(control, CONTROL.sequence)
+  for (;;) {
+    Atomics.wait(control, CONTROL.sequence, sequence)
+    sequence = Atomics.load(control, CONTROL.sequence)
+    const phase = Atomics.load(control, CONTROL.phase) as Phase
+    if (phase === PHASE.exit) return
+    try {
+      runPhaseRange(ctx, ranges, phase, data.slot)
+    } catch (error) {
+      console.error(error)
+      Atomics.store(control, CONTROL.failed, 1)
+    }
+    Atomics.add(control, CONTROL.done, 1)
+    Atomics.notify(control, CONTROL.done)
+  }
+}
+
+const workerUrl = new URL('./phaseWorker.ts', import.meta.url).href
+
+/** URL of tsx's ESM API (its package exports map, condition "import"). */
+function tsxEsmApiUrl(): string {
+  const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json')
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    exports: Record<string, { import: { default: string } }>
+  }
+  const entry = manifest.exports['./esm/api']?.import.default
+  if (!entry) throw new Error('tsx/esm/api is not exported by the installed tsx.')
+  return pathToFileURL(join(dirname(manifestPath), entry)).href
+}
+
+/**
+ * Worker threads load TypeScript through tsx's loader, registered inside the worker before the
+ * entry is imported (passing --import in execArgv does not reach a worker's entry on Node 20).
+ */
+function startWorker(data: PhaseWorkerData): Promise<Worker> {
+  const boot = `import(${JSON.stringify(tsxEsmApiUrl())})
+  .then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl)}) })
+  .then((entry) => entry.startPhaseWorker())
+  .catch((error) => { console.error(error); process.exit(1) })`
+  const worker = new Worker(boot, { eval: true, workerData: data })
+  return new Promise((resolve, reject) => {
+    worker.on('error', (error) => console.error('SPH worker thread error', error))
+    worker.once('message', (message) => {
+      if (message === 'ready') resolve(worker)
+      else reject(new Error(`Unexpected worker message ${String(message)}`))
+    })
+    worker.once('error', reject)
+    worker.once('exit', (code) => reject(new Error(`Worker exited with code ${code}`)))
+  })
+}
+
+/** The phases of a step, run on `threads` threads (the caller included). */
+export class PhaseRunner {
+  #ctx: InteractionContext
+  #control: Int32Array
+  #ranges: Int32Array
+  #workers: Worker[]
+  #threads: number
+
+  private constructor(
+    ctx: InteractionContext,
+    control: Int32Array,
+    ranges: Int32Array,
+    workers: Worker[],
+  ) {
+    this.#ctx = ctx
+    this.#control = control
+    this.#ranges = ranges
+    this.#workers = workers
+    this.#threads = workers.length + 1
+  }
+
+  static async start(input: {
+    threads: number
+    particles: ParticleBuffers
+    grid: GridBuffers
+    constants: SphConstants
+  }): Promise<PhaseRunner> {
+    const control = new SharedArrayBuffer(CONTROL_LENGTH * 4)
+    const ranges = new SharedArrayBuffer((input.threads + 1) * 4)
+    const stats = new SharedArrayBuffer(input.threads * STAT_STRIDE * 8)
+    const ctx = createInteractionContext(
+      viewParticleArrays(input.particles),
+      viewGrid(input.grid),
+      input.constants,
+      new Float64Array(stats),
+    )
+    const workers = await Promise.all(
+      Array.from({ length: input.threads - 1 }, (_, k) =>
+        startWorker({
+          slot: k + 1,
+          particles: input.particles,
+          grid: input.grid,
+          control,
+          ranges,
+          stats,
+          constants: input.constants,
+        }),
+      ),
+    )
+    return new PhaseRunner(ctx, new Int32Array(control), new Int32Array(ranges), workers)
+  }
+
+  threadCount(): number {
+    return this.#threads
+  }
+
+  /** Per-thread stats of the last force or reference pass. */
+  stats(): Float64Array {
+    return this.#ctx.stats
+  }
+
+  /** Splits the current grid's cells over the threads by particle count. */
+  partition(): void {
+    const cellCount = this.#ctx.grid.params[GRID_PARAM.cellCount]!
+    partitionCells(this.#ctx.grid.cellStart, cellCount, this.#threads, this.#ranges)
+  }
+
+  run(phase: Phase): void {
+    const control = this.#control
+    const workers = this.#workers.length
+    if (workers > 0) {
+      Atomics.store(control, CONTROL.phase, phase)
+      Atomics.store(control, CONTROL.done, 0)
+      Atomics.add(control, CONTROL.sequence, 1)
+      Atomics.notify(control, CONTROL.sequence)
+    }
+    runPhaseRange(this.#ctx, this.#ranges, phase, 0)
+    if (workers > 0) {
+      for (;;) {
+        const done = Atomics.load(control, CONTROL.done)
+        if (done >= workers) break
+        Atomics.wait(control, CONTROL.done, done)
+      }
+      if (Atomics.load(control, CONTROL.failed) !== 0)
+        throw new Error('An interaction worker thread failed (see its error output).')
+    }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#workers.length === 0) return
+    const control = this.#control
+    Atomics.store(control, CONTROL.phase, PHASE.exit)
+    Atomics.add(control, CONTROL.sequence, 1)
+    Atomics.notify(control, CONTROL.sequence)
+    await Promise.all(this.#workers.map((worker) => worker.terminate()))
+    this.#workers = []
+  }
+}
