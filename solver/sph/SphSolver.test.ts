@@ -331,4 +331,40 @@ describe('SPH solver', () => {
     }
     expect(pushed).toBeGreaterThan(0)
   })
+
+  it('gives a virtually moving wall a velocity but keeps its geometry in place', async () => {
+    const scenario = smallDamBreak(true)
+    const motion = createMovementMotion(
+      new Map([
+        [
+          TANK_PART_ID,
+          [
+            {
+              type: 'translatory' as const,
+              startS: 0,
+              endS: null,
+              velocity: 0.3,
+              acceleration: 0,
+              direction: [1, 0, 0] as [number, number, number],
+            },
+          ],
+        ],
+      ]),
+    )
+    const solver = await start({
+      ...tankConfig(scenario),
+      wallMotion: (partId, timeS) => {
+        const pose = motion(partId, timeS)
+        return pose && { translation: [0, 0, 0], velocityPose: pose }
+      },
+    })
+    const before = solver.snapshot()
+    solver.runUntil(0.01)
+    const after = solver.snapshot()
+    for (let i = 0; i < after.count; i++) {
+      if (after.kind[i] !== PARTICLE_KIND.wall) continue
+      expect(after.positions[3 * i]).toBe(before.positions[3 * i])
+      expect(after.velocities[3 * i]).toBeCloseTo(0.3, 9)
+    }
+  })
 })

@@ -290,7 +290,7 @@ class SphSolver implements Solver {
   #interactions = 0
   #maxAcceleration2 = 0
   #maxViscous = 0
-  /** Per part: transforms at t − ε, t, t + ε (motion) and whether the part moves now. */
+  /** Per part: the geometry transform at t and the velocity transforms at t − ε, t, t + ε. */
   #transforms: RigidTransform[][]
   #partMoving: Uint8Array
 
@@ -315,6 +315,7 @@ class SphSolver implements Solver {
     this.#partIds = setup.partIds
     this.#wallMotion = config.wallMotion
     this.#transforms = setup.partIds.map(() => [
+      identityTransform(),
       identityTransform(),
       identityTransform(),
       identityTransform(),
@@ -370,18 +371,16 @@ class SphSolver implements Solver {
     const motion = this.#wallMotion
     const eps = MOTION_DIFFERENCE_S
     for (let p = 0; p < this.#partIds.length; p++) {
-      const [before, now, after] = this.#transforms[p]!
+      const [geometry, before, now, after] = this.#transforms[p]!
       let moving = 0
       if (motion) {
-        const poses = [
-          motion(this.#partIds[p]!, timeS - eps),
-          motion(this.#partIds[p]!, timeS),
-          motion(this.#partIds[p]!, timeS + eps),
-        ]
+        const id = this.#partIds[p]!
+        const poses = [motion(id, timeS - eps), motion(id, timeS), motion(id, timeS + eps)]
         if (poses.some((pose) => pose !== null)) moving = 1
-        poseToTransform(poses[0]!, before!)
-        poseToTransform(poses[1]!, now!)
-        poseToTransform(poses[2]!, after!)
+        poseToTransform(poses[1]!, geometry!)
+        poseToTransform(poses[0]?.velocityPose ?? poses[0]!, before!)
+        poseToTransform(poses[1]?.velocityPose ?? poses[1]!, now!)
+        poseToTransform(poses[2]?.velocityPose ?? poses[2]!, after!)
       }
       this.#partMoving[p] = moving
     }
@@ -421,10 +420,15 @@ class SphSolver implements Solver {
         viscVX[i] = viscVY[i] = viscVZ[i] = 0
         continue
       }
-      const [before, now, after] = this.#transforms[p]!
+      const [geometry, before, now, after] = this.#transforms[p]!
       const x0 = refX[i]!
       const y0 = refY[i]!
       const z0 = refZ[i]!
+      const g = geometry!.matrix
+      const og = geometry!.offset
+      posX[i] = g[0]! * x0 + g[1]! * y0 + g[2]! * z0 + og[0]!
+      posY[i] = g[3]! * x0 + g[4]! * y0 + g[5]! * z0 + og[1]!
+      posZ[i] = g[6]! * x0 + g[7]! * y0 + g[8]! * z0 + og[2]!
       const m = now!.matrix
       const o = now!.offset
       const mb = before!.matrix
@@ -440,9 +444,6 @@ class SphSolver implements Solver {
       const xa = ma[0]! * x0 + ma[1]! * y0 + ma[2]! * z0 + oa[0]!
       const ya = ma[3]! * x0 + ma[4]! * y0 + ma[5]! * z0 + oa[1]!
       const za = ma[6]! * x0 + ma[7]! * y0 + ma[8]! * z0 + oa[2]!
-      posX[i] = x
-      posY[i] = y
-      posZ[i] = z
       velX[i] = viscVX[i] = (xa - xb) * inv2eps
       velY[i] = viscVY[i] = (ya - yb) * inv2eps
       velZ[i] = viscVZ[i] = (za - zb) * inv2eps

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Movement, RigidTransform } from './motion.ts'
+import type { Movement as DomainMovement } from '../../domain/movements.ts'
 import {
+  createDomainMovementMotion,
   createMovementMotion,
   identityTransform,
   movementTravel,
@@ -80,5 +82,58 @@ describe('wall motion', () => {
     expect(moved[0]).toBeCloseTo(-0.5, 12)
     expect(moved[1]).toBeCloseTo(1, 12)
     expect(moved[2]).toBeCloseTo(0, 12)
+  })
+
+  it('reads a quaternion pose like the same axis–angle rotation', () => {
+    const half = Math.PI / 6
+    const a = identityTransform()
+    const b = identityTransform()
+    poseToTransform(
+      { translation: [1, 2, 3], quaternion: [Math.sin(half), 0, 0, Math.cos(half)] },
+      a,
+    )
+    poseToTransform(
+      {
+        translation: [1, 2, 3],
+        rotation: { axis: [1, 0, 0], angleRad: 2 * half, center: [0, 0, 0] },
+      },
+      b,
+    )
+    for (let k = 0; k < 9; k++) expect(a.matrix[k]).toBeCloseTo(b.matrix[k]!, 12)
+    expect([...a.offset]).toEqual([...b.offset])
+  })
+
+  it('follows the spec movements of a part, with virtual movements moving only the velocity', () => {
+    const base = { name: 'm', parents: [], followers: [], acc: 0 }
+    const movements: DomainMovement[] = [
+      {
+        ...base,
+        id: 1,
+        partId: 3,
+        type: 'translatory',
+        start: 0,
+        end: null,
+        vel: 0.5,
+        virtualMovement: false,
+        direction: [0, 0, 1],
+      },
+      {
+        ...base,
+        id: 2,
+        partId: 4,
+        type: 'translatory',
+        start: 0,
+        end: null,
+        vel: 2,
+        virtualMovement: true,
+        direction: [1, 0, 0],
+      },
+    ]
+    const motion = createDomainMovementMotion(movements, 10)
+    expect(motion(3, 2)).toMatchObject({ translation: [0, 0, 1] })
+    expect(motion(3, 2)?.velocityPose).toBeUndefined()
+    const belt = motion(4, 1)
+    expect(belt).toMatchObject({ translation: [0, 0, 0], velocityPose: { translation: [2, 0, 0] } })
+    expect(motion(5, 1)).toBeNull()
   })
 })

@@ -3,12 +3,21 @@
  * to x(t) = center + R(t)(x0 − center) + translation(t). Velocities and accelerations come from
  * central differences of the pose over ±MOTION_DIFFERENCE_S.
  */
+import type { Movement as DomainMovement } from '../../domain/movements.ts'
+import { movementChain, partTransformAt } from '../../domain/movements.ts'
 import type { Vec3 } from '../../domain/vector.ts'
 
 export interface RigidPose {
   translation: Vec3
   /** A rotation by angleRad about `axis` through `center`, applied before the translation. */
   rotation?: { axis: Vec3; angleRad: number; center: Vec3 }
+  /** Or a rotation about the origin as a unit quaternion [x, y, z, w], before the translation. */
+  quaternion?: readonly [number, number, number, number]
+  /**
+   * Virtual movements (spec: a moving boundary condition): when present, the wall's velocity and
+   * acceleration are those of this pose, while its geometry stays where the outer pose puts it.
+   */
+  velocityPose?: RigidPose
 }
 
 /** Pose of a part at a time, or null when the part is at rest at its initial position. */
@@ -62,9 +71,51 @@ export function poseToTransform(pose: RigidPose | null, out: RigidTransform): vo
       o[2] = cz - (m[6]! * cx + m[7]! * cy + m[8]! * cz)
     }
   }
+  const q = pose.quaternion
+  if (q && !rot) {
+    const [x, y, z, w] = q
+    m.set([
+      1 - 2 * (y * y + z * z),
+      2 * (x * y - z * w),
+      2 * (x * z + y * w),
+      2 * (x * y + z * w),
+      1 - 2 * (x * x + z * z),
+      2 * (y * z - x * w),
+      2 * (x * z - y * w),
+      2 * (y * z + x * w),
+      1 - 2 * (x * x + y * y),
+    ])
+  }
   o[0]! += pose.translation[0]
   o[1]! += pose.translation[1]
   o[2]! += pose.translation[2]
+}
+
+/**
+ * A WallMotion from the spec's movements (domain/movements.ts): each part follows its chain of
+ * movements and leaders; virtual movements only give the wall a velocity.
+ */
+export function createDomainMovementMotion(
+  movements: readonly DomainMovement[],
+  endTimeS: number,
+  partCenter: (partId: number) => Vec3 | null | undefined = () => null,
+): WallMotion {
+  const chains = new Map<number, { all: DomainMovement[]; geometry: DomainMovement[] }>()
+  for (const partId of new Set(movements.map((m) => m.partId))) {
+    const all = movementChain(partId, movements)
+    chains.set(partId, { all, geometry: all.filter((m) => !m.virtualMovement) })
+  }
+  const poseOf = (chain: readonly DomainMovement[], timeS: number): RigidPose => {
+    const transform = partTransformAt(chain, timeS, endTimeS, partCenter)
+    return { translation: transform.position, quaternion: transform.rotation }
+  }
+  return (partId, timeS) => {
+    const chain = chains.get(partId)
+    if (!chain || chain.all.length === 0) return null
+    const pose = poseOf(chain.geometry, timeS)
+    if (chain.geometry.length === chain.all.length) return pose
+    return { ...pose, velocityPose: poseOf(chain.all, timeS) }
+  }
 }
 
 /** One translatory or rotatory movement (spec "Movement"), angles in radians. */
