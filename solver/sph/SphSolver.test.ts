@@ -73,6 +73,7 @@ describe('createSolver', () => {
       'rotatingSystem',
       'shifting: lyu21',
       'integrationScheme: dual_timestep_rk_4',
+      'noRiemannWall: false',
     ]
     expect(unsupportedSettings(settings)).toEqual(expect.arrayContaining(names))
     const refusal = createSolver(config)
@@ -85,12 +86,22 @@ describe('createSolver', () => {
     const dual = supportedSettings(0.01, { integrationScheme: 'dual_timestep_rk_4' })
     expect(unsupportedSettings(dual)).toEqual(['integrationScheme: dual_timestep_rk_4'])
     expect(unsupportedSettings(dual, { integrator: 'symplectic' })).toEqual([])
+    const riemann = supportedSettings(0.01, { noRiemannWall: false })
+    expect(unsupportedSettings(riemann)).toEqual(['noRiemannWall: false'])
+    expect(unsupportedSettings(riemann, { boundary: 'dynamic' })).toEqual([])
   })
 
   it('runs runge_kutta_4 settings with the RK4 integrator', async () => {
     const config = tankConfig(smallDamBreak(), { integrator: null })
     const solver = await start(config)
     expect(solver.describe().integrator).toBe('rk4')
+    expect(solver.describe().boundary).toBe('generalized')
+  })
+
+  it('refuses a material whose viscosity is not constant', async () => {
+    const config = tankConfig(smallDamBreak())
+    config.materials = [{ ...WATER, viscosityKind: 'shear_rate' }]
+    await expect(createSolver(config)).rejects.toThrow(/Viscosity kind shear_rate is not supported/)
   })
 })
 

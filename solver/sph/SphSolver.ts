@@ -5,7 +5,13 @@
  */
 import type { Box } from './grid.ts'
 import { allocateGridBuffers, CellSorter } from './grid.ts'
-import type { Integrator, SolverConfig, SolverOptions, SphConstants } from './config.ts'
+import type {
+  BoundaryKind,
+  Integrator,
+  SolverConfig,
+  SolverOptions,
+  SphConstants,
+} from './config.ts'
 import {
   BOUNDARY_CODE,
   deriveConstants,
@@ -65,6 +71,8 @@ export interface SolverDescription {
   options: SolverOptions
   /** The time integration scheme in use. */
   integrator: Integrator
+  /** The wall treatment in use. */
+  boundary: BoundaryKind
   constants: SphConstants
   threads: number
   particleCount: number
@@ -281,6 +289,7 @@ class SphSolver implements Solver {
   #wallMotion: WallMotion | undefined
   #count: number
   #fluidCount = 0
+  #wallsAtRest = false
   #timeS = 0
   #step = 0
   #deletedOutside = 0
@@ -324,13 +333,22 @@ class SphSolver implements Solver {
     this.#fixedDtS = config.settings.dynamicTimeStep
       ? null
       : (options.fixedTimeStepS ?? this.#initialDt())
+    this.#fluidCount = this.#countFluid()
     this.#moveWalls(0)
+  }
+
+  #countFluid(): number {
+    let fluid = 0
+    for (let i = 0; i < this.#count; i++) if (this.#arrays.kind[i] === FLUID) fluid++
+    return fluid
   }
 
   describe(): SolverDescription {
     return {
       options: { ...this.#options },
       integrator: this.#integrator,
+      boundary:
+        this.#constants.boundaryCode === BOUNDARY_CODE.generalized ? 'generalized' : 'dynamic',
       constants: structuredClone(this.#constants),
       threads: this.#runner.threadCount(),
       particleCount: this.#count,
@@ -363,13 +381,20 @@ class SphSolver implements Solver {
     this.#count = result.count
     this.#deletedOutside += result.deletedOutside
     this.#deletedInvalid += result.deletedInvalid
+    this.#fluidCount = result.fluidCount
+    // the sort does not carry wall accelerations: #moveWalls must write them again
+    this.#wallsAtRest = false
     this.#runner.partition()
   }
 
-  /** Places wall particles at time t and sets their velocity and acceleration; counts fluid. */
+  /**
+   * Places wall particles at time t and sets their velocity and acceleration. Skipped while every
+   * part is at rest and the walls already are.
+   */
   #moveWalls(timeS: number): void {
     const motion = this.#wallMotion
     const eps = MOTION_DIFFERENCE_S
+    let anyMoving = false
     for (let p = 0; p < this.#partIds.length; p++) {
       const [geometry, before, now, after] = this.#transforms[p]!
       let moving = 0
@@ -383,7 +408,10 @@ class SphSolver implements Solver {
         poseToTransform(poses[2]?.velocityPose ?? poses[2]!, after!)
       }
       this.#partMoving[p] = moving
+      anyMoving ||= moving === 1
     }
+    if (!anyMoving && this.#wallsAtRest) return
+    this.#wallsAtRest = !anyMoving
     const a = this.#arrays
     const {
       posX,
@@ -404,12 +432,8 @@ class SphSolver implements Solver {
     const { viscVX, viscVY, viscVZ } = a
     const inv2eps = 1 / (2 * eps)
     const invEps2 = 1 / (eps * eps)
-    let fluid = 0
     for (let i = 0; i < this.#count; i++) {
-      if (kind[i] === FLUID) {
-        fluid++
-        continue
-      }
+      if (kind[i] === FLUID) continue
       const p = partIndex[i]!
       if (this.#partMoving[p] === 0) {
         posX[i] = refX[i]!
@@ -451,7 +475,6 @@ class SphSolver implements Solver {
       accY[i] = (ya - 2 * y + yb) * invEps2
       accZ[i] = (za - 2 * z + zb) * invEps2
     }
-    this.#fluidCount = fluid
   }
 
   /** Pressures, wall extrapolation and forces at the current state. */
@@ -493,21 +516,22 @@ class SphSolver implements Solver {
     this.#moveWalls(t0)
     this.#interact()
     const dt = Math.min(this.#chooseDt(), maxDtS)
+    const runner = this.#runner
     if (this.#integrator === 'symplectic') {
-      this.#predict(dt)
+      runner.run(PHASE.predict, dt)
       this.#moveWalls(t0 + 0.5 * dt)
       this.#interact()
-      this.#correct(dt)
+      runner.run(PHASE.correct, dt)
     } else {
-      this.#updateRungeKutta(RK_STAGE.first, dt)
+      runner.run(PHASE.rungeKutta1, dt)
       this.#moveWalls(t0 + 0.5 * dt)
       this.#interact()
-      this.#updateRungeKutta(RK_STAGE.second, dt)
+      runner.run(PHASE.rungeKutta2, dt)
       this.#interact()
-      this.#updateRungeKutta(RK_STAGE.third, dt)
+      runner.run(PHASE.rungeKutta3, dt)
       this.#moveWalls(t0 + dt)
       this.#interact()
-      this.#updateRungeKutta(RK_STAGE.fourth, dt)
+      runner.run(PHASE.rungeKutta4, dt)
     }
     this.#timeS = t0 + dt
     this.#step++
@@ -526,162 +550,6 @@ class SphSolver implements Solver {
       deletedOutside: this.#deletedOutside,
       deletedInvalid: this.#deletedInvalid,
       interactions: this.#interactions,
-    }
-  }
-
-  /** Symplectic predictor: x, v, ρ to t + dt/2 from the derivatives at t. */
-  #predict(dt: number): void {
-    const a = this.#arrays
-    const { posX, posY, posZ, velX, velY, velZ, rho, accX, accY, accZ, drho, kind } = a
-    const { startX, startY, startZ, startVX, startVY, startVZ, startRho } = a
-    const k = this.#constants
-    const half = 0.5 * dt
-    const dynamicWalls = k.boundaryCode === BOUNDARY_CODE.dynamic
-    const rhoMin = k.densityMin
-    const rhoMax = k.densityMax
-    const rho0 = k.referenceDensity
-    for (let i = 0; i < this.#count; i++) {
-      if (kind[i] !== FLUID) {
-        if (dynamicWalls) {
-          startRho[i] = rho[i]!
-          rho[i] = clampWallDensity(rho[i]! + half * drho[i]!, rho0, rhoMax)
-        }
-        continue
-      }
-      const vx = velX[i]!
-      const vy = velY[i]!
-      const vz = velZ[i]!
-      startX[i] = posX[i]!
-      startY[i] = posY[i]!
-      startZ[i] = posZ[i]!
-      startVX[i] = vx
-      startVY[i] = vy
-      startVZ[i] = vz
-      startRho[i] = rho[i]!
-      posX[i] = posX[i]! + half * vx
-      posY[i] = posY[i]! + half * vy
-      posZ[i] = posZ[i]! + half * vz
-      velX[i] = vx + half * accX[i]!
-      velY[i] = vy + half * accY[i]!
-      velZ[i] = vz + half * accZ[i]!
-      const r = rho[i]! + half * drho[i]!
-      rho[i] = r < rhoMin ? rhoMin : r > rhoMax ? rhoMax : r
-    }
-  }
-
-  /** Symplectic corrector: v and ρ to t + dt from the derivatives at t + dt/2, x by the mean velocity. */
-  #correct(dt: number): void {
-    const a = this.#arrays
-    const { posX, posY, posZ, velX, velY, velZ, rho, accX, accY, accZ, drho, kind } = a
-    const { startX, startY, startZ, startVX, startVY, startVZ, startRho } = a
-    const k = this.#constants
-    const dynamicWalls = k.boundaryCode === BOUNDARY_CODE.dynamic
-    const rhoMin = k.densityMin
-    const rhoMax = k.densityMax
-    const rho0 = k.referenceDensity
-    const half = 0.5 * dt
-    for (let i = 0; i < this.#count; i++) {
-      const fluid = kind[i] === FLUID
-      if (!fluid && !dynamicWalls) continue
-      // ρ^{n+1} = ρ^n (2 − ε)/(2 + ε), ε = −(dρ/dt)/ρ^{n+1/2} dt: exact for a constant rate of dilatation
-      const epsilon = (-drho[i]! / rho[i]!) * dt
-      const r = (startRho[i]! * (2 - epsilon)) / (2 + epsilon)
-      if (!fluid) {
-        rho[i] = clampWallDensity(r, rho0, rhoMax)
-        continue
-      }
-      rho[i] = r < rhoMin ? rhoMin : r > rhoMax ? rhoMax : r
-      const vx0 = startVX[i]!
-      const vy0 = startVY[i]!
-      const vz0 = startVZ[i]!
-      const vx = vx0 + dt * accX[i]!
-      const vy = vy0 + dt * accY[i]!
-      const vz = vz0 + dt * accZ[i]!
-      velX[i] = vx
-      velY[i] = vy
-      velZ[i] = vz
-      posX[i] = startX[i]! + half * (vx + vx0)
-      posY[i] = startY[i]! + half * (vy + vy0)
-      posZ[i] = startZ[i]! + half * (vz + vz0)
-    }
-  }
-
-  /**
-   * Classical RK4 on (x, v, ρ) after the derivatives k of a stage were computed:
-   * first: start ← y, sum ← k1, y ← start + dt/2 k1; second: sum += 2k2, y ← start + dt/2 k2;
-   * third: sum += 2k3, y ← start + dt k3; fourth: y ← start + dt/6 (sum + k4).
-   */
-  #updateRungeKutta(stage: RkStage, dt: number): void {
-    const a = this.#arrays
-    const { posX, posY, posZ, velX, velY, velZ, rho, accX, accY, accZ, drho, kind } = a
-    const { startX, startY, startZ, startVX, startVY, startVZ, startRho } = a
-    const { sumX, sumY, sumZ, sumVX, sumVY, sumVZ, sumRho } = a
-    const k = this.#constants
-    const dynamicWalls = k.boundaryCode === BOUNDARY_CODE.dynamic
-    const rhoMin = k.densityMin
-    const rhoMax = k.densityMax
-    const rho0 = k.referenceDensity
-    const first = stage === RK_STAGE.first
-    const weight = stage === RK_STAGE.fourth ? 1 : 2
-    const step = stage === RK_STAGE.fourth ? dt / 6 : stage === RK_STAGE.third ? dt : 0.5 * dt
-    for (let i = 0; i < this.#count; i++) {
-      const fluid = kind[i] === FLUID
-      if (!fluid && !dynamicWalls) continue
-      let dr = drho[i]!
-      if (first) {
-        startRho[i] = rho[i]!
-        sumRho[i] = dr
-      } else {
-        sumRho[i]! += weight * dr
-        if (stage === RK_STAGE.fourth) dr = sumRho[i]!
-      }
-      const r = startRho[i]! + step * dr
-      if (!fluid) {
-        rho[i] = clampWallDensity(r, rho0, rhoMax)
-        continue
-      }
-      rho[i] = r < rhoMin ? rhoMin : r > rhoMax ? rhoMax : r
-      let kx = velX[i]!
-      let ky = velY[i]!
-      let kz = velZ[i]!
-      let kvx = accX[i]!
-      let kvy = accY[i]!
-      let kvz = accZ[i]!
-      if (first) {
-        startX[i] = posX[i]!
-        startY[i] = posY[i]!
-        startZ[i] = posZ[i]!
-        startVX[i] = kx
-        startVY[i] = ky
-        startVZ[i] = kz
-        sumX[i] = kx
-        sumY[i] = ky
-        sumZ[i] = kz
-        sumVX[i] = kvx
-        sumVY[i] = kvy
-        sumVZ[i] = kvz
-      } else {
-        sumX[i]! += weight * kx
-        sumY[i]! += weight * ky
-        sumZ[i]! += weight * kz
-        sumVX[i]! += weight * kvx
-        sumVY[i]! += weight * kvy
-        sumVZ[i]! += weight * kvz
-        if (stage === RK_STAGE.fourth) {
-          kx = sumX[i]!
-          ky = sumY[i]!
-          kz = sumZ[i]!
-          kvx = sumVX[i]!
-          kvy = sumVY[i]!
-          kvz = sumVZ[i]!
-        }
-      }
-      posX[i] = startX[i]! + step * kx
-      posY[i] = startY[i]! + step * ky
-      posZ[i] = startZ[i]! + step * kz
-      velX[i] = startVX[i]! + step * kvx
-      velY[i] = startVY[i]! + step * kvy
-      velZ[i] = startVZ[i]! + step * kvz
     }
   }
 
@@ -785,6 +653,8 @@ class SphSolver implements Solver {
     this.#referenceBox = header.referenceBox
     if (this.#deletionBox) this.#deletionBox = header.referenceBox
     this.#lastDtS = 0
+    this.#fluidCount = this.#countFluid()
+    this.#wallsAtRest = false
     this.#moveWalls(this.#timeS)
   }
 
@@ -816,12 +686,4 @@ class SphSolver implements Solver {
   async dispose(): Promise<void> {
     await this.#runner.dispose()
   }
-}
-
-const RK_STAGE = { first: 1, second: 2, third: 3, fourth: 4 } as const
-type RkStage = (typeof RK_STAGE)[keyof typeof RK_STAGE]
-
-/** Dynamic boundary density: never below ρ0, so walls cannot pull fluid in (DualSPHysics). */
-function clampWallDensity(value: number, rho0: number, rhoMax: number): number {
-  return value < rho0 ? rho0 : value > rhoMax ? rhoMax : value
 }

@@ -20,6 +20,8 @@ export interface SolverMaterial {
   speedOfSound: number
   /** Kinematic viscosity ν, m²/s. */
   kinematicViscosity: number
+  /** Only constant viscosity is implemented; other kinds are refused. Default 'constant'. */
+  viscosityKind?: 'constant' | 'shear_rate' | 'temperature'
 }
 
 /** Wall condition of a rigid part (spec: velocityKind; 'moving' walls are no-slip with a motion). */
@@ -45,6 +47,7 @@ export interface SolverParticles {
 }
 
 export const BOUNDARY_KINDS = ['generalized', 'dynamic'] as const
+export type BoundaryKind = (typeof BOUNDARY_KINDS)[number]
 export const DENSITY_DIFFUSION_KINDS = ['fourtakas', 'molteni', 'none'] as const
 export const VISCOSITY_KINDS = ['artificial', 'laminar', 'artificial+laminar'] as const
 /**
@@ -68,8 +71,12 @@ export interface SolverOptions {
   kernel: KernelKind
   /** h / particle diameter. */
   smoothingLengthFactor: number
-  /** 'generalized': Adami et al. 2012 wall; 'dynamic': DualSPHysics dynamic boundary particles. */
-  boundary: (typeof BOUNDARY_KINDS)[number]
+  /**
+   * 'generalized': Adami et al. 2012 wall (extrapolated wall pressure: the spec's "improved wall
+   * pressure", settings.noRiemannWall on); 'dynamic': DualSPHysics dynamic boundary particles.
+   * null follows the settings; an explicit value overrides settings.noRiemannWall.
+   */
+  boundary: BoundaryKind | null
   /** Density diffusion: Fourtakas et al. 2019 (hydrostatic-corrected) or Molteni–Colagrossi 2009. */
   densityDiffusion: (typeof DENSITY_DIFFUSION_KINDS)[number]
   /** δ of the density diffusion term. */
@@ -103,7 +110,7 @@ export interface SolverOptions {
 export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
   kernel: 'wendland',
   smoothingLengthFactor: 1.5,
-  boundary: 'generalized',
+  boundary: null,
   densityDiffusion: 'fourtakas',
   densityDiffusionDelta: 0.1,
   viscosity: 'artificial+laminar',
@@ -135,7 +142,9 @@ export class SolverSetupError extends Error {
 /**
  * The settings (with their values) this solver does not implement. A run must not start while
  * this list is not empty; createSolver refuses such settings with a message listing them.
- * An explicit options.integrator replaces settings.integrationScheme.
+ * An explicit options.integrator replaces settings.integrationScheme, an explicit
+ * options.boundary settings.noRiemannWall. Settings that only matter with a refused feature
+ * (sigma, ambientTemperature, rotation*) and the discretizer's discretizerLegacy are not listed.
  */
 export function unsupportedSettings(
   settings: SimulationSettings,
@@ -154,6 +163,8 @@ export function unsupportedSettings(
   if (settings.shifting !== 'zero') refused.push(`shifting: ${settings.shifting}`)
   if (!options.integrator && INTEGRATOR_FOR_SCHEME[settings.integrationScheme] === null)
     refused.push(`integrationScheme: ${settings.integrationScheme}`)
+  // noRiemannWall off asks for a Riemann-solver wall, which this solver does not have
+  if (!options.boundary && !settings.noRiemannWall) refused.push('noRiemannWall: false')
   return refused
 }
 
@@ -212,6 +223,16 @@ export function resolveIntegrator(
   return integrator
 }
 
+/** The wall treatment a run uses: the explicit option, else the settings' (improved wall pressure). */
+export function resolveBoundary(
+  settings: SimulationSettings,
+  options: SolverOptions,
+): BoundaryKind {
+  const boundary = options.boundary ?? (settings.noRiemannWall ? 'generalized' : null)
+  if (!boundary) throw new SolverSetupError('A Riemann wall (noRiemannWall off) is not supported.')
+  return boundary
+}
+
 /** Options with defaults applied, checked. */
 export function resolveOptions(options: Partial<SolverOptions> | undefined): SolverOptions {
   const resolved = { ...DEFAULT_SOLVER_OPTIONS, ...options }
@@ -260,6 +281,10 @@ export function deriveConstants(
     number,
     number,
   ]
+  if ((material.viscosityKind ?? 'constant') !== 'constant')
+    throw new SolverSetupError(
+      `Viscosity kind ${material.viscosityKind} is not supported (only constant viscosity).`,
+    )
   if (!(material.density > 0 && material.gamma > 0 && material.speedOfSound > 0))
     throw new SolverSetupError('The fluid material needs density, gamma and speed of sound > 0.')
   const gMag = Math.hypot(...gravity)
@@ -319,7 +344,7 @@ export function deriveConstants(
     nu: laminar ? material.kinematicViscosity : 0,
     diffusionCoefficient: diffusion === 'none' ? 0 : 2 * options.densityDiffusionDelta * h * c0,
     hydrostaticDensityGradient: [k * gravity[0], k * gravity[1], k * gravity[2]],
-    boundaryCode: BOUNDARY_CODE[options.boundary],
+    boundaryCode: BOUNDARY_CODE[resolveBoundary(settings, options)],
     densityMin: threshold === null ? -Infinity : rho0 * (1 - threshold),
     densityMax: threshold === null ? Infinity : rho0 * (1 + threshold),
     particleMass: rho0 * dp * dp * dp,

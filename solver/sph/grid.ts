@@ -78,6 +78,8 @@ export interface SortResult {
   deletedOutside: number
   /** Particles removed because a coordinate was not finite. */
   deletedInvalid: number
+  /** Fluid particles kept. */
+  fluidCount: number
 }
 
 /** Sorts particles by cell, drops deleted ones, and fills the grid parameters and cell starts. */
@@ -169,6 +171,7 @@ export class CellSorter {
     offsets.fill(0, 0, cellCount + 2)
     let deletedOutside = 0
     let deletedInvalid = 0
+    let fluidCount = 0
     for (let i = 0; i < count; i++) {
       const x = posX[i]!
       const y = posY[i]!
@@ -194,6 +197,7 @@ export class CellSorter {
       }
       cell[i] = c
       offsets[c + 1]!++
+      if (c !== deletedCell && kind[i] === FLUID) fluidCount++
     }
     const cellStart = this.#cellStart
     cellStart[0] = 0
@@ -224,7 +228,7 @@ export class CellSorter {
     p[GRID_PARAM.particleCount] = kept
     p[GRID_PARAM.cellCount] = cellCount
     p[GRID_PARAM.reach] = request.reach
-    return { count: kept, deletedOutside, deletedInvalid }
+    return { count: kept, deletedOutside, deletedInvalid, fluidCount }
   }
 
   #applyPermutation(kept: number): void {

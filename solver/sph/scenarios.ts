@@ -92,6 +92,7 @@ export function supportedSettings(
     particleDiameter: dp,
     shifting: 'zero',
     integrationScheme: 'runge_kutta_4',
+    noRiemannWall: true,
     densityLimiter: false,
     ...overrides,
   }

@@ -20,11 +20,28 @@ import {
   runReferencePass,
   STAT_STRIDE,
 } from './interactions.ts'
+import { correctSymplectic, predictSymplectic, RK_STAGE, updateRungeKutta } from './integration.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
 
-export const PHASE = { pressures: 1, walls: 2, forces: 3, reference: 4, exit: 5 } as const
+export const PHASE = {
+  pressures: 1,
+  walls: 2,
+  forces: 3,
+  reference: 4,
+  predict: 5,
+  correct: 6,
+  rungeKutta1: 7,
+  rungeKutta2: 8,
+  rungeKutta3: 9,
+  rungeKutta4: 10,
+  exit: 11,
+} as const
 export type Phase = (typeof PHASE)[keyof typeof PHASE]
+
+/** Phase parameters (Float64Array): the time step of an integration phase. */
+const PARAM = { dt: 0 } as const
+const PARAM_LENGTH = 2
 
 /** Control block layout (Int32Array). */
 export const CONTROL = { sequence: 0, phase: 1, done: 2, failed: 3 } as const
@@ -36,6 +53,7 @@ export interface PhaseWorkerData {
   particles: ParticleBuffers
   grid: GridBuffers
   control: SharedArrayBuffer
+  params: SharedArrayBuffer
   ranges: SharedArrayBuffer
   stats: SharedArrayBuffer
   constants: SphConstants
@@ -45,17 +63,20 @@ export interface PhaseWorkerData {
 export function runPhaseRange(
   ctx: InteractionContext,
   ranges: Int32Array,
+  params: Float64Array,
   phase: Phase,
   slot: number,
 ): void {
   const cellBegin = ranges[slot]!
   const cellEnd = ranges[slot + 1]!
+  const cellStart = ctx.grid.cellStart
+  const begin = cellStart[cellBegin]!
+  const end = cellStart[cellEnd]!
+  const dt = params[PARAM.dt]!
   switch (phase) {
-    case PHASE.pressures: {
-      const cellStart = ctx.grid.cellStart
-      computePressures(ctx, cellStart[cellBegin]!, cellStart[cellEnd]!)
+    case PHASE.pressures:
+      computePressures(ctx, begin, end)
       break
-    }
     case PHASE.walls:
       extrapolateWalls(ctx, cellBegin, cellEnd)
       break
@@ -64,6 +85,24 @@ export function runPhaseRange(
       break
     case PHASE.reference:
       runReferencePass(ctx, cellBegin, cellEnd, slot)
+      break
+    case PHASE.predict:
+      predictSymplectic(ctx.arrays, ctx.constants, begin, end, dt)
+      break
+    case PHASE.correct:
+      correctSymplectic(ctx.arrays, ctx.constants, begin, end, dt)
+      break
+    case PHASE.rungeKutta1:
+      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.first, dt)
+      break
+    case PHASE.rungeKutta2:
+      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.second, dt)
+      break
+    case PHASE.rungeKutta3:
+      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.third, dt)
+      break
+    case PHASE.rungeKutta4:
+      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.fourth, dt)
       break
     case PHASE.exit:
       break
@@ -80,6 +119,7 @@ export function servePhases(data: PhaseWorkerData): void {
     new Float64Array(data.stats),
   )
   const control = new Int32Array(data.control)
+  const params = new Float64Array(data.params)
   const ranges = new Int32Array(data.ranges)
   let sequence = Atomics.load(control, CONTROL.sequence)
   for (;;) {
@@ -88,7 +128,7 @@ export function servePhases(data: PhaseWorkerData): void {
     const phase = Atomics.load(control, CONTROL.phase) as Phase
     if (phase === PHASE.exit) return
     try {
-      runPhaseRange(ctx, ranges, phase, data.slot)
+      runPhaseRange(ctx, ranges, params, phase, data.slot)
     } catch (error) {
       console.error(error)
       Atomics.store(control, CONTROL.failed, 1)
@@ -136,6 +176,7 @@ function startWorker(data: PhaseWorkerData): Promise<Worker> {
 export class PhaseRunner {
   #ctx: InteractionContext
   #control: Int32Array
+  #params: Float64Array
   #ranges: Int32Array
   #workers: Worker[]
   #threads: number
@@ -143,11 +184,13 @@ export class PhaseRunner {
   private constructor(
     ctx: InteractionContext,
     control: Int32Array,
+    params: Float64Array,
     ranges: Int32Array,
     workers: Worker[],
   ) {
     this.#ctx = ctx
     this.#control = control
+    this.#params = params
     this.#ranges = ranges
     this.#workers = workers
     this.#threads = workers.length + 1
@@ -160,6 +203,7 @@ export class PhaseRunner {
     constants: SphConstants
   }): Promise<PhaseRunner> {
     const control = new SharedArrayBuffer(CONTROL_LENGTH * 4)
+    const params = new SharedArrayBuffer(PARAM_LENGTH * 8)
     const ranges = new SharedArrayBuffer((input.threads + 1) * 4)
     const stats = new SharedArrayBuffer(input.threads * STAT_STRIDE * 8)
     const ctx = createInteractionContext(
@@ -175,13 +219,20 @@ export class PhaseRunner {
           particles: input.particles,
           grid: input.grid,
           control,
+          params,
           ranges,
           stats,
           constants: input.constants,
         }),
       ),
     )
-    return new PhaseRunner(ctx, new Int32Array(control), new Int32Array(ranges), workers)
+    return new PhaseRunner(
+      ctx,
+      new Int32Array(control),
+      new Float64Array(params),
+      new Int32Array(ranges),
+      workers,
+    )
   }
 
   threadCount(): number {
@@ -199,7 +250,9 @@ export class PhaseRunner {
     partitionCells(this.#ctx.grid.cellStart, cellCount, this.#threads, this.#ranges)
   }
 
-  run(phase: Phase): void {
+  /** Runs a phase on all threads and returns when every thread has finished it. */
+  run(phase: Phase, dt = 0): void {
+    this.#params[PARAM.dt] = dt
     const control = this.#control
     const workers = this.#workers.length
     if (workers > 0) {
@@ -208,7 +261,7 @@ export class PhaseRunner {
       Atomics.add(control, CONTROL.sequence, 1)
       Atomics.notify(control, CONTROL.sequence)
     }
-    runPhaseRange(this.#ctx, this.#ranges, phase, 0)
+    runPhaseRange(this.#ctx, this.#ranges, this.#params, phase, 0)
     if (workers > 0) {
       for (;;) {
         const done = Atomics.load(control, CONTROL.done)
