@@ -203,8 +203,17 @@ describe('SPH solver', () => {
     expect(() => other.restore(solver.checkpoint())).toThrow(/does not match/)
   })
 
-  it('gives the same numbers on two threads as on one', async () => {
-    const config = tankConfig(smallDamBreak())
+  it.each([
+    [
+      'Symplectic with generalized walls',
+      { integrator: 'symplectic' as const, boundary: 'generalized' as const },
+    ],
+    [
+      'RK4 with dynamic boundary particles',
+      { integrator: 'rk4' as const, boundary: 'dynamic' as const },
+    ],
+  ])('gives the same numbers on two threads as on one (%s)', async (_, options) => {
+    const config = tankConfig(smallDamBreak(), options)
     const single = await start(config)
     const threaded = await start({ ...config, options: { ...config.options, threads: 2 } })
     expect(threaded.describe().threads).toBe(2)

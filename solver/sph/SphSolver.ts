@@ -160,7 +160,9 @@ function prepareParticles(
     throw new SolverSetupError('velocities must hold 3 values per particle.')
   if (input.pressures && input.pressures.length !== n)
     throw new SolverSetupError('pressures must hold one value per particle.')
-  const buffers = allocateParticleBuffers(n)
+  const buffers = allocateParticleBuffers(n, {
+    rungeKutta: resolveIntegrator(config.settings, options) === 'rk4',
+  })
   const a = viewParticleArrays(buffers)
   const partIds: number[] = []
   const partIndexOf = new Map<number, number>()
@@ -233,7 +235,8 @@ function prepareParticles(
       referenceBox = { min, max }
     }
   }
-  const maxCells = Math.max(8 * n, 1 << 16)
+  // cells of h hold about (h/dp)³ ≈ 3.4 particles where there is fluid: 4n leaves room for voids
+  const maxCells = Math.max(4 * n, 1 << 16)
   return {
     buffers,
     arrays: a,
@@ -510,6 +513,7 @@ class SphSolver implements Solver {
   }
 
   step(maxDtS = Infinity): SolverStepReport {
+    if (!(maxDtS > 0)) throw new RangeError(`maxDtS must be positive, got ${maxDtS}.`)
     this.#interactions = 0
     const t0 = this.#timeS
     this.#sortParticles()
@@ -569,9 +573,12 @@ class SphSolver implements Solver {
     this.#runner.run(PHASE.pressures)
     const a = this.#arrays
     const n = this.#count
+    // ids are unique and below the capacity: order by id through an index table
+    const indexOfId = new Int32Array(a.capacity).fill(-1)
+    for (let i = 0; i < n; i++) indexOfId[a.particleId[i]!] = i
     const order = new Int32Array(n)
-    for (let i = 0; i < n; i++) order[i] = i
-    order.sort((p, q) => a.particleId[p]! - a.particleId[q]!)
+    let next = 0
+    for (let id = 0; id < a.capacity; id++) if (indexOfId[id]! >= 0) order[next++] = indexOfId[id]!
     const snapshot: SolverSnapshot = {
       timeS: this.#timeS,
       step: this.#step,

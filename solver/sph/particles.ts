@@ -100,10 +100,31 @@ export type ParticleArrays = Record<FloatField, Float64Array> &
   Record<IntField, Int32Array> &
   Record<ByteField, Uint8Array> & { capacity: number; packed: Float64Array }
 
-export function allocateParticleBuffers(capacity: number): ParticleBuffers {
+/** Fields only the Runge–Kutta integrator uses. */
+const RUNGE_KUTTA_FIELDS: ReadonlySet<FloatField> = new Set([
+  'sumX',
+  'sumY',
+  'sumZ',
+  'sumVX',
+  'sumVY',
+  'sumVZ',
+  'sumRho',
+])
+
+/**
+ * Shared buffers for `capacity` particles. Without `rungeKutta` the integrator's sum fields get a
+ * single element (56 bytes per particle saved; nothing else reads them).
+ */
+export function allocateParticleBuffers(
+  capacity: number,
+  { rungeKutta = true }: { rungeKutta?: boolean } = {},
+): ParticleBuffers {
   const size = Math.max(capacity, 1)
   const float = {} as Record<FloatField, SharedArrayBuffer>
-  for (const field of FLOAT_FIELDS) float[field] = new SharedArrayBuffer(size * 8)
+  for (const field of FLOAT_FIELDS) {
+    const used = rungeKutta || !RUNGE_KUTTA_FIELDS.has(field)
+    float[field] = new SharedArrayBuffer((used ? size : 1) * 8)
+  }
   const int = {} as Record<IntField, SharedArrayBuffer>
   for (const field of INT_FIELDS) int[field] = new SharedArrayBuffer(size * 4)
   const byte = {} as Record<ByteField, SharedArrayBuffer>
