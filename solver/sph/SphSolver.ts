@@ -235,8 +235,9 @@ function prepareParticles(
       referenceBox = { min, max }
     }
   }
-  // cells of h hold about (h/dp)³ ≈ 3.4 particles where there is fluid: 4n leaves room for voids
-  const maxCells = Math.max(4 * n, 1 << 16)
+  // cells of 2h/3 = dp hold about one particle where there is fluid: 8n leaves room for voids
+  // (a grid that would need more cells gets larger cells, slower but still exact)
+  const maxCells = Math.max(8 * n, 1 << 16)
   return {
     buffers,
     arrays: a,

@@ -37,7 +37,7 @@ function randomParticles(n: number, seed: number, size: number) {
 const wide: Box = { min: [-10, -10, -10], max: [10, 10, 10] }
 
 describe('cell sort and neighbour search', () => {
-  for (const reach of [1, 2]) {
+  for (const reach of [1, 2, 3]) {
     it(`finds exactly the brute-force neighbours (reach ${reach})`, () => {
       const n = 1500
       const radius = 0.11

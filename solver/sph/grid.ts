@@ -2,9 +2,10 @@
  * Cell-linked lists: particles are sorted by cell (counting sort, stable) so that each cell is a
  * contiguous index range and a row of neighbouring cells along x is one range too.
  *
- * With reach 1, cells are at least 2h wide and the 27-cell stencil is 9 ranges; with reach 2
- * (default), cells are at least h wide and the 125-cell stencil is 25 ranges, which covers a
- * volume of (5h)³ instead of (6h)³ around a particle: fewer candidates per neighbour found.
+ * With reach 1, cells are at least 2h wide and the 27-cell stencil is 9 ranges; with reach r,
+ * cells are at least 2h/r wide and the stencil is (2r + 1)² ranges covering a volume of
+ * ((2r + 1)·2h/r)³ around a particle: (6h)³, (5h)³, (4.67h)³ for r = 1, 2, 3, so fewer
+ * candidates per neighbour found.
  *
  * Coordinates outside the grid box are clamped to its edge cells: clamping is monotone and never
  * moves two particles more than `reach` cells apart when they are closer than 2h, so neighbours
@@ -143,7 +144,9 @@ export class CellSorter {
     minZ = Math.min(Math.max(minZ, ref.min[2]), ref.max[2])
     maxZ = Math.min(Math.max(maxZ, minZ), ref.max[2])
 
-    let cellSize = request.support / request.reach
+    // a hair wider than support / reach: rounding in (x − origin) / size must never put two
+    // particles closer than the support more than `reach` cells apart
+    let cellSize = (request.support / request.reach) * (1 + 1e-9)
     let nx = 1
     let ny = 1
     let nz = 1

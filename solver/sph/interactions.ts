@@ -21,6 +21,9 @@ const P_NY = GRID_PARAM.ny
 const P_NZ = GRID_PARAM.nz
 const P_REACH = GRID_PARAM.reach
 
+/** Stencil rows of a cell at the largest reach (3): 7 × 7. */
+const MAX_STENCIL_ROWS = 49
+
 /** Per-thread results of a force pass (Float64Array slots of STAT_STRIDE values). */
 export const STAT = { maxAcceleration2: 0, maxViscous: 1, interactions: 2, checksum: 3 } as const
 export const STAT_STRIDE = 4
@@ -31,7 +34,7 @@ export interface InteractionContext {
   constants: SphConstants
   /** STAT_STRIDE values per thread. */
   stats: Float64Array
-  /** Scratch for the stencil rows of a cell (at most 25). */
+  /** Scratch for the stencil rows of a cell (at most MAX_STENCIL_ROWS). */
   rowBegin: Int32Array
   rowEnd: Int32Array
 }
@@ -47,14 +50,14 @@ export function createInteractionContext(
     grid,
     constants,
     stats,
-    rowBegin: new Int32Array(25),
-    rowEnd: new Int32Array(25),
+    rowBegin: new Int32Array(MAX_STENCIL_ROWS),
+    rowEnd: new Int32Array(MAX_STENCIL_ROWS),
   }
 }
 
 /**
- * Fills the particle ranges of the stencil rows around cell c (9 with reach 1, 25 with reach 2,
- * fewer at the grid's edges and for empty rows); returns how many. With `fluidOnly`, returns 0
+ * Fills the particle ranges of the stencil rows around cell c ((2·reach + 1)², fewer at the
+ * grid's edges and for empty rows); returns how many. With `fluidOnly`, returns 0
  * when no cell of the stencil holds fluid.
  */
 function fillStencilRows(ctx: InteractionContext, c: number, fluidOnly: boolean): number {
