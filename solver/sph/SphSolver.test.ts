@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { defaultSettings } from '../../domain/settings.ts'
 import type { SolverConfig } from './config.ts'
-import { unsupportedSettings } from './config.ts'
+import { solverPartOf, unsupportedParts, unsupportedSettings } from './config.ts'
 import type { Solver, SolverSnapshot } from './SphSolver.ts'
 import { createSolver } from './SphSolver.ts'
 import { createMovementMotion } from './motion.ts'
@@ -96,6 +96,28 @@ describe('createSolver', () => {
     const solver = await start(config)
     expect(solver.describe().integrator).toBe('rk4')
     expect(solver.describe().boundary).toBe('generalized')
+  })
+
+  it('names the parts it cannot run and maps wall conditions', () => {
+    const component = (type: string, velocityKind = 'no_slip') =>
+      ({ type, velocityKind }) as unknown as Parameters<
+        typeof unsupportedParts
+      >[0][number]['component']
+    const parts = [
+      { id: 1, name: 'Tank', component: component('rigid', 'slip') },
+      { id: 2, name: 'Inlet', component: component('openboundary') },
+      { id: 3, name: 'Fine zone', component: component('refinement') },
+      { id: 4, name: 'Water', component: component('filling') },
+    ]
+    expect(unsupportedParts(parts)).toEqual([
+      'open boundary part "Inlet"',
+      'refinement part "Fine zone"',
+    ])
+    expect(solverPartOf(parts[0]!)).toEqual({ id: 1, wallCondition: 'slip' })
+    expect(solverPartOf({ id: 5, component: component('rigid', 'moving') })).toEqual({
+      id: 5,
+      wallCondition: 'no_slip',
+    })
   })
 
   it('refuses a material whose viscosity is not constant', async () => {
@@ -386,5 +408,35 @@ describe('SPH solver', () => {
       expect(after.positions[3 * i]).toBe(before.positions[3 * i])
       expect(after.velocities[3 * i]).toBeCloseTo(0.3, 9)
     }
+  })
+
+  it('slows fluid along a no-slip wall more than along a slip wall', async () => {
+    const scenario: TankScenario = {
+      dp: 0.025,
+      tank: [0.3, 0.1, 0.15],
+      fluidMin: [0, 0, 0],
+      fluidMax: [0.3, 0.1, 0.06],
+      closed: false,
+      wallLayers: 3,
+    }
+    const particles = buildTankParticles(scenario)
+    const velocities = new Float64Array(particles.kinds.length * 3)
+    for (let i = 0; i < particles.kinds.length; i++)
+      if (particles.kinds[i] === PARTICLE_KIND.fluid) velocities[3 * i + 1] = 0.5
+    const meanSpeed = async (wallCondition: 'slip' | 'no_slip') => {
+      const solver = await start({
+        ...tankConfig(scenario),
+        materials: [{ ...WATER, kinematicViscosity: 0.02 }],
+        particles: { ...particles, velocities },
+        parts: [{ id: TANK_PART_ID, wallCondition }],
+      })
+      solver.runUntil(0.03)
+      const s = solver.snapshot()
+      const fluid = fluidIndices(s)
+      return fluid.reduce((sum, i) => sum + s.velocities[3 * i + 1]!, 0) / fluid.length
+    }
+    const slip = await meanSpeed('slip')
+    const noSlip = await meanSpeed('no_slip')
+    expect(slip).toBeGreaterThan(noSlip + 0.01)
   })
 })

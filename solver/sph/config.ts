@@ -2,6 +2,7 @@
  * What a solver is created from, its numerical options, the constants derived from them, and the
  * list of simulation settings the solver does not implement (refused, never ignored).
  */
+import type { Part } from '../../domain/parts.ts'
 import type { SimulationSettings } from '../../domain/settings.ts'
 import type { KernelKind } from './kernels.ts'
 import { kernelFactors } from './kernels.ts'
@@ -168,6 +169,25 @@ export function unsupportedSettings(
   // noRiemannWall off asks for a Riemann-solver wall, which this solver does not have
   if (!options.boundary && !settings.noRiemannWall) refused.push('noRiemannWall: false')
   return refused
+}
+
+/**
+ * The parts this solver cannot run, named as in the setup: open boundaries (inflow/outflow) and
+ * refinements. A run must not start while this list is not empty.
+ */
+export function unsupportedParts(parts: readonly Pick<Part, 'name' | 'component'>[]): string[] {
+  const refused: string[] = []
+  for (const part of parts) {
+    if (part.component.type === 'openboundary') refused.push(`open boundary part "${part.name}"`)
+    if (part.component.type === 'refinement') refused.push(`refinement part "${part.name}"`)
+  }
+  return refused
+}
+
+/** The wall condition of a part: slip walls are free-slip, no-slip and moving walls no-slip. */
+export function solverPartOf(part: Pick<Part, 'id' | 'component'>): SolverPart {
+  const slip = part.component.type === 'rigid' && part.component.velocityKind === 'slip'
+  return { id: part.id, wallCondition: slip ? 'slip' : 'no_slip' }
 }
 
 /** Numbers derived once from the config; shared with worker threads as plain data. */
