@@ -47,8 +47,8 @@ export interface GridBuffers {
   params: SharedArrayBuffer
   /** cellStart[c] .. cellStart[c + 1] are the particles of cell c; length maxCells + 2. */
   cellStart: SharedArrayBuffer
-  /** 1 where a cell holds at least one fluid particle; length maxCells. */
-  cellHasFluid: SharedArrayBuffer
+  /** Fluid particles in the cells before c (prefix sums in cell order); length maxCells + 1. */
+  fluidBefore: SharedArrayBuffer
   maxCells: number
 }
 
@@ -56,7 +56,7 @@ export function allocateGridBuffers(maxCells: number): GridBuffers {
   return {
     params: new SharedArrayBuffer(GRID_PARAM_LENGTH * 8),
     cellStart: new SharedArrayBuffer((maxCells + 2) * 4),
-    cellHasFluid: new SharedArrayBuffer(maxCells),
+    fluidBefore: new SharedArrayBuffer((maxCells + 1) * 4),
     maxCells,
   }
 }
@@ -88,7 +88,7 @@ export class CellSorter {
   #arrays: ParticleArrays
   #params: Float64Array
   #cellStart: Int32Array
-  #cellHasFluid: Uint8Array
+  #fluidBefore: Int32Array
   #maxCells: number
   #offsets: Int32Array
   #permutation: Int32Array
@@ -100,7 +100,7 @@ export class CellSorter {
     this.#arrays = arrays
     this.#params = new Float64Array(grid.params)
     this.#cellStart = new Int32Array(grid.cellStart)
-    this.#cellHasFluid = new Uint8Array(grid.cellHasFluid)
+    this.#fluidBefore = new Int32Array(grid.fluidBefore)
     this.#maxCells = grid.maxCells
     this.#offsets = new Int32Array(grid.maxCells + 2)
     const capacity = Math.max(arrays.capacity, 1)
@@ -209,13 +209,14 @@ export class CellSorter {
       cellStart[c + 1] = offsets[c + 1]!
     }
     const permutation = this.#permutation
-    const hasFluid = this.#cellHasFluid
-    hasFluid.fill(0, 0, cellCount)
+    const fluidBefore = this.#fluidBefore
+    fluidBefore.fill(0, 0, cellCount + 1)
     for (let i = 0; i < count; i++) {
       const c = cell[i]!
       permutation[offsets[c]!++] = i
-      if (kind[i] === FLUID) hasFluid[c] = 1
+      if (kind[i] === FLUID && c !== deletedCell) fluidBefore[c + 1]!++
     }
+    for (let c = 0; c < cellCount; c++) fluidBefore[c + 1]! += fluidBefore[c]!
     // offsets[c] now holds the end of cell c, i.e. the start of c + 1
     const kept = cellStart[cellCount]!
     this.#applyPermutation(kept)
@@ -262,14 +263,14 @@ export class CellSorter {
 export interface GridView {
   params: Float64Array
   cellStart: Int32Array
-  cellHasFluid: Uint8Array
+  fluidBefore: Int32Array
 }
 
 export function viewGrid(grid: GridBuffers): GridView {
   return {
     params: new Float64Array(grid.params),
     cellStart: new Int32Array(grid.cellStart),
-    cellHasFluid: new Uint8Array(grid.cellHasFluid),
+    fluidBefore: new Int32Array(grid.fluidBefore),
   }
 }
 

@@ -63,7 +63,7 @@ export function createInteractionContext(
 function fillStencilRows(ctx: InteractionContext, c: number, fluidOnly: boolean): number {
   const p = ctx.grid.params
   const cellStart = ctx.grid.cellStart
-  const hasFluid = ctx.grid.cellHasFluid
+  const fluidBefore = ctx.grid.fluidBefore
   const nx = p[P_NX]!
   const ny = p[P_NY]!
   const nz = p[P_NZ]!
@@ -91,7 +91,7 @@ function fillStencilRows(ctx: InteractionContext, c: number, fluidOnly: boolean)
         rowBegin[rows] = begin
         rowEnd[rows] = end
         rows++
-        if (fluidOnly) for (let x = row + x0; x <= row + x1; x++) fluid |= hasFluid[x]!
+        if (fluidOnly) fluid += fluidBefore[row + x1 + 1]! - fluidBefore[row + x0]!
       }
     }
   }
