@@ -164,8 +164,13 @@ function startWorker(data: PhaseWorkerData): Promise<Worker> {
   return new Promise((resolve, reject) => {
     worker.on('error', (error) => console.error('SPH worker thread error', error))
     worker.once('message', (message) => {
-      if (message === 'ready') resolve(worker)
-      else reject(new Error(`Unexpected worker message ${String(message)}`))
+      if (message !== 'ready') {
+        reject(new Error(`Unexpected worker message ${String(message)}`))
+        return
+      }
+      // used synchronously through Atomics only: a forgotten dispose() must not keep a process alive
+      worker.unref()
+      resolve(worker)
     })
     worker.once('error', reject)
     worker.once('exit', (code) => reject(new Error(`Worker exited with code ${code}`)))
@@ -212,7 +217,7 @@ export class PhaseRunner {
       input.constants,
       new Float64Array(stats),
     )
-    const workers = await Promise.all(
+    const started = await Promise.allSettled(
       Array.from({ length: input.threads - 1 }, (_, k) =>
         startWorker({
           slot: k + 1,
@@ -226,6 +231,14 @@ export class PhaseRunner {
         }),
       ),
     )
+    const workers = started.flatMap((result) =>
+      result.status === 'fulfilled' ? [result.value] : [],
+    )
+    const failure = started.find((result) => result.status === 'rejected')
+    if (failure) {
+      await Promise.all(workers.map((worker) => worker.terminate()))
+      throw failure.reason
+    }
     return new PhaseRunner(
       ctx,
       new Int32Array(control),
