@@ -74,6 +74,13 @@ export default tseslint.config(
     },
   },
   {
+    // Config files and e2e specs live in tsconfig.node.json, which the project service cannot find by name.
+    files: ['*.config.ts', 'tests/e2e/**/*.ts', 'tests/setup/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: false, project: './tsconfig.node.json' },
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

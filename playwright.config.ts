@@ -31,12 +31,17 @@ export default defineConfig({
   use: {
     baseURL,
     viewport: { width: 1600, height: 1000 },
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: process.env.E2E_SKIP_BUILD ? 'npx tsx server/main.ts' : 'npx vite build && npx tsx server/main.ts',
+    command: process.env.E2E_SKIP_BUILD
+      ? 'npx tsx server/main.ts'
+      : 'npx vite build && npx tsx server/main.ts',
     url: `${baseURL}/api/version`,
     env: { PORT: process.env.E2E_PORT, DIVE_DATA_DIR: process.env.E2E_DATA_DIR },
     timeout: 240_000,

@@ -26,7 +26,14 @@ function readJson(file) {
 }
 
 const extraArgs = process.argv.slice(2)
-const vitestCode = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`, ...extraArgs])
+const vitestCode = run('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${VITEST_JSON}`,
+  ...extraArgs,
+])
 const vitest = readJson(VITEST_JSON)
 const unit = {
   passed: vitest?.numPassedTests ?? 0,
@@ -39,7 +46,9 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 let e2e = { passed: 0, failed: 1, skipped: 0 }
 let e2eCode = 1
 if (!existsSync(chromium)) {
-  console.error(`\nEnd-to-end tests cannot run: no chromium at ${chromium} (apt-get install -y chromium).`)
+  console.error(
+    `\nEnd-to-end tests cannot run: no chromium at ${chromium} (apt-get install -y chromium).`,
+  )
 } else {
   e2eCode = run('npx', ['playwright', 'test'])
   const report = readJson(PLAYWRIGHT_JSON)
