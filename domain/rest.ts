@@ -19,6 +19,9 @@ import {
   SlimProjectSchema,
   pageSchema,
 } from './projects.ts'
+import { RESULTS_ROUTES } from './rest/resultsRoutes.ts'
+import { RUN_ROUTES } from './rest/runRoutes.ts'
+import { SETUP_ROUTES } from './rest/setupRoutes.ts'
 
 /** Every API path lives under this prefix. */
 export const API_PREFIX = '/api'
@@ -73,7 +76,8 @@ export interface RouteDef {
   response: v.GenericSchema
 }
 
-export const ROUTES = {
+/** The foundation's calls: auth, account, projects, simulations. */
+const FOUNDATION_ROUTES = {
   login: {
     method: 'POST',
     path: '/auth/login',
@@ -261,6 +265,17 @@ export const ROUTES = {
     body: SimulationMoveSchema,
     response: SimulationSchema,
   },
+} as const satisfies Record<string, RouteDef>
+
+/**
+ * Every REST call. Areas keep their calls in their own module under domain/rest/ so they grow
+ * independently; names must be unique across areas.
+ */
+export const ROUTES = {
+  ...FOUNDATION_ROUTES,
+  ...SETUP_ROUTES,
+  ...RUN_ROUTES,
+  ...RESULTS_ROUTES,
 } as const satisfies Record<string, RouteDef>
 
 export type RouteName = keyof typeof ROUTES

@@ -32,3 +32,6 @@ export type RouteHandler<N extends RouteName> = (
 ) => Promise<RouteResponse<N>>
 
 export type RouteHandlers = { [N in RouteName]: RouteHandler<N> }
+
+/** The handlers of one area's routes (e.g. `typeof SETUP_ROUTES`). */
+export type AreaHandlers<Routes> = { [N in keyof Routes & RouteName]: RouteHandler<N> }

@@ -8,6 +8,9 @@ import {
   version,
 } from './account.ts'
 import { login, logout, refresh } from './auth.ts'
+import { resultsHandlers } from './resultsHandlers.ts'
+import { runHandlers } from './runHandlers.ts'
+import { setupHandlers } from './setupHandlers.ts'
 import {
   createProject,
   deleteProject,
@@ -48,5 +51,8 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     cloneSimulation,
     deleteSimulation,
     moveSimulation,
+    ...setupHandlers,
+    ...runHandlers,
+    ...resultsHandlers,
   }
 }
