@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import multipart from '@fastify/multipart'
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -14,6 +15,7 @@ import { methodsForPath, registerRoutes } from './api/routes.ts'
 import { createClock, type Clock } from './clock.ts'
 import { isUniqueViolation } from './db/connect.ts'
 import type { Database } from './db/schema.ts'
+import { registerSimulationFileRoutes } from './files/simulationFiles.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
 
 /** Request bodies above this are refused with 413 (uploads get their own limits later). */
@@ -121,6 +123,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .code(500)
       .send(toErrorBody('unknown_error', 'Something went wrong on the server. Please try again.'))
   })
+
+  // multipart/form-data for uploads; each upload route sets its own file size limit.
+  await app.register(multipart, { limits: { fieldSize: 64 * 1024, fields: 20, parts: 50 } })
+  registerSimulationFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
 
   const openApiDocument = buildOpenApiDocument(version)
   registerRoutes(app, {

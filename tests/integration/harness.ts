@@ -103,6 +103,8 @@ export interface TestServer {
   app: FastifyInstance
   baseUrl: string
   database: TestDatabase
+  /** The server's data directory (uploads, run files). */
+  dataDir: string
   /** Moves the server's clock forward (expiry tests). */
   advanceClockMs(ms: number): void
   request<T = Json>(method: string, path: string, options?: RequestOptions): Promise<Reply<T>>
@@ -161,6 +163,7 @@ export async function startTestServer(
     app,
     baseUrl,
     database,
+    dataDir,
     advanceClockMs: (ms) => {
       offsetMs += ms
     },
