@@ -1,6 +1,7 @@
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import { ApiErrorBodySchema, ERROR_CODES } from '../../domain/errors.ts'
+import { BINARY_OPERATIONS } from './binaryOperations.ts'
 import { API_PREFIX, ROUTES, type RouteDef } from '../../domain/rest.ts'
 
 /*
@@ -79,6 +80,8 @@ export function buildOpenApiDocument(version: string) {
     const path = `${API_PREFIX}${def.path}`
     paths[path] = { ...paths[path], [def.method.toLowerCase()]: operationOf(name, def) }
   }
+  for (const [path, operations] of Object.entries(BINARY_OPERATIONS))
+    paths[path] = { ...paths[path], ...operations }
   return {
     openapi: '3.1.0',
     info: {

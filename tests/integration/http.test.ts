@@ -58,6 +58,12 @@ describeEachDialect('http surface', (dialect) => {
       expect(operation.responses[String(def.status)]).toBeDefined()
       expect(operation.security).toEqual(def.auth ? [{ bearerAuth: [] }] : [])
     }
+    expect(doc.paths['/api/simulations/{id}/download'].get.operationId).toBe('downloadSimulation')
+    expect(
+      doc.paths['/api/client-upload/simulations/{id}'].put.requestBody.content[
+        'multipart/form-data'
+      ],
+    ).toBeDefined()
     const create = doc.paths['/api/projects'].post
     expect(create.requestBody.content['application/json'].schema.properties.name.maxLength).toBe(
       100,
