@@ -1,0 +1,24 @@
+/**
+ * What a run needs, gathered by the server from the database and storage and handed to the
+ * discretizer and the solver (worker threads, no database): settings, materials, parts, movements
+ * and the decoded triangle mesh of every part whose shape is an uploaded file.
+ */
+import type { Material } from '../domain/materials.ts'
+import type { Movement } from '../domain/movements.ts'
+import type { Part } from '../domain/parts.ts'
+import type { SimulationSettings } from '../domain/settings.ts'
+import type { TriangleMesh } from './geometry/mesh.ts'
+
+/** Everything a discretization or a run of one simulation reads. */
+export interface RunSetup {
+  simulationId: number
+  settings: SimulationSettings
+  materials: Material[]
+  parts: Part[]
+  movements: Movement[]
+  /**
+   * Meshes of 'stl' parts by part id, in the file's own coordinates (metres, before the part's
+   * translation, rotation and scale). 'plane' and 'stl_cube' parts are built from their shape.
+   */
+  meshes: Record<number, TriangleMesh>
+}
