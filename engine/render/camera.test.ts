@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest'
+import { FIELD_OF_VIEW_DEG } from '../../domain/constants.ts'
+import type { CameraState } from '../../domain/results.ts'
+import {
+  axisGizmoOrientation,
+  cameraDistance,
+  fitCamera,
+  metresPerPixel,
+  orbitCamera,
+  orientCamera,
+  orthographicHalfExtents,
+  panCamera,
+  switchCameraMode,
+  viewCubeOrientations,
+  zoomCamera,
+  CAMERA_DISTANCE_LIMITS,
+  ORBIT_RADIANS_PER_PX,
+  subtractVectors,
+  dotVectors,
+} from './camera.ts'
+
+const camera: CameraState = {
+  position: [10, 0, 0],
+  target: [0, 0, 0],
+  up: [0, 0, 1],
+  mode: 'perspective',
+}
+
+function close(a: readonly number[], b: readonly number[], digits = 9) {
+  a.forEach((value, i) => expect(value).toBeCloseTo(b[i] as number, digits))
+}
+
+describe('camera modes', () => {
+  it('keeps position, up and target when switching to orthographic and back', () => {
+    const ortho = switchCameraMode(camera, 'orthographic')
+    expect(ortho.mode).toBe('orthographic')
+    expect(ortho.position).toEqual(camera.position)
+    expect(ortho.target).toEqual(camera.target)
+    expect(ortho.up).toEqual(camera.up)
+    const back = switchCameraMode(ortho, 'perspective')
+    expect(back).toEqual(camera)
+  })
+
+  it('sizes the orthographic view like the perspective view at the target', () => {
+    const { halfHeight, halfWidth } = orthographicHalfExtents(camera, 2)
+    expect(halfHeight).toBeCloseTo(10 * Math.tan((FIELD_OF_VIEW_DEG * Math.PI) / 360))
+    expect(halfWidth).toBeCloseTo(2 * halfHeight)
+    expect(metresPerPixel(camera, 500)).toBeCloseTo((2 * halfHeight) / 500)
+  })
+})
+
+describe('orbit, pan and zoom', () => {
+  it('orbits about the up axis for a horizontal drag, keeping distance, target and up', () => {
+    const quarterPx = Math.PI / 2 / ORBIT_RADIANS_PER_PX
+    const turned = orbitCamera(camera, -quarterPx, 0)
+    close(turned.position, [0, 10, 0])
+    expect(turned.target).toEqual(camera.target)
+    expect(turned.up).toEqual(camera.up)
+  })
+
+  it('tilts for a vertical drag but never past the pole', () => {
+    const tilted = orbitCamera(camera, 0, 100)
+    expect(tilted.position[2]).toBeGreaterThan(0)
+    expect(cameraDistance(tilted)).toBeCloseTo(10)
+    const over = orbitCamera(camera, 0, 100_000)
+    expect(over.position[2]).toBeLessThan(10)
+    expect(over.position[2]).toBeGreaterThan(9.99)
+    expect(Math.hypot(over.position[0], over.position[1])).toBeGreaterThan(0)
+  })
+
+  it('pans position and target together so the picture follows the pointer', () => {
+    const panned = panCamera(camera, 100, 0, 500)
+    const shift = subtractVectors(panned.target, camera.target)
+    expect(subtractVectors(panned.position, camera.position)).toEqual(shift)
+    // Looking along -x with z up, screen right is +y: dragging right moves the scene right, the camera left.
+    expect(shift[1]).toBeLessThan(0)
+    expect(Math.hypot(...shift)).toBeCloseTo(100 * metresPerPixel(camera, 500))
+  })
+
+  it('zooms towards the target and stays within the distance limits', () => {
+    expect(cameraDistance(zoomCamera(camera, 0.5))).toBeCloseTo(5)
+    expect(cameraDistance(zoomCamera(camera, 1e-12))).toBeCloseTo(CAMERA_DISTANCE_LIMITS.minM)
+    expect(zoomCamera(camera, NaN)).toBe(camera)
+    expect(zoomCamera(camera, 2).target).toEqual(camera.target)
+  })
+})
+
+describe('view orientations', () => {
+  it('looks along the given direction from the same distance, with the given up', () => {
+    const top = orientCamera(camera, [0, 0, -1], [0, 1, 0])
+    close(top.position, [0, 0, 10])
+    close(top.up, [0, 1, 0])
+    expect(top.target).toEqual(camera.target)
+  })
+
+  it('replaces an up parallel to the direction by a perpendicular one', () => {
+    const view = orientCamera(camera, [0, 0, -1], [0, 0, 1])
+    expect(Math.abs(dotVectors(view.up, [0, 0, 1]))).toBeLessThan(1e-9)
+    expect(Math.hypot(...view.up)).toBeCloseTo(1)
+  })
+
+  it('offers 26 view-cube orientations with unit directions and ups perpendicular to them', () => {
+    const views = viewCubeOrientations()
+    expect(views).toHaveLength(26)
+    expect(new Set(views.map((view) => view.name)).size).toBe(26)
+    const top = views.find((view) => view.name === 'top')
+    expect(top?.direction).toEqual([-0, -0, -1])
+    for (const view of views) {
+      expect(Math.hypot(...view.direction)).toBeCloseTo(1)
+      const oriented = orientCamera(camera, view.direction, view.up)
+      expect(Math.abs(dotVectors(oriented.up, view.direction))).toBeLessThan(1e-9)
+    }
+  })
+
+  it('puts the camera on the clicked gizmo axis', () => {
+    const x = axisGizmoOrientation('x', true)
+    close(orientCamera(camera, x.direction, x.up).position, [10, 0, 0])
+    const minusY = axisGizmoOrientation('y', false)
+    close(orientCamera(camera, minusY.direction, minusY.up).position, [0, -10, 0])
+  })
+
+  it('fits bounds by centring the target and backing off until they fit', () => {
+    const fitted = fitCamera(camera, { min: [0, 0, 0], max: [2, 2, 2] }, 1.5)
+    close(fitted.target, [1, 1, 1])
+    const radius = Math.sqrt(3)
+    const halfFov = (FIELD_OF_VIEW_DEG * Math.PI) / 360
+    expect(cameraDistance(fitted)).toBeCloseTo(radius / Math.sin(halfFov))
+  })
+})

@@ -1,0 +1,138 @@
+/**
+ * The playback clock: which output to show next and which to have loaded ahead. Frames advance
+ * every 1/3 s ÷ speed (domain/results.ts playbackFrameIntervalMs); a frame whose output is not
+ * loaded yet waits for it (and counts as late) instead of skipping. The clock is passed in.
+ */
+import { PLAYBACK } from '../../domain/constants.ts'
+import {
+  clampPlaybackSpeed,
+  nextPlaybackFrame,
+  playbackFrameIntervalMs,
+} from '../../domain/results.ts'
+
+/** Snaps a speed to the nearest power of two within 2^-10 … 2^11. */
+export function snapPlaybackSpeed(speed: number): number {
+  const clamped = clampPlaybackSpeed(speed)
+  return clampPlaybackSpeed(2 ** Math.round(Math.log2(clamped)))
+}
+
+/** Playback over an ordered list of output numbers. */
+export class PlaybackClock {
+  #outputs: number[] = []
+  #index = 0
+  #playing = false
+  #speed: number = PLAYBACK.speed
+  #loop: boolean = PLAYBACK.loop
+  #dueMs = 0
+  #framesShown = 0
+  #framesLate = 0
+
+  /** Sets the outputs in play order; the shown output is kept when it is still among them. */
+  setOutputs(outputs: readonly number[]): void {
+    const shown = this.currentOutput()
+    this.#outputs = [...outputs]
+    const index = shown === null ? -1 : this.#outputs.indexOf(shown)
+    this.#index = Math.max(0, index)
+  }
+
+  /** Shows a given output (a timeline click); unknown outputs are ignored. */
+  seek(outputNo: number): void {
+    const index = this.#outputs.indexOf(outputNo)
+    if (index >= 0) this.#index = index
+  }
+
+  play(nowMs: number, speed: number, loop: boolean): void {
+    this.#speed = snapPlaybackSpeed(speed)
+    this.#loop = loop
+    if (!this.#playing) {
+      // Playing from the last output without looping starts over.
+      if (!loop && this.#index >= this.#outputs.length - 1) this.#index = 0
+      this.#playing = true
+      this.#dueMs = nowMs + playbackFrameIntervalMs(this.#speed)
+    }
+  }
+
+  pause(): void {
+    this.#playing = false
+  }
+
+  setSpeed(nowMs: number, speed: number): void {
+    this.#speed = snapPlaybackSpeed(speed)
+    if (this.#playing) this.#dueMs = Math.min(this.#dueMs, nowMs + this.frameIntervalMs())
+  }
+
+  isPlaying(): boolean {
+    return this.#playing
+  }
+
+  speed(): number {
+    return this.#speed
+  }
+
+  loop(): boolean {
+    return this.#loop
+  }
+
+  frameIntervalMs(): number {
+    return playbackFrameIntervalMs(this.#speed)
+  }
+
+  currentOutput(): number | null {
+    return this.#outputs[this.#index] ?? null
+  }
+
+  /** The output after the current one in play order (null at the end without looping). */
+  nextOutput(): number | null {
+    const next = nextPlaybackFrame(this.#index, this.#outputs.length, this.#loop)
+    return next === null ? null : (this.#outputs[next] ?? null)
+  }
+
+  /**
+   * Advances when a frame is due and the next output is ready. Returns the new output to show, or
+   * null. At the end without looping, playback stops.
+   */
+  tick(nowMs: number, isReady: (outputNo: number) => boolean): number | null {
+    if (!this.#playing || nowMs < this.#dueMs) return null
+    const next = nextPlaybackFrame(this.#index, this.#outputs.length, this.#loop)
+    if (next === null) {
+      this.#playing = false
+      return null
+    }
+    const outputNo = this.#outputs[next] as number
+    if (!isReady(outputNo)) return null
+    const intervalMs = this.frameIntervalMs()
+    if (nowMs - this.#dueMs > intervalMs / 2) this.#framesLate++
+    this.#framesShown++
+    this.#index = next
+    // Keep the cadence when on time; restart it after a wait so a stall is not followed by a burst.
+    this.#dueMs = nowMs - this.#dueMs > intervalMs ? nowMs + intervalMs : this.#dueMs + intervalMs
+    return outputNo
+  }
+
+  /** When the next frame is due (null: not playing). */
+  dueAtMs(): number | null {
+    return this.#playing ? this.#dueMs : null
+  }
+
+  /** Frames shown and shown late (more than half an interval after their time) since creation. */
+  punctuality(): { shown: number; late: number } {
+    return { shown: this.#framesShown, late: this.#framesLate }
+  }
+
+  /**
+   * Outputs to have loaded: the shown one first, then up to `target` ahead in play order (wrapping
+   * when looping). Without playback only the shown one and the next.
+   */
+  wantedOutputs(target: number = PLAYBACK.targetOutputs): number[] {
+    const count = this.#outputs.length
+    if (count === 0) return []
+    const ahead = this.#playing ? target : 1
+    const wanted: number[] = [this.#outputs[this.#index] as number]
+    for (let step = 1; step <= ahead && wanted.length < count; step++) {
+      const index = this.#index + step
+      if (index >= count && !this.#loop) break
+      wanted.push(this.#outputs[index % count] as number)
+    }
+    return wanted
+  }
+}
