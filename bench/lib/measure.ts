@@ -40,7 +40,7 @@ export async function timeRuns(
 }
 
 /** A buffer whose pages are already mapped, so a copy into it measures bandwidth, not page faults. */
-export function allocateTouched(sizeBytes: number): Uint8Array {
+export function allocateTouched(sizeBytes: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(sizeBytes)
   // One write per 4 KiB page maps it; fill the rest so the source is not a zero page either.
   for (let index = 0; index < sizeBytes; index += 4096) bytes[index] = index & 0xff
