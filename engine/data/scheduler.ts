@@ -1,0 +1,364 @@
+/**
+ * The data worker pool as a plain queue (pure; the render worker owns one). Loads run in priority
+ * order (shown > playback > prefetch, then first come first served), at most one per worker, on at
+ * most `maxWorkers` workers asked for on demand, and never with more than `maxBytesInFlight`
+ * estimated bytes running at once, whatever their count; a single load bigger than the gate runs
+ * alone. Loads are cancellable while queued and while running.
+ *
+ * Usage in the render worker:
+ * ```ts
+ * const scheduler = new LoadScheduler<Remote<DataWorkerApi>>({
+ *   requestWorker: () => callbacks.requestDataWorker(),
+ *   onChange: () => markSnapshotDirty(),
+ * })
+ * adoptDataWorker(port) { scheduler.addWorker(Comlink.wrap<DataWorkerApi>(port)) }
+ * scheduler.schedule(request).then(onLoaded, onFailedOrCancelled) // isAbortError tells them apart
+ * ```
+ */
+import {
+  LOAD_PRIORITIES,
+  MAX_BYTES_IN_FLIGHT,
+  MAX_DATA_WORKERS,
+  type LoadPriority,
+  type LoadRequest,
+  type LoadSummary,
+  type OutputKey,
+} from '../protocol.ts'
+
+/** What the scheduler needs of a data worker (a Comlink remote of DataWorkerApi satisfies it). */
+export interface SchedulableWorker {
+  load(request: LoadRequest): Promise<LoadSummary>
+  cancel(requestId: string): unknown
+}
+
+/** Options of {@link LoadScheduler}. */
+export interface LoadSchedulerOptions {
+  /** Asks for one more worker; the answer is {@link LoadScheduler.addWorker}. */
+  requestWorker(): void
+  /** Default MAX_DATA_WORKERS (12). */
+  maxWorkers?: number
+  /** Default MAX_BYTES_IN_FLIGHT (1 GiB). */
+  maxBytesInFlight?: number
+  /** Called after every change of the queue, the running loads or the workers. */
+  onChange?(): void
+}
+
+/** One load as the scheduler reports it. */
+export interface ScheduledLoadInfo {
+  requestId: string
+  key: OutputKey
+  priority: LoadPriority
+  estimatedBytes: number
+}
+
+/** The pool's state, for the render snapshot (bytes in flight, loading outputs). */
+export interface SchedulerState {
+  /** Sum of the estimated bytes of the running loads. */
+  bytesInFlight: number
+  workerCount: number
+  idleWorkerCount: number
+  /** Workers asked for and not yet added. */
+  pendingWorkerCount: number
+  /** Running loads, in start order. */
+  running: ScheduledLoadInfo[]
+  /** Queued loads, in the order they will start. */
+  queued: ScheduledLoadInfo[]
+}
+
+/** The error a cancelled load's promise rejects with (a DOMException named 'AbortError'). */
+export function createAbortError(message = 'The load was cancelled.'): Error {
+  return new DOMException(message, 'AbortError')
+}
+
+/** True for a cancellation (an AbortError from the scheduler, a data worker or fetch). */
+export function isAbortError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'name' in error &&
+    (error as { name: unknown }).name === 'AbortError'
+  )
+}
+
+const PRIORITY_RANK: Record<LoadPriority, number> = Object.fromEntries(
+  LOAD_PRIORITIES.map((priority, index) => [priority, index]),
+) as Record<LoadPriority, number>
+
+interface Job<W> {
+  request: LoadRequest
+  sequence: number
+  resolve(summary: LoadSummary): void
+  reject(error: unknown): void
+  worker: W | null
+  /** The caller's promise has settled (cancelled, or finished). */
+  settled: boolean
+}
+
+function describe(request: LoadRequest): ScheduledLoadInfo {
+  return {
+    requestId: request.requestId,
+    key: { ...request.key },
+    priority: request.priority,
+    estimatedBytes: request.estimatedBytes,
+  }
+}
+
+function byteEstimate(request: LoadRequest): number {
+  const bytes = request.estimatedBytes
+  return Number.isFinite(bytes) && bytes > 0 ? bytes : 0
+}
+
+/** A priority queue of loads over an on-demand pool of data workers, gated by bytes in flight. */
+export class LoadScheduler<W extends SchedulableWorker> {
+  #options: Required<Omit<LoadSchedulerOptions, 'onChange'>> & Pick<LoadSchedulerOptions, 'onChange'>
+  #queue: Job<W>[] = []
+  #running = new Map<string, Job<W>>()
+  #workers = new Set<W>()
+  #idle: W[] = []
+  #pendingWorkers = 0
+  #bytesInFlight = 0
+  #sequence = 0
+  #pumping = false
+  #pumpAgain = false
+  #disposed = false
+
+  constructor(options: LoadSchedulerOptions) {
+    this.#options = {
+      requestWorker: options.requestWorker,
+      maxWorkers: Math.max(1, options.maxWorkers ?? MAX_DATA_WORKERS),
+      maxBytesInFlight: options.maxBytesInFlight ?? MAX_BYTES_IN_FLIGHT,
+      onChange: options.onChange,
+    }
+  }
+
+  /** Adds a worker (the answer to `requestWorker`) and starts what it can. */
+  addWorker(worker: W): void {
+    if (this.#workers.has(worker)) return
+    this.#pendingWorkers = Math.max(0, this.#pendingWorkers - 1)
+    this.#workers.add(worker)
+    this.#idle.push(worker)
+    this.#pump()
+  }
+
+  /** Forgets a worker (it died); its running load rejects and the queue goes on without it. */
+  removeWorker(worker: W): void {
+    if (!this.#workers.delete(worker)) return
+    this.#idle = this.#idle.filter((idle) => idle !== worker)
+    for (const job of this.#running.values()) {
+      if (job.worker !== worker) continue
+      this.#finish(job)
+      this.#settle(job, () => job.reject(new Error('The data worker stopped.')))
+    }
+    this.#pump()
+  }
+
+  /**
+   * Queues a load. Resolves with its summary; rejects with the worker's error, or with an
+   * AbortError ({@link isAbortError}) when cancelled. A request id already queued or running is refused.
+   */
+  schedule(request: LoadRequest): Promise<LoadSummary> {
+    if (this.#disposed) return Promise.reject(createAbortError('The scheduler was disposed.'))
+    if (this.#findQueued(request.requestId) !== -1 || this.#running.has(request.requestId)) {
+      return Promise.reject(new Error(`Load ${request.requestId} is already scheduled.`))
+    }
+    return new Promise<LoadSummary>((resolve, reject) => {
+      const job: Job<W> = {
+        request: { ...request },
+        sequence: this.#sequence++,
+        resolve,
+        reject,
+        worker: null,
+        settled: false,
+      }
+      this.#queue.splice(this.#insertionIndex(job), 0, job)
+      this.#pump()
+    })
+  }
+
+  /**
+   * Cancels a queued or running load: its promise rejects with an AbortError at once; a running
+   * load's worker is told to stop, and its bytes count until the worker lets go. False when unknown.
+   */
+  cancel(requestId: string): boolean {
+    const index = this.#findQueued(requestId)
+    if (index !== -1) {
+      const [job] = this.#queue.splice(index, 1)
+      this.#settle(job!, () => job!.reject(createAbortError()))
+      this.#pump()
+      return true
+    }
+    const job = this.#running.get(requestId)
+    if (job === undefined || job.settled) return false
+    this.#settle(job, () => job.reject(createAbortError()))
+    if (job.worker !== null) {
+      Promise.resolve(job.worker.cancel(requestId)).catch(() => undefined)
+    }
+    this.#changed()
+    return true
+  }
+
+  /** Cancels every queued or running load the predicate selects (e.g. prefetch outside the window). */
+  cancelWhere(predicate: (request: LoadRequest) => boolean): number {
+    const ids = [...this.#queue.map((job) => job.request), ...this.#runningRequests()]
+      .filter(predicate)
+      .map((request) => request.requestId)
+    return ids.filter((id) => this.cancel(id)).length
+  }
+
+  /** Moves a queued load to another priority (e.g. a prefetched output becomes the shown one). */
+  setPriority(requestId: string, priority: LoadPriority): boolean {
+    const index = this.#findQueued(requestId)
+    if (index === -1) {
+      const job = this.#running.get(requestId)
+      if (job === undefined) return false
+      job.request.priority = priority
+      this.#changed()
+      return true
+    }
+    const [job] = this.#queue.splice(index, 1)
+    job!.request.priority = priority
+    this.#queue.splice(this.#insertionIndex(job!), 0, job!)
+    this.#pump()
+    return true
+  }
+
+  /** The pool's state: bytes in flight, workers, running and queued loads. */
+  state(): SchedulerState {
+    return {
+      bytesInFlight: this.#bytesInFlight,
+      workerCount: this.#workers.size,
+      idleWorkerCount: this.#idle.length,
+      pendingWorkerCount: this.#pendingWorkers,
+      running: this.#runningRequests().map(describe),
+      queued: this.#queue.map((job) => describe(job.request)),
+    }
+  }
+
+  /** Output numbers being loaded (queued or running, not cancelled), sorted, without repeats. */
+  loadingOutputNos(): number[] {
+    const numbers = new Set([
+      ...this.#queue.map((job) => job.request.key.outputNo),
+      ...this.#runningRequests().map((request) => request.key.outputNo),
+    ])
+    return [...numbers].sort((a, b) => a - b)
+  }
+
+  /** Cancels everything and refuses new loads. */
+  dispose(): void {
+    this.#disposed = true
+    for (const job of this.#queue.splice(0)) this.#settle(job, () => job.reject(createAbortError()))
+    for (const id of [...this.#running.keys()]) this.cancel(id)
+    this.#changed()
+  }
+
+  #runningRequests(): LoadRequest[] {
+    return [...this.#running.values()].filter((job) => !job.settled).map((job) => job.request)
+  }
+
+  #findQueued(requestId: string): number {
+    return this.#queue.findIndex((job) => job.request.requestId === requestId)
+  }
+
+  /** Index keeping the queue sorted by priority, then by arrival. */
+  #insertionIndex(job: Job<W>): number {
+    const rank = PRIORITY_RANK[job.request.priority]
+    const index = this.#queue.findIndex((queued) => {
+      const queuedRank = PRIORITY_RANK[queued.request.priority]
+      return queuedRank > rank || (queuedRank === rank && queued.sequence > job.sequence)
+    })
+    return index === -1 ? this.#queue.length : index
+  }
+
+  #settle(job: Job<W>, settle: () => void): void {
+    if (job.settled) return
+    job.settled = true
+    settle()
+  }
+
+  #changed(): void {
+    this.#options.onChange?.()
+  }
+
+  /** Frees a finished (or abandoned) load's worker and bytes. */
+  #finish(job: Job<W>): void {
+    if (this.#running.get(job.request.requestId) !== job) return
+    this.#running.delete(job.request.requestId)
+    this.#bytesInFlight -= byteEstimate(job.request)
+    if (job.worker !== null && this.#workers.has(job.worker)) this.#idle.push(job.worker)
+  }
+
+  #start(job: Job<W>, worker: W): void {
+    job.worker = worker
+    this.#running.set(job.request.requestId, job)
+    this.#bytesInFlight += byteEstimate(job.request)
+    let result: Promise<LoadSummary>
+    try {
+      result = worker.load({ ...job.request })
+    } catch (error) {
+      result = Promise.reject(error)
+    }
+    result.then(
+      (summary) => {
+        this.#finish(job)
+        this.#settle(job, () => job.resolve(summary))
+        this.#pump()
+      },
+      (error: unknown) => {
+        this.#finish(job)
+        this.#settle(job, () => job.reject(error))
+        this.#pump()
+      },
+    )
+  }
+
+  /**
+   * Starts queued loads in order while the byte gate allows (strictly in order: a big shown load
+   * is never overtaken by smaller prefetches), and asks for the workers it lacks.
+   */
+  #pump(): void {
+    if (this.#pumping) {
+      this.#pumpAgain = true
+      return
+    }
+    this.#pumping = true
+    try {
+      do {
+        this.#pumpAgain = false
+        this.#pumpOnce()
+      } while (this.#pumpAgain)
+    } finally {
+      this.#pumping = false
+    }
+    this.#changed()
+  }
+
+  #pumpOnce(): void {
+    if (this.#disposed) return
+    let projectedBytes = this.#bytesInFlight
+    let projectedRunning = this.#running.size
+    let wanted = 0
+    let index = 0
+    while (index < this.#queue.length) {
+      const job = this.#queue[index]!
+      const bytes = byteEstimate(job.request)
+      const fits = projectedRunning === 0 || projectedBytes + bytes <= this.#options.maxBytesInFlight
+      if (!fits) break
+      projectedBytes += bytes
+      projectedRunning++
+      const worker = this.#idle.shift()
+      if (worker === undefined) {
+        wanted++
+        index++
+        continue
+      }
+      this.#queue.splice(index, 1)
+      this.#start(job, worker)
+    }
+    const room = this.#options.maxWorkers - this.#workers.size - this.#pendingWorkers
+    const toRequest = Math.min(wanted - this.#pendingWorkers, room)
+    for (let i = 0; i < toRequest; i++) {
+      this.#pendingWorkers++
+      this.#options.requestWorker()
+    }
+  }
+}
