@@ -176,10 +176,127 @@ function foundation(dialect: DialectName): Migration {
   }
 }
 
+/** Setup of a simulation: materials, parts, movements (with leader links), uploads, datatables. */
+function setup(dialect: DialectName): Migration {
+  return {
+    async up(db: AnyDb) {
+      await createTableWithId(db, dialect, 'uploads')
+        .addColumn('organization_id', 'integer', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('uploader_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('file_name', 'text', (c) => c.notNull())
+        .addColumn('unit', 'text')
+        .addColumn('size_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('stored_path', 'text', (c) => c.notNull())
+        .addColumn('info', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createIndex('uploads_organization_idx')
+        .on('uploads')
+        .column('organization_id')
+        .execute()
+
+      await addTimestamps(
+        createTableWithId(db, dialect, 'datatables')
+          .addColumn('organization_id', 'integer', (c) =>
+            c.notNull().references('organizations.id').onDelete('cascade'),
+          )
+          .addColumn('simulation_id', 'integer', (c) =>
+            c.references('simulations.id').onDelete('cascade'),
+          )
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('headers', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('columns', 'text', (c) => c.notNull().defaultTo('{}')),
+      ).execute()
+
+      await createTableWithId(db, dialect, 'materials')
+        .addColumn('simulation_id', 'integer', (c) =>
+          c.notNull().references('simulations.id').onDelete('cascade'),
+        )
+        .addColumn('material_id', 'integer', (c) => c.notNull())
+        .addColumn('properties', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('materials_simulation_material_unique', [
+          'simulation_id',
+          'material_id',
+        ])
+        .execute()
+
+      await addTimestamps(
+        createTableWithId(db, dialect, 'parts')
+          .addColumn('simulation_id', 'integer', (c) =>
+            c.notNull().references('simulations.id').onDelete('cascade'),
+          )
+          .addColumn('organization_id', 'integer', (c) =>
+            c.notNull().references('organizations.id').onDelete('cascade'),
+          )
+          .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('material_id', 'integer')
+          .addColumn('seed_point', 'text')
+          .addColumn('component', 'text', (c) => c.notNull())
+          .addColumn('shape', 'text', (c) => c.notNull())
+          .addColumn('appearance', 'text', (c) => c.notNull())
+          .addColumn('warnings', 'text', (c) => c.notNull().defaultTo('[]')),
+      ).execute()
+      await db.schema
+        .createIndex('parts_simulation_idx')
+        .on('parts')
+        .column('simulation_id')
+        .execute()
+
+      await addTimestamps(
+        createTableWithId(db, dialect, 'movements')
+          .addColumn('simulation_id', 'integer', (c) =>
+            c.notNull().references('simulations.id').onDelete('cascade'),
+          )
+          .addColumn('part_id', 'integer', (c) =>
+            c.notNull().references('parts.id').onDelete('cascade'),
+          )
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('motion', 'text', (c) => c.notNull()),
+      ).execute()
+      await db.schema
+        .createIndex('movements_simulation_idx')
+        .on('movements')
+        .column('simulation_id')
+        .execute()
+
+      await db.schema
+        .createTable('movement_links')
+        .addColumn('leader_id', 'integer', (c) =>
+          c.notNull().references('movements.id').onDelete('cascade'),
+        )
+        .addColumn('follower_id', 'integer', (c) =>
+          c.notNull().references('movements.id').onDelete('cascade'),
+        )
+        .addPrimaryKeyConstraint('movement_links_pk', ['leader_id', 'follower_id'])
+        .execute()
+    },
+    async down(db: AnyDb) {
+      for (const table of [
+        'movement_links',
+        'movements',
+        'parts',
+        'materials',
+        'datatables',
+        'uploads',
+      ])
+        await db.schema.dropTable(table).execute()
+    },
+  }
+}
+
 /** Every migration by name; names sort in the order they run. */
 export function listMigrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001_foundation': foundation(dialect),
+    '0002_setup': setup(dialect),
   }
 }
 

@@ -107,6 +107,85 @@ export interface CreditTransactionsTable {
   updated_at: string
 }
 
+/** A stored upload (STL canonicalised to a mesh file, CSV as sent), owned by an organization. */
+export interface UploadsTable {
+  id: Generated<number>
+  organization_id: number
+  uploader_id: number | null
+  /** 'stl' or 'csv'. */
+  kind: string
+  file_name: string
+  /** STL length unit the file was read in ('m', 'mm', 'in'); null for CSV. */
+  unit: string | null
+  size_bytes: Generated<number>
+  /** Relative to the data directory. */
+  stored_path: string
+  /** JSON facts (triangles, bounding box, watertight; CSV headers and rows). */
+  info: Generated<string>
+  created_at: string
+}
+
+/** A column-map table (open-boundary profiles, initial distributions, viscosity curves). */
+export interface DatatablesTable {
+  id: Generated<number>
+  organization_id: number
+  simulation_id: number | null
+  kind: string
+  /** JSON string[]. */
+  headers: Generated<string>
+  /** JSON Record<header, (number | null)[]>. */
+  columns: Generated<string>
+  created_at: string
+  updated_at: string
+}
+
+/** One material of a simulation; material_id is the id within the simulation (0 = 'Fluid 1'). */
+export interface MaterialsTable {
+  id: Generated<number>
+  simulation_id: number
+  material_id: number
+  /** JSON MaterialProperties. */
+  properties: string
+  created_at: string
+}
+
+export interface PartsTable {
+  id: Generated<number>
+  simulation_id: number
+  organization_id: number
+  created_by: number | null
+  name: string
+  kind: string
+  material_id: number | null
+  /** JSON LooseVec3 or null. */
+  seed_point: string | null
+  /** JSON Component, Shape, Appearance, PartWarning[]. */
+  component: string
+  shape: string
+  appearance: string
+  warnings: Generated<string>
+  created_at: string
+  updated_at: string
+}
+
+export interface MovementsTable {
+  id: Generated<number>
+  simulation_id: number
+  part_id: number
+  type: string
+  name: string
+  /** JSON: start, end, acc, vel, virtualMovement, direction or axis and center. */
+  motion: string
+  created_at: string
+  updated_at: string
+}
+
+/** follower_id follows leader_id (the follower's `parents` include the leader). */
+export interface MovementLinksTable {
+  leader_id: number
+  follower_id: number
+}
+
 /** The tables Kysely knows; later migrations add theirs here. */
 export interface Database {
   organizations: OrganizationsTable
@@ -115,6 +194,12 @@ export interface Database {
   projects: ProjectsTable
   simulations: SimulationsTable
   credit_transactions: CreditTransactionsTable
+  uploads: UploadsTable
+  datatables: DatatablesTable
+  materials: MaterialsTable
+  parts: PartsTable
+  movements: MovementsTable
+  movement_links: MovementLinksTable
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>
@@ -124,6 +209,11 @@ export type ProjectRow = Selectable<ProjectsTable>
 export type SimulationRow = Selectable<SimulationsTable>
 export type NewSimulation = Insertable<SimulationsTable>
 export type SimulationUpdateRow = Updateable<SimulationsTable>
+export type UploadRow = Selectable<UploadsTable>
+export type DatatableRow = Selectable<DatatablesTable>
+export type MaterialRow = Selectable<MaterialsTable>
+export type PartRow = Selectable<PartsTable>
+export type MovementRow = Selectable<MovementsTable>
 
 /** Booleans in and out of the 0/1 columns. */
 export function toFlag(value: boolean): Flag {

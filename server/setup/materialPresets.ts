@@ -1,0 +1,138 @@
+import { GAMMA_GUIDANCE } from '../../domain/materials.ts'
+import type { MaterialPresetWithSound } from '../../domain/rest/setupRoutes.ts'
+
+/*
+ * Real fluids for the 'Load Presets' modal (GET /material_presets), at about 1 atm. Density in
+ * kg/m³, kinematic viscosity in m²/s (dynamic viscosity ÷ density), thermal conductivity in W/(mK),
+ * specific heat capacity in J/(kgK), physical speed of sound in m/s. Handbook values (CRC Handbook,
+ * Incropera's property tables for engine oil); oils and honey vary by product, so they are typical
+ * values. gamma is the equation-of-state exponent: 7 for liquids, 1.4 for gases.
+ */
+
+const liquid = GAMMA_GUIDANCE.fluid
+const gas = GAMMA_GUIDANCE.gas
+
+/** The presets, ids stable across releases. */
+export const MATERIAL_PRESETS: readonly MaterialPresetWithSound[] = [
+  {
+    id: 1,
+    name: 'Water',
+    density: 998.2,
+    kinematicViscosity: 1.004e-6,
+    gamma: liquid,
+    thermalConductivity: 0.598,
+    specificHeatCapacity: 4182,
+    physicalSpeedOfSound: 1482,
+    description: 'Fresh water at 20 °C',
+  },
+  {
+    id: 2,
+    name: 'Seawater',
+    density: 1024.8,
+    kinematicViscosity: 1.054e-6,
+    gamma: liquid,
+    thermalConductivity: 0.596,
+    specificHeatCapacity: 3993,
+    physicalSpeedOfSound: 1522,
+    description: 'Seawater at 20 °C, salinity 35 g/kg',
+  },
+  {
+    id: 3,
+    name: 'Air',
+    density: 1.204,
+    kinematicViscosity: 1.516e-5,
+    gamma: gas,
+    thermalConductivity: 0.0257,
+    specificHeatCapacity: 1005,
+    physicalSpeedOfSound: 343,
+    description: 'Dry air at 20 °C, 1 atm',
+  },
+  {
+    id: 4,
+    name: 'Glycerine',
+    density: 1261,
+    kinematicViscosity: 1.12e-3,
+    gamma: liquid,
+    thermalConductivity: 0.285,
+    specificHeatCapacity: 2427,
+    physicalSpeedOfSound: 1923,
+    description: 'Pure glycerol at 20 °C (dynamic viscosity 1.41 Pa·s)',
+  },
+  {
+    id: 5,
+    name: 'Engine oil (27 °C)',
+    density: 884.1,
+    kinematicViscosity: 5.5e-4,
+    gamma: liquid,
+    thermalConductivity: 0.145,
+    specificHeatCapacity: 1909,
+    physicalSpeedOfSound: 1450,
+    description: 'Unused engine oil at 300 K (Incropera, Table A.5)',
+  },
+  {
+    id: 6,
+    name: 'Engine oil (100 °C)',
+    density: 840,
+    kinematicViscosity: 2.03e-5,
+    gamma: liquid,
+    thermalConductivity: 0.137,
+    specificHeatCapacity: 2219,
+    physicalSpeedOfSound: 1250,
+    description: 'Unused engine oil at 373 K, operating temperature (Incropera, Table A.5)',
+  },
+  {
+    id: 7,
+    name: 'Hydraulic oil ISO VG 46',
+    density: 870,
+    kinematicViscosity: 4.6e-5,
+    gamma: liquid,
+    thermalConductivity: 0.13,
+    specificHeatCapacity: 1880,
+    physicalSpeedOfSound: 1400,
+    description: 'Mineral hydraulic oil at 40 °C (46 cSt by definition of the grade)',
+  },
+  {
+    id: 8,
+    name: 'Olive oil',
+    density: 911,
+    kinematicViscosity: 9.2e-5,
+    gamma: liquid,
+    thermalConductivity: 0.17,
+    specificHeatCapacity: 1970,
+    physicalSpeedOfSound: 1445,
+    description: 'Olive oil at 20 °C (dynamic viscosity 0.084 Pa·s)',
+  },
+  {
+    id: 9,
+    name: 'Honey',
+    density: 1420,
+    kinematicViscosity: 7.0e-3,
+    gamma: liquid,
+    thermalConductivity: 0.5,
+    specificHeatCapacity: 2500,
+    physicalSpeedOfSound: 2030,
+    description: 'Honey at 20 °C, about 17 % water (dynamic viscosity about 10 Pa·s)',
+  },
+  {
+    id: 10,
+    name: 'Ethanol',
+    density: 789,
+    kinematicViscosity: 1.52e-6,
+    gamma: liquid,
+    thermalConductivity: 0.171,
+    specificHeatCapacity: 2440,
+    physicalSpeedOfSound: 1162,
+    description: 'Ethanol at 20 °C',
+  },
+  {
+    id: 11,
+    name: 'Mercury',
+    density: 13546,
+    kinematicViscosity: 1.14e-7,
+    gamma: liquid,
+    thermalConductivity: 8.5,
+    specificHeatCapacity: 139.5,
+    physicalSpeedOfSound: 1451,
+    description: 'Mercury at 20 °C',
+  },
+]

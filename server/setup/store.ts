@@ -1,0 +1,134 @@
+import type { Kysely } from 'kysely'
+import type { DatatableInfo } from '../../domain/datatable.ts'
+import type { Material } from '../../domain/materials.ts'
+import type { Movement } from '../../domain/movements.ts'
+import type { Part } from '../../domain/parts.ts'
+import type { SimulationSettings } from '../../domain/settings.ts'
+import { SETTINGS_MESSAGES } from '../../domain/settingsRules.ts'
+import { validateSetup } from '../../domain/setupValidation.ts'
+import { blocksRun, type Issue } from '../../domain/validation.ts'
+import { readSettings } from '../api/views.ts'
+import type { Database, SimulationRow } from '../db/schema.ts'
+import {
+  datatableRowCount,
+  readDatatableColumns,
+  toMaterialList,
+  toMovement,
+  toPart,
+} from './views.ts'
+
+/*
+ * Reading a whole setup from the database: the lists the handlers, the Input Validation bar and
+ * loadRunSetup share.
+ */
+
+type Db = Kysely<Database>
+
+export async function readMaterials(
+  db: Db,
+  simulation: Pick<SimulationRow, 'id' | 'created_at'>,
+): Promise<Material[]> {
+  const rows = await db
+    .selectFrom('materials')
+    .selectAll()
+    .where('simulation_id', '=', simulation.id)
+    .execute()
+  return toMaterialList(rows, simulation.id, simulation.created_at)
+}
+
+export async function readParts(db: Db, simulationId: number): Promise<Part[]> {
+  const rows = await db
+    .selectFrom('parts')
+    .selectAll()
+    .where('simulation_id', '=', simulationId)
+    .orderBy('id')
+    .execute()
+  return rows.map(toPart)
+}
+
+/** Movements of a simulation (or of one part) in id order, with their links. */
+export async function readMovements(
+  db: Db,
+  simulationId: number,
+  partId?: number,
+): Promise<Movement[]> {
+  let query = db.selectFrom('movements').selectAll().where('simulation_id', '=', simulationId)
+  if (partId !== undefined) query = query.where('part_id', '=', partId)
+  const rows = await query.orderBy('id').execute()
+  if (rows.length === 0) return []
+  const links = await readMovementLinks(db, simulationId)
+  return rows.map((row) => toMovement(row, links))
+}
+
+export async function readMovementLinks(
+  db: Db,
+  simulationId: number,
+): Promise<{ leader_id: number; follower_id: number }[]> {
+  return db
+    .selectFrom('movement_links')
+    .innerJoin('movements', 'movements.id', 'movement_links.follower_id')
+    .select(['movement_links.leader_id', 'movement_links.follower_id'])
+    .where('movements.simulation_id', '=', simulationId)
+    .execute()
+}
+
+export async function readDatatableInfos(db: Db, simulationId: number): Promise<DatatableInfo[]> {
+  const rows = await db
+    .selectFrom('datatables')
+    .selectAll()
+    .where('simulation_id', '=', simulationId)
+    .execute()
+  return rows.map((row) => {
+    const { headers, table } = readDatatableColumns(row)
+    return { id: row.id, headers, resultCount: datatableRowCount(table) }
+  })
+}
+
+/** Everything of a setup that the rules look at. */
+export interface StoredSetup {
+  settings: SimulationSettings
+  materials: Material[]
+  parts: Part[]
+  movements: Movement[]
+  datatables: DatatableInfo[]
+}
+
+export async function readSetup(db: Db, simulation: SimulationRow): Promise<StoredSetup> {
+  const [materials, parts, movements, datatables] = await Promise.all([
+    readMaterials(db, simulation),
+    readParts(db, simulation.id),
+    readMovements(db, simulation.id),
+    readDatatableInfos(db, simulation.id),
+  ])
+  return { settings: readSettings(simulation.settings), materials, parts, movements, datatables }
+}
+
+/** The Input Validation bar of a stored setup. */
+export function checkStoredSetup(setup: StoredSetup): Issue[] {
+  return validateSetup(setup)
+}
+
+/** Whether a setup may be discretized and run, with the spec's message when it may not. */
+export function summarizeSetupValidation(issues: readonly Issue[]): {
+  issues: Issue[]
+  runnable: boolean
+  message: string | null
+} {
+  const runnable = !blocksRun(issues)
+  return {
+    issues: [...issues],
+    runnable,
+    message: runnable ? null : SETTINGS_MESSAGES.discretizationBlockedText,
+  }
+}
+
+/**
+ * Errors in `after` that `before` did not have (same field and message): what an edit broke.
+ * Edits are refused only for these, so an old error elsewhere never blocks an unrelated change.
+ */
+export function newErrors(before: readonly Issue[], after: readonly Issue[]): Issue[] {
+  const known = new Set(
+    before.filter((i) => i.level === 'error').map((i) => `${i.field}\n${i.message}`),
+  )
+  return after.filter((i) => i.level === 'error' && !known.has(`${i.field}\n${i.message}`))
+}
