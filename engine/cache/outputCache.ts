@@ -1,0 +1,358 @@
+/**
+ * The IndexedDB output cache of the data workers (engine/data/cache.ts `OutputCache`): object
+ * payload bytes (the decoded form, since the reader views columns in place) keyed by simulation,
+ * run, output, object, dataset and format version; stored in chunks of at most 64 MB; evicted
+ * least recently used first under a byte budget; kept across reloads; dropped when the run changes.
+ * Used only inside data workers, so every IndexedDB write is off the main thread.
+ */
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
+import {
+  CacheQuotaError,
+  formatCacheKey,
+  isQuotaError,
+  type OutputCache,
+  type OutputCacheKey,
+} from '../data/cache.ts'
+
+/** IndexedDB schema version. A bump drops every cached output (they are only a cache). */
+export const CACHE_SCHEMA_VERSION = 1
+
+/** Default database name (one per origin, shared by every data worker and tab). */
+export const CACHE_DATABASE_NAME = 'dive-output-cache'
+
+/**
+ * Largest stored value. One big value per payload would need one contiguous allocation in the
+ * browser's storage process for a 200 MB payload; 64 MB chunks keep each write and read bounded.
+ */
+export const MAX_CHUNK_BYTES = 64 * 1024 * 1024
+
+/** Share of the origin's quota (navigator.storage.estimate) the cache may fill by default. */
+export const DEFAULT_QUOTA_SHARE = 0.5
+
+/** One cached payload's record; its bytes are in the `chunks` store under [id, 0 … chunkCount − 1]. */
+interface CacheEntryRecord extends OutputCacheKey {
+  id: string
+  sizeBytes: number
+  chunkCount: number
+  lastUsedMs: number
+}
+
+interface OutputCacheSchema extends DBSchema {
+  entries: {
+    key: string
+    value: CacheEntryRecord
+    indexes: { bySimulation: number; byLastUsed: number }
+  }
+  chunks: {
+    key: [string, number]
+    value: ArrayBuffer
+  }
+}
+
+type CacheDatabase = IDBPDatabase<OutputCacheSchema>
+
+/** Options of {@link IndexedDbOutputCache}. */
+export interface IndexedDbOutputCacheOptions {
+  /** Default {@link CACHE_DATABASE_NAME}. */
+  databaseName?: string
+  /** A fixed byte budget; default: {@link DEFAULT_QUOTA_SHARE} of the storage estimate's quota, else none. */
+  budgetBytes?: number
+  /** Share of the estimated quota used when no `budgetBytes` is given. */
+  quotaShare?: number
+  /** Chunk size, at most (and by default) {@link MAX_CHUNK_BYTES}. */
+  chunkBytes?: number
+  /** Clock for least-recently-used order (injected: the engine never reads the clock itself). */
+  nowMs?: () => number
+  /** Storage estimate; default `navigator.storage.estimate` where it exists. */
+  estimateStorage?: () => Promise<{ quota?: number; usage?: number }>
+}
+
+function defaultEstimateStorage(): Promise<{ quota?: number; usage?: number }> {
+  const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage
+  return storage?.estimate ? storage.estimate() : Promise.resolve({})
+}
+
+function chunkRange(id: string): IDBKeyRange {
+  return IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER])
+}
+
+/** Copies `bytes` into chunks of at most `chunkBytes`, each its own ArrayBuffer (synchronously). */
+function copyIntoChunks(bytes: Uint8Array, chunkBytes: number): ArrayBuffer[] {
+  if (bytes.length === 0) return [new ArrayBuffer(0)]
+  const chunks: ArrayBuffer[] = []
+  for (let start = 0; start < bytes.length; start += chunkBytes) {
+    chunks.push(bytes.slice(start, Math.min(bytes.length, start + chunkBytes)).buffer)
+  }
+  return chunks
+}
+
+/** IndexedDB-backed {@link OutputCache}. One instance per data worker; all share the database. */
+export class IndexedDbOutputCache implements OutputCache {
+  #databaseName: string
+  #chunkBytes: number
+  #configuredBudgetBytes: number | null
+  #quotaShare: number
+  #nowMs: () => number
+  #estimateStorage: () => Promise<{ quota?: number; usage?: number }>
+  #database: Promise<CacheDatabase> | null = null
+  #budgetBytes: Promise<number> | null = null
+  #lastUsedMs = 0
+
+  constructor(options: IndexedDbOutputCacheOptions = {}) {
+    this.#databaseName = options.databaseName ?? CACHE_DATABASE_NAME
+    this.#chunkBytes = Math.max(1, Math.min(options.chunkBytes ?? MAX_CHUNK_BYTES, MAX_CHUNK_BYTES))
+    this.#configuredBudgetBytes = options.budgetBytes ?? null
+    this.#quotaShare = options.quotaShare ?? DEFAULT_QUOTA_SHARE
+    this.#nowMs = options.nowMs ?? (() => Date.now())
+    this.#estimateStorage = options.estimateStorage ?? defaultEstimateStorage
+  }
+
+  async get(key: OutputCacheKey): Promise<Uint8Array[] | null> {
+    const id = formatCacheKey(key)
+    const database = await this.#open()
+    const transaction = database.transaction(['entries', 'chunks'], 'readonly')
+    const [entry, chunks] = await Promise.all([
+      transaction.objectStore('entries').get(id),
+      transaction.objectStore('chunks').getAll(chunkRange(id)),
+    ])
+    if (!entry) return null
+    // IndexedDB is a trust boundary: a record that does not match its chunks is dropped, not used.
+    const valid =
+      chunks.length === entry.chunkCount &&
+      chunks.every((chunk) => chunk instanceof ArrayBuffer) &&
+      chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0) === entry.sizeBytes
+    if (!valid) {
+      await this.#deleteEntries(database, [id])
+      return null
+    }
+    this.#touch(database, entry)
+    return chunks.map((chunk) => new Uint8Array(chunk))
+  }
+
+  put(key: OutputCacheKey, bytes: Uint8Array): Promise<void> {
+    // The caller transfers `bytes` right after this call: copy before the first await.
+    let chunks: ArrayBuffer[]
+    try {
+      chunks = copyIntoChunks(bytes, this.#chunkBytes)
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)))
+    }
+    return this.#store(key, chunks, bytes.length)
+  }
+
+  async dropStaleRuns(simulationId: number, runId: number): Promise<void> {
+    const database = await this.#open()
+    const entries = await database.getAllFromIndex('entries', 'bySimulation', simulationId)
+    const stale = entries.filter((entry) => entry.runId !== runId).map((entry) => entry.id)
+    if (stale.length > 0) await this.#deleteEntries(database, stale)
+  }
+
+  /** Bytes of every cached payload (all workers' writes). */
+  async storedBytes(): Promise<number> {
+    const database = await this.#open()
+    const entries = await database.getAll('entries')
+    return entries.reduce((sum, entry) => sum + entry.sizeBytes, 0)
+  }
+
+  /** Keys of every cached payload, least recently used first. */
+  async keys(): Promise<OutputCacheKey[]> {
+    const database = await this.#open()
+    const entries = await database.getAllFromIndex('entries', 'byLastUsed')
+    return entries.map((entry) => ({
+      simulationId: entry.simulationId,
+      runId: entry.runId,
+      outputNo: entry.outputNo,
+      objectId: entry.objectId,
+      dataset: entry.dataset,
+      formatVersion: entry.formatVersion,
+    }))
+  }
+
+  /** Closes the connection; a later call opens it again. */
+  async close(): Promise<void> {
+    const database = this.#database
+    this.#database = null
+    if (database) (await database.catch(() => null))?.close()
+  }
+
+  async #store(key: OutputCacheKey, chunks: ArrayBuffer[], sizeBytes: number): Promise<void> {
+    const budgetBytes = await this.#readBudgetBytes()
+    if (sizeBytes > budgetBytes) {
+      throw new CacheQuotaError(
+        `The output cache is full: ${sizeBytes} bytes do not fit its budget of ${budgetBytes} bytes.`,
+      )
+    }
+    const database = await this.#open()
+    try {
+      await this.#write(database, key, chunks, sizeBytes, budgetBytes)
+    } catch (error) {
+      if (!isQuotaError(error)) throw error
+      // The browser's quota is tighter than our budget. The failed transaction rolled back, so
+      // free as many bytes as the payload in a transaction of their own, then retry once.
+      this.#budgetBytes = null
+      try {
+        await this.#evictLeastRecentlyUsed(database, sizeBytes, formatCacheKey(key))
+        await this.#write(database, key, chunks, sizeBytes, Infinity)
+      } catch (retryError) {
+        if (isQuotaError(retryError)) throw new CacheQuotaError()
+        throw retryError
+      }
+    }
+  }
+
+  async #evictLeastRecentlyUsed(
+    database: CacheDatabase,
+    sizeBytes: number,
+    keepId: string,
+  ): Promise<void> {
+    const entries = await database.getAllFromIndex('entries', 'byLastUsed')
+    const ids: string[] = []
+    let freedBytes = 0
+    for (const entry of entries) {
+      if (freedBytes >= sizeBytes) break
+      if (entry.id === keepId) continue
+      ids.push(entry.id)
+      freedBytes += entry.sizeBytes
+    }
+    if (ids.length > 0) await this.#deleteEntries(database, ids)
+  }
+
+  /** One transaction: evicts least recently used entries until the payload fits, then writes it. */
+  async #write(
+    database: CacheDatabase,
+    key: OutputCacheKey,
+    chunks: ArrayBuffer[],
+    sizeBytes: number,
+    budgetBytes: number,
+  ): Promise<void> {
+    const id = formatCacheKey(key)
+    const transaction = database.transaction(['entries', 'chunks'], 'readwrite')
+    // `done` carries the outcome; handle it now so an abort before the final await is not unhandled.
+    transaction.done.catch(() => undefined)
+    try {
+      await this.#writeInTransaction(transaction, id, key, chunks, sizeBytes, budgetBytes)
+    } catch (error) {
+      // Nothing half-written: a request that threw must not let the evictions commit alone.
+      try {
+        transaction.abort()
+      } catch {
+        // Already finished or aborted.
+      }
+      throw error
+    }
+  }
+
+  async #writeInTransaction(
+    transaction: IDBPTransaction<OutputCacheSchema, ('entries' | 'chunks')[], 'readwrite'>,
+    id: string,
+    key: OutputCacheKey,
+    chunks: ArrayBuffer[],
+    sizeBytes: number,
+    budgetBytes: number,
+  ): Promise<void> {
+    const entries = transaction.objectStore('entries')
+    const chunkStore = transaction.objectStore('chunks')
+    const byLastUsed = await entries.index('byLastUsed').getAll()
+    let storedBytes = byLastUsed.reduce(
+      (sum, entry) => sum + (entry.id === id ? 0 : entry.sizeBytes),
+      0,
+    )
+    // A failed request aborts the transaction, and `done` carries the reason (QuotaExceededError).
+    const pending: Promise<unknown>[] = []
+    const track = (request: Promise<unknown>): void => {
+      pending.push(request.catch(() => undefined))
+    }
+    for (const entry of byLastUsed) {
+      if (storedBytes + sizeBytes <= budgetBytes) break
+      if (entry.id === id) continue
+      storedBytes -= entry.sizeBytes
+      track(entries.delete(entry.id))
+      track(chunkStore.delete(chunkRange(entry.id)))
+    }
+    track(chunkStore.delete(chunkRange(id)))
+    chunks.forEach((chunk, index) => track(chunkStore.put(chunk, [id, index])))
+    const record: CacheEntryRecord = {
+      simulationId: key.simulationId,
+      runId: key.runId,
+      outputNo: key.outputNo,
+      objectId: key.objectId,
+      dataset: key.dataset,
+      formatVersion: key.formatVersion,
+      id,
+      sizeBytes,
+      chunkCount: chunks.length,
+      lastUsedMs: this.#nextLastUsedMs(),
+    }
+    pending.push(entries.put(record))
+    // A failed request aborts the transaction; `done` carries the abort's reason (QuotaExceededError).
+    await Promise.all([
+      ...pending.map((request) => request.catch(() => undefined)),
+      transaction.done,
+    ])
+  }
+
+  async #deleteEntries(database: CacheDatabase, ids: readonly string[]): Promise<void> {
+    const transaction = database.transaction(['entries', 'chunks'], 'readwrite')
+    const requests = ids.flatMap((id) => [
+      transaction.objectStore('entries').delete(id),
+      transaction.objectStore('chunks').delete(chunkRange(id)),
+    ])
+    await Promise.all([...requests, transaction.done])
+  }
+
+  /** Marks an entry used, without delaying the read (a failure only costs LRU accuracy). */
+  #touch(database: CacheDatabase, entry: CacheEntryRecord): void {
+    const transaction = database.transaction('entries', 'readwrite')
+    const store = transaction.store
+    const lastUsedMs = this.#nextLastUsedMs()
+    store
+      .get(entry.id)
+      .then((current) => (current ? store.put({ ...current, lastUsedMs }) : undefined))
+      .catch(() => undefined)
+    transaction.done.catch(() => undefined)
+  }
+
+  /** Strictly increasing within this instance, so two uses in the same millisecond keep their order. */
+  #nextLastUsedMs(): number {
+    this.#lastUsedMs = Math.max(this.#nowMs(), this.#lastUsedMs + 1e-3)
+    return this.#lastUsedMs
+  }
+
+  #readBudgetBytes(): Promise<number> {
+    if (this.#configuredBudgetBytes !== null) return Promise.resolve(this.#configuredBudgetBytes)
+    this.#budgetBytes ??= this.#estimateStorage().then(
+      (estimate) =>
+        typeof estimate.quota === 'number' && estimate.quota > 0
+          ? Math.floor(estimate.quota * this.#quotaShare)
+          : Infinity,
+      () => Infinity,
+    )
+    return this.#budgetBytes
+  }
+
+  #open(): Promise<CacheDatabase> {
+    if (this.#database) return this.#database
+    const opening = openDB<OutputCacheSchema>(this.#databaseName, CACHE_SCHEMA_VERSION, {
+      upgrade(database) {
+        // Cached outputs are disposable: any older schema is dropped, never migrated.
+        for (const name of [...database.objectStoreNames]) database.deleteObjectStore(name)
+        const entries = database.createObjectStore('entries', { keyPath: 'id' })
+        entries.createIndex('bySimulation', 'simulationId')
+        entries.createIndex('byLastUsed', 'lastUsedMs')
+        database.createObjectStore('chunks')
+      },
+      blocking: () => {
+        // Another tab opens a newer schema: let it, and reopen on the next call.
+        void this.close()
+      },
+      terminated: () => {
+        this.#database = null
+      },
+    })
+    this.#database = opening
+    opening.catch(() => {
+      if (this.#database === opening) this.#database = null
+    })
+    return opening
+  }
+}
