@@ -75,7 +75,7 @@ export default tseslint.config(
   },
   {
     // Config files and e2e specs live in tsconfig.node.json, which the project service cannot find by name.
-    files: ['*.config.ts', 'tests/e2e/**/*.ts', 'tests/setup/**/*.ts'],
+    files: ['*.config.ts', 'tests/e2e/**/*.ts', 'tests/setup/**/*.ts', 'scripts/*.ts'],
     languageOptions: {
       parserOptions: { projectService: false, project: './tsconfig.node.json' },
     },

@@ -16,6 +16,8 @@ import { createClock, type Clock } from './clock.ts'
 import { isUniqueViolation } from './db/connect.ts'
 import type { Database } from './db/schema.ts'
 import { registerSimulationFileRoutes } from './files/simulationFiles.ts'
+import { registerJobs, type JobOptions } from './jobs/registerJobs.ts'
+import { registerOutputBundleRoute } from './results/bundleRoute.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
 
 /** Request bodies above this are refused with 413 (uploads get their own limits later). */
@@ -41,6 +43,8 @@ export interface AppOptions {
   checkResponses?: boolean
   /** Release version; default package.json's. */
   version?: string
+  /** Job executors and setup loader (tests); default worker threads and the stored setup. */
+  jobs?: JobOptions
 }
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -127,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // multipart/form-data for uploads; each upload route sets its own file size limit.
   await app.register(multipart, { limits: { fieldSize: 64 * 1024, fields: 20, parts: 50 } })
   registerSimulationFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
+  registerOutputBundleRoute(app, { db: options.db, clock, dataDir: options.dataDir })
 
   const openApiDocument = buildOpenApiDocument(version)
   registerRoutes(app, {
@@ -134,6 +139,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     handlers: createHandlers(() => Promise.resolve(openApiDocument)),
     checkResponses: options.checkResponses ?? false,
   })
+
+  await registerJobs(app, { db: options.db, clock, dataDir: options.dataDir, ...options.jobs })
 
   const uiBuilt = await registerStatic(app, distDir)
 
