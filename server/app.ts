@@ -19,6 +19,7 @@ import { registerSimulationFileRoutes } from './files/simulationFiles.ts'
 import { registerJobs, type JobOptions } from './jobs/registerJobs.ts'
 import { registerOutputBundleRoute } from './results/bundleRoute.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
+import { registerUploadRoutes } from './storage/uploads.ts'
 
 /** Request bodies above this are refused with 413 (uploads get their own limits later). */
 export const BODY_LIMIT_BYTES = 1024 * 1024
@@ -131,6 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // multipart/form-data for uploads; each upload route sets its own file size limit.
   await app.register(multipart, { limits: { fieldSize: 64 * 1024, fields: 20, parts: 50 } })
   registerSimulationFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
+  registerUploadRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerOutputBundleRoute(app, { db: options.db, clock, dataDir: options.dataDir })
 
   const openApiDocument = buildOpenApiDocument(version)
