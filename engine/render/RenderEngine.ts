@@ -1,0 +1,858 @@
+/**
+ * The render worker's logic (workers/render.worker.ts is a thin Comlink shell over it): takes
+ * intents and forwarded pointer events, owns the load scheduling over the data workers, keeps the
+ * shown output and the playback window in memory, draws only when something changed (and never
+ * while the previous frame is still on the GPU), and sends the UI at most one small snapshot per
+ * frame, only when it changed. Everything with a clock or a GPU comes in through options, so the
+ * engine runs in Node tests with a fake scene.
+ */
+import type { LineBasicMaterial, Matrix4 } from 'three'
+import {
+  HOVER_THROTTLE_MS,
+  TRIANGLE_LIMIT,
+  VECTOR_FIELD_ARROWS,
+  type ColourScheme,
+  type DetailLevel,
+} from '../../domain/constants.ts'
+import type { WrittenDataset } from '../../domain/outputFormat.ts'
+import {
+  ATTRIBUTES,
+  COLOUR_MAP_STATUS,
+  defaultViewportState,
+  initialColourRange,
+  isAttributeName,
+  type CameraState,
+  type ClippingPlane,
+  type ColourRange,
+} from '../../domain/results.ts'
+import { isAbortError, LoadScheduler, type SchedulableWorker } from '../data/scheduler.ts'
+import type {
+  DataToRenderMessage,
+  ForwardedPointerEvent,
+  LoadPriority,
+  LoadRequest,
+  PickResult,
+  RenderCallbacks,
+  RenderIntent,
+  RenderSnapshot,
+  RenderWorkerApi,
+  RenderableOutput,
+} from '../protocol.ts'
+import {
+  fitCamera,
+  metresPerPixel,
+  orientCamera,
+  subtractVectors,
+  switchCameraMode,
+  vectorLength,
+} from './camera.ts'
+import { clipPlaneEquation, type PlaneEquation } from './clip.ts'
+import { CameraControls } from './controls.ts'
+import { computeDrawCounts } from './detail.ts'
+import {
+  colourDataRange,
+  defaultObjectDisplay,
+  OutputView,
+  type ObjectDisplay,
+  type SharedUniforms,
+} from './OutputView.ts'
+import { pickPoint, pointerToDevice, Throttle, type PickTarget } from './picking.ts'
+import { PlaybackClock } from './playback.ts'
+import type { ViewportSize } from './RenderScene.ts'
+import { scaleBarForView } from './scaleBar.ts'
+import { FrameRateMeter, SnapshotThrottle } from './snapshots.ts'
+import { buildArrowSegments, sampleArrowRows } from './vectorField.ts'
+
+/** What the engine needs of the GPU side (RenderScene, or a fake in tests). */
+export interface EngineScene {
+  readonly shared: SharedUniforms
+  setSize(size: ViewportSize): void
+  setColourMap(scheme: ColourScheme, range: ColourRange | null): void
+  setClip(plane: PlaneEquation | null): void
+  setCamera(camera: CameraState, sceneRadiusM: number): void
+  viewProjection(): Matrix4
+  showView(view: OutputView | null): void
+  refreshView(): void
+  arrowMaterial(): LineBasicMaterial
+  isGpuBusy(): boolean
+  render(): void
+  saveImage(): Promise<Blob>
+  dispose(): void
+}
+
+/** A data worker as the engine uses it (a Comlink remote of DataWorkerApi satisfies it). */
+export interface DataWorkerHandle extends SchedulableWorker {
+  setAccessToken(token: string | null): unknown
+}
+
+/** The engine's environment. */
+export interface RenderEngineOptions {
+  createScene(canvas: OffscreenCanvas, size: ViewportSize): EngineScene
+  /** Runs the callback at the next animation frame. */
+  scheduleFrame(callback: () => void): void
+  /** Runs the callback after a delay (fps decay, hover and wheel settling). */
+  scheduleTimeout(callback: () => void, delayMs: number): void
+  nowMs(): number
+  /** Wraps a data worker's port (Comlink.wrap in the worker). */
+  wrapDataWorker(port: MessagePort): DataWorkerHandle
+}
+
+interface OutputEntry {
+  timeS: number
+  bundleUrl: string
+  estimatedBytes: number
+}
+
+interface LoadedOutput {
+  outputNo: number
+  dataset: WrittenDataset
+  runKey: string
+  output: RenderableOutput
+  view: OutputView | null
+  /** Data ranges per colour binding (a vector magnitude costs a pass over the columns). */
+  dataRanges: Map<string, ColourRange | null>
+}
+
+interface PendingLoad {
+  outputNo: number
+  dataset: WrittenDataset
+  runKey: string
+  priority: LoadPriority
+}
+
+interface ColourSetting {
+  attribute: string
+  columns: string[]
+  scheme: ColourScheme
+  range: ColourRange | null
+}
+
+/** The render worker's engine; implements RenderWorkerApi. */
+export class RenderEngine implements RenderWorkerApi {
+  #options: RenderEngineOptions
+  #scene: EngineScene | null = null
+  #callbacks: RenderCallbacks | null = null
+  #size: ViewportSize = { width: 1, height: 1, devicePixelRatio: 1 }
+  #camera: CameraState = defaultViewportState().camera
+  #cameraFitted = false
+  #controls = new CameraControls()
+  #scheduler: LoadScheduler<DataWorkerHandle>
+  #workers: DataWorkerHandle[] = []
+  #run: { simulationId: number; runId: number } | null = null
+  #outputInfo = new Map<number, OutputEntry>()
+  #accessToken: string | null = null
+  #dataset: WrittenDataset = 'full'
+  #detail: DetailLevel = 'High'
+  #colour: ColourSetting | null = null
+  #clip: ClippingPlane | null = null
+  #displays = new Map<string, ObjectDisplay>()
+  #vectorColumns: [string, string, string] | null = null
+  #clock = new PlaybackClock()
+  #loaded = new Map<number, LoadedOutput>()
+  #loading = new Map<string, PendingLoad>()
+  #displayed: LoadedOutput | null = null
+  #outputErrors = new Map<number, string>()
+  #initError: string | null = null
+  #dataRange: ColourRange | null = null
+  #colourStatus: string | null = null
+  #pick: PickResult | null = null
+  #hover: PickResult | null = null
+  #pendingHover: { x: number; y: number } | null = null
+  #hoverThrottle = new Throttle(HOVER_THROTTLE_MS)
+  #drawCounts = new Map<string, number>()
+  #pointsDrawn = 0
+  #trianglesDrawn = 0
+  #needsDraw = true
+  #arrowsStale = false
+  #wasInteracting = false
+  #framePending = false
+  #frameNo = 0
+  #fps = new FrameRateMeter()
+  #snapshots = new SnapshotThrottle()
+  #requestCounter = 0
+  #disposed = false
+
+  constructor(options: RenderEngineOptions) {
+    this.#options = options
+    this.#scheduler = new LoadScheduler<DataWorkerHandle>({
+      requestWorker: () => this.#callbacks?.requestDataWorker(),
+      onChange: () => this.#requestFrame(),
+    })
+  }
+
+  // ── RenderWorkerApi ─────────────────────────────────────────────────────────────────────────
+
+  init(
+    canvas: OffscreenCanvas,
+    size: { width: number; height: number; devicePixelRatio: number },
+    callbacks: RenderCallbacks,
+  ): Promise<void> {
+    this.#callbacks = callbacks
+    this.#size = sanitizeSize(size)
+    try {
+      this.#scene = this.#options.createScene(canvas, this.#size)
+      this.#applyCamera()
+    } catch (error) {
+      // No WebGL2 (or a lost context): the UI shows the reason instead of a blank canvas.
+      this.#initError = `The 3D view could not start: ${errorMessage(error)}`
+    }
+    this.#requestFrame()
+    return Promise.resolve()
+  }
+
+  adoptDataWorker(port: MessagePort): void {
+    const worker = this.#options.wrapDataWorker(port)
+    port.addEventListener('message', (event: MessageEvent) => this.#handlePortMessage(event.data))
+    port.start()
+    this.#workers.push(worker)
+    void Promise.resolve(worker.setAccessToken(this.#accessToken)).catch(() => undefined)
+    this.#scheduler.addWorker(worker)
+  }
+
+  dispatch(intent: RenderIntent): void {
+    if (this.#disposed) return
+    this.#applyIntent(intent)
+    this.#requestFrame()
+  }
+
+  forwardPointer(event: ForwardedPointerEvent): void {
+    if (this.#disposed) return
+    const now = this.#options.nowMs()
+    const result = this.#controls.handleEvent(this.#camera, event, this.#size.height, now)
+    if (result.camera !== this.#camera) this.#setCamera(result.camera)
+    if (result.click !== null) this.#pick = this.#pickAt(result.click.x, result.click.y)
+    if (result.hover !== null) this.#pendingHover = result.hover
+    if (event.type === 'pointerleave') {
+      this.#pendingHover = null
+      this.#hover = null
+    }
+    const settlesAt = this.#controls.settlesAtMs(now)
+    if (settlesAt !== null)
+      this.#options.scheduleTimeout(() => this.#requestFrame(), settlesAt - now + 1)
+    this.#requestFrame()
+  }
+
+  async saveImage(): Promise<Blob> {
+    if (this.#scene === null) throw new Error(this.#initError ?? 'The 3D view is not available.')
+    return this.#scene.saveImage()
+  }
+
+  dispose(): void {
+    if (this.#disposed) return
+    this.#disposed = true
+    this.#scheduler.dispose()
+    for (const loaded of this.#loaded.values()) loaded.view?.dispose()
+    if (this.#displayed !== null && !this.#loaded.has(this.#displayed.outputNo))
+      this.#displayed.view?.dispose()
+    this.#loaded.clear()
+    this.#displayed = null
+    this.#scene?.dispose()
+    this.#scene = null
+  }
+
+  // ── Intents ─────────────────────────────────────────────────────────────────────────────────
+
+  #applyIntent(intent: RenderIntent): void {
+    switch (intent.type) {
+      case 'resize':
+        this.#size = sanitizeSize(intent)
+        this.#scene?.setSize(this.#size)
+        this.#applyCamera()
+        this.#arrowsStale = true
+        return
+      case 'set_outputs':
+        this.#setOutputs(intent)
+        return
+      case 'show_output':
+        this.#clock.seek(intent.outputNo)
+        this.#showCurrentOutput()
+        this.#syncLoads()
+        return
+      case 'set_access_token':
+        this.#accessToken = intent.token
+        for (const worker of this.#workers)
+          void Promise.resolve(worker.setAccessToken(intent.token)).catch(() => undefined)
+        return
+      case 'set_dataset':
+        if (intent.dataset === this.#dataset) return
+        this.#dataset = intent.dataset
+        this.#outputErrors.clear()
+        this.#syncLoads()
+        return
+      case 'set_detail':
+        this.#detail = intent.level
+        this.#needsDraw = true
+        return
+      case 'set_colour': {
+        const columnsChanged = this.#colour?.columns.join() !== intent.columns.join()
+        this.#colour = {
+          attribute: intent.attribute,
+          columns: [...intent.columns],
+          scheme: intent.scheme,
+          range: intent.range,
+        }
+        // A scheme or range change sets uniforms only: nothing is uploaded or rescanned.
+        if (columnsChanged) this.#applyColour()
+        else {
+          this.#scene?.setColourMap(intent.scheme, this.#colourRange())
+          this.#needsDraw = true
+        }
+        return
+      }
+      case 'set_clip':
+        this.#clip = intent.clip
+        this.#scene?.setClip(clipPlaneEquation(intent.clip))
+        this.#needsDraw = true
+        this.#arrowsStale = true
+        return
+      case 'set_camera':
+        this.#cameraFitted = true
+        this.#setCamera(intent.camera)
+        return
+      case 'set_camera_mode':
+        this.#setCamera(switchCameraMode(this.#camera, intent.mode))
+        return
+      case 'view_orientation':
+        this.#setCamera(orientCamera(this.#camera, intent.direction, intent.up))
+        return
+      case 'fit_view':
+        this.#fitView()
+        return
+      case 'set_material_display': {
+        const display = this.#displayOf(intent.objectId)
+        this.#displays.set(intent.objectId, {
+          ...display,
+          materialMode: intent.mode,
+          materialVisible: intent.visible,
+        })
+        this.#applyDisplay()
+        return
+      }
+      case 'set_part_view': {
+        const display = this.#displayOf(intent.objectId)
+        this.#displays.set(intent.objectId, {
+          ...display,
+          partMode: intent.mode,
+          partVisible: intent.visible,
+        })
+        this.#applyDisplay()
+        return
+      }
+      case 'set_vectors':
+        this.#vectorColumns = intent.enabled ? intent.columns : null
+        this.#arrowsStale = true
+        this.#needsDraw = true
+        return
+      case 'play':
+        this.#clock.play(this.#options.nowMs(), intent.speed, intent.loop)
+        this.#syncLoads()
+        return
+      case 'pause':
+        this.#clock.pause()
+        this.#syncLoads()
+        return
+      case 'set_speed':
+        this.#clock.setSpeed(this.#options.nowMs(), intent.speed)
+        return
+      case 'pick':
+        this.#pick = this.#pickAt(intent.x, intent.y)
+        return
+    }
+  }
+
+  #setOutputs(intent: Extract<RenderIntent, { type: 'set_outputs' }>): void {
+    const runChanged =
+      this.#run === null ||
+      this.#run.simulationId !== intent.simulationId ||
+      this.#run.runId !== intent.runId
+    this.#run = { simulationId: intent.simulationId, runId: intent.runId }
+    this.#outputInfo = new Map(
+      intent.outputs.map((output) => [
+        output.outputNo,
+        {
+          timeS: output.timeS,
+          bundleUrl: output.bundleUrl,
+          estimatedBytes: output.estimatedBytes,
+        },
+      ]),
+    )
+    if (runChanged) {
+      // Another run's frame would be a lie: drop everything, including what is on screen.
+      this.#outputErrors.clear()
+      for (const loaded of this.#loaded.values()) loaded.view?.dispose()
+      if (this.#displayed !== null && !this.#loaded.has(this.#displayed.outputNo))
+        this.#displayed.view?.dispose()
+      this.#loaded.clear()
+      this.#displayed = null
+      this.#scene?.showView(null)
+      this.#cameraFitted = false
+      this.#pick = null
+      this.#hover = null
+    }
+    this.#clock.setOutputs(intent.outputs.map((output) => output.outputNo))
+    this.#showCurrentOutput()
+    this.#syncLoads()
+  }
+
+  // ── Loading ─────────────────────────────────────────────────────────────────────────────────
+
+  #runKey(): string {
+    return this.#run === null ? '' : `${this.#run.simulationId}:${this.#run.runId}`
+  }
+
+  #isReady(outputNo: number): boolean {
+    const loaded = this.#loaded.get(outputNo)
+    return loaded !== undefined && loaded.dataset === this.#dataset
+  }
+
+  /**
+   * Loads what is wanted (the shown output first, then the playback window), cancels loads no
+   * longer wanted, and drops loaded outputs outside the window (except the one on screen).
+   */
+  #syncLoads(): void {
+    const run = this.#run
+    if (run === null) return
+    const runKey = this.#runKey()
+    const wanted = this.#clock.wantedOutputs()
+    const wantedSet = new Set(wanted)
+    for (const [requestId, load] of this.#loading) {
+      if (wantedSet.has(load.outputNo) && load.dataset === this.#dataset && load.runKey === runKey)
+        continue
+      this.#loading.delete(requestId)
+      this.#scheduler.cancel(requestId)
+    }
+    for (const [outputNo, loaded] of this.#loaded) {
+      if (wantedSet.has(outputNo) && loaded.dataset === this.#dataset && loaded.runKey === runKey)
+        continue
+      this.#loaded.delete(outputNo)
+      if (loaded !== this.#displayed) loaded.view?.dispose()
+    }
+    wanted.forEach((outputNo, index) => {
+      if (this.#isReady(outputNo) || this.#outputErrors.has(outputNo)) return
+      const priority: LoadPriority =
+        index === 0 ? 'shown' : this.#clock.isPlaying() ? 'playback' : 'prefetch'
+      for (const [requestId, load] of this.#loading) {
+        if (load.outputNo !== outputNo) continue
+        if (load.priority !== priority) {
+          load.priority = priority
+          this.#scheduler.setPriority(requestId, priority)
+        }
+        return
+      }
+      const info = this.#outputInfo.get(outputNo)
+      if (info === undefined) return
+      const requestId = `render-${++this.#requestCounter}-${outputNo}-${this.#dataset}`
+      const request: LoadRequest = {
+        requestId,
+        key: { simulationId: run.simulationId, runId: run.runId, outputNo },
+        source: { bundleUrl: info.bundleUrl, accessToken: this.#accessToken },
+        dataset: this.#dataset,
+        objectIds: [],
+        estimatedBytes: info.estimatedBytes,
+        priority,
+      }
+      this.#loading.set(requestId, { outputNo, dataset: this.#dataset, runKey, priority })
+      this.#scheduler.schedule(request).then(
+        () => {
+          // The output message arrives on the same port before the reply; a reply without one
+          // (a worker that posted nothing) must not leave the output "loading" for ever.
+          if (this.#loading.delete(requestId)) this.#failLoad(outputNo, 'The output was empty.')
+          this.#requestFrame()
+        },
+        (error: unknown) => {
+          if (!this.#loading.delete(requestId)) return
+          if (!isAbortError(error)) this.#failLoad(outputNo, errorMessage(error))
+          this.#requestFrame()
+        },
+      )
+    })
+  }
+
+  #handlePortMessage(data: unknown): void {
+    if (typeof data !== 'object' || data === null || !('type' in data)) return
+    const message = data as DataToRenderMessage
+    if (message.type === 'output') this.#receiveOutput(message.requestId, message.output)
+    else if (message.type === 'load_failed') {
+      const load = this.#loading.get(message.requestId)
+      if (load === undefined) return
+      this.#loading.delete(message.requestId)
+      this.#failLoad(load.outputNo, message.message)
+    }
+  }
+
+  #receiveOutput(requestId: string, output: RenderableOutput): void {
+    const load = this.#loading.get(requestId)
+    // A cancelled or stale load: its buffers are simply dropped.
+    if (load === undefined || this.#disposed) return
+    this.#loading.delete(requestId)
+    const previous = this.#loaded.get(load.outputNo)
+    if (previous !== undefined && previous !== this.#displayed) previous.view?.dispose()
+    this.#outputErrors.delete(load.outputNo)
+    this.#loaded.set(load.outputNo, {
+      outputNo: load.outputNo,
+      dataset: load.dataset,
+      runKey: load.runKey,
+      output,
+      view: null,
+      dataRanges: new Map(),
+    })
+    if (load.outputNo === this.#clock.currentOutput()) this.#showCurrentOutput()
+    this.#syncLoads()
+    this.#requestFrame()
+  }
+
+  #failLoad(outputNo: number, message: string): void {
+    this.#outputErrors.set(outputNo, `Output ${outputNo} could not be loaded. ${message}`)
+    this.#requestFrame()
+  }
+
+  // ── Display ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Puts the clock's current output on screen when it is loaded; otherwise the last frame stays. */
+  #showCurrentOutput(): void {
+    const outputNo = this.#clock.currentOutput()
+    if (outputNo === null) return
+    const loaded = this.#loaded.get(outputNo)
+    if (loaded === undefined || loaded.dataset !== this.#dataset || loaded === this.#displayed)
+      return
+    const scene = this.#scene
+    if (scene === null) return
+    let view: OutputView
+    try {
+      view = loaded.view ?? new OutputView(loaded.output, scene.shared)
+    } catch (error) {
+      this.#failLoad(outputNo, errorMessage(error))
+      return
+    }
+    loaded.view = view
+    const previous = this.#displayed
+    this.#displayed = loaded
+    if (previous !== null && this.#loaded.get(previous.outputNo) !== previous)
+      previous.view?.dispose()
+    this.#applyColour()
+    view.applyDisplay((id) => this.#displayOf(id))
+    this.#arrowsStale = true
+    scene.showView(view)
+    if (!this.#cameraFitted && view.bounds !== null) {
+      this.#cameraFitted = true
+      this.#camera = fitCamera(this.#camera, view.bounds, this.#aspect())
+    }
+    this.#applyCamera()
+    this.#needsDraw = true
+  }
+
+  #displayOf(objectId: string): ObjectDisplay {
+    return this.#displays.get(objectId) ?? defaultObjectDisplay()
+  }
+
+  #applyDisplay(): void {
+    this.#displayed?.view?.applyDisplay((id) => this.#displayOf(id))
+    this.#needsDraw = true
+    this.#arrowsStale = true
+  }
+
+  /** Binds the colour columns of the shown output and sets scheme and range (uniforms only). */
+  #applyColour(): void {
+    const displayed = this.#displayed
+    const view = displayed?.view ?? null
+    const colour = this.#colour
+    this.#colourStatus = null
+    this.#dataRange = null
+    if (displayed !== null && view !== null) {
+      const bound = view.bindColour(colour === null ? null : colour.columns)
+      if (colour !== null) {
+        const key = colour.columns.join()
+        if (!displayed.dataRanges.has(key))
+          displayed.dataRanges.set(key, colourDataRange(view, colour.columns))
+        this.#dataRange = displayed.dataRanges.get(key) ?? null
+        if (!bound)
+          this.#colourStatus = COLOUR_MAP_STATUS.notAvailable(attributeLabel(colour.attribute))
+      }
+    }
+    if (colour !== null) this.#scene?.setColourMap(colour.scheme, this.#colourRange())
+    this.#needsDraw = true
+  }
+
+  #colourRange(): ColourRange | null {
+    const colour = this.#colour
+    if (colour === null) return null
+    if (colour.range !== null) return colour.range
+    return isAttributeName(colour.attribute)
+      ? initialColourRange(colour.attribute, this.#dataRange)
+      : this.#dataRange
+  }
+
+  // ── Camera ──────────────────────────────────────────────────────────────────────────────────
+
+  #aspect(): number {
+    return this.#size.width / this.#size.height
+  }
+
+  #sceneRadius(): number {
+    const bounds = this.#displayed?.view?.bounds ?? null
+    return bounds === null ? 1 : vectorLength(subtractVectors(bounds.max, bounds.min)) / 2
+  }
+
+  #setCamera(camera: CameraState): void {
+    this.#camera = camera
+    this.#applyCamera()
+  }
+
+  #applyCamera(): void {
+    this.#scene?.setCamera(this.#camera, this.#sceneRadius())
+    this.#needsDraw = true
+    this.#arrowsStale = true
+  }
+
+  #fitView(): void {
+    const bounds = this.#displayed?.view?.bounds ?? null
+    if (bounds === null) return
+    this.#cameraFitted = true
+    this.#setCamera(fitCamera(this.#camera, bounds, this.#aspect()))
+  }
+
+  // ── Frames ──────────────────────────────────────────────────────────────────────────────────
+
+  #requestFrame(): void {
+    if (this.#framePending || this.#disposed) return
+    this.#framePending = true
+    this.#options.scheduleFrame(() => this.#frame())
+  }
+
+  #frame(): void {
+    this.#framePending = false
+    if (this.#disposed) return
+    const now = this.#options.nowMs()
+    this.#frameNo++
+    const next = this.#clock.tick(
+      now,
+      (outputNo) => this.#isReady(outputNo) || this.#outputErrors.has(outputNo),
+    )
+    if (next !== null) {
+      this.#showCurrentOutput()
+      this.#syncLoads()
+    }
+    const interacting = this.#controls.isInteracting(now)
+    if (interacting !== this.#wasInteracting) {
+      this.#wasInteracting = interacting
+      this.#needsDraw = true
+    }
+    let again = this.#clock.isPlaying() || interacting
+    const scene = this.#scene
+    if (scene !== null && this.#needsDraw) {
+      if (scene.isGpuBusy()) {
+        again = true
+      } else {
+        this.#updateDrawCounts(interacting)
+        if (!interacting && this.#arrowsStale) this.#updateArrows()
+        scene.render()
+        this.#needsDraw = false
+        this.#fps.recordFrame(now)
+        // Let the fps readout fall back once frames stop.
+        this.#options.scheduleTimeout(() => this.#requestFrame(), 1100)
+      }
+    }
+    if (this.#pendingHover !== null && !interacting) {
+      if (this.#hoverThrottle.tryAcquire(now)) {
+        this.#hover = this.#pickAt(this.#pendingHover.x, this.#pendingHover.y)
+        this.#pendingHover = null
+      } else again = true
+    }
+    this.#sendSnapshot(now)
+    if (again) this.#requestFrame()
+  }
+
+  #updateDrawCounts(interacting: boolean): void {
+    const view = this.#displayed?.view ?? null
+    this.#drawCounts = new Map()
+    this.#pointsDrawn = 0
+    this.#trianglesDrawn = 0
+    if (view === null) return
+    const visible = view.objects.filter((object) => object.points?.visible === true)
+    const counts = computeDrawCounts(
+      visible.map((object) => object.object.particleCount),
+      this.#detail,
+      interacting,
+    )
+    visible.forEach((object, index) => {
+      const count = counts[index] as number
+      this.#drawCounts.set(object.object.objectId, count)
+      this.#pointsDrawn += count
+    })
+    for (const object of view.objects)
+      if (object.points !== null && object.points.visible !== true)
+        this.#drawCounts.set(object.object.objectId, 0)
+    const triangleLimit = this.#detail === 'All' ? null : TRIANGLE_LIMIT
+    view.setDrawCounts(this.#drawCounts, triangleLimit)
+    for (const object of view.objects) {
+      if (object.mesh?.visible !== true) continue
+      const triangles = object.object.mesh?.triangleCount ?? 0
+      this.#trianglesDrawn +=
+        triangleLimit === null ? triangles : Math.min(triangles, triangleLimit)
+    }
+  }
+
+  /** Samples arrows over the drawn points (at most 5000, 25 px apart) along the vector columns. */
+  #updateArrows(): void {
+    this.#arrowsStale = false
+    const view = this.#displayed?.view ?? null
+    const scene = this.#scene
+    if (view === null || scene === null) return
+    const columns = this.#vectorColumns
+    const sources = columns === null ? [] : this.#pickTargets(view)
+    const vectors = sources.map((source) => {
+      const object = view.objects.find((o) => o.object.objectId === source.objectId)
+      const arrays = columns?.map((name) => object?.columns.get(name))
+      return arrays?.every((array) => array !== undefined) === true
+        ? (arrays as [Float32Array, Float32Array, Float32Array])
+        : null
+    })
+    const usable = sources.filter((_, index) => vectors[index] !== null)
+    const usableVectors = vectors.filter((v) => v !== null)
+    if (usable.length === 0) {
+      view.setArrows(null, scene.arrowMaterial())
+      scene.refreshView()
+      return
+    }
+    const samples = sampleArrowRows(
+      usable,
+      scene.viewProjection().elements,
+      this.#size.width,
+      this.#size.height,
+      clipPlaneEquation(this.#clip),
+    )
+    let maxMagnitude = 0
+    samples.forEach((rows, s) => {
+      const [a, b, c] = usableVectors[s] as [Float32Array, Float32Array, Float32Array]
+      for (const row of rows) {
+        const magnitude = Math.hypot(a[row] as number, b[row] as number, c[row] as number)
+        if (Number.isFinite(magnitude)) maxMagnitude = Math.max(maxMagnitude, magnitude)
+      }
+    })
+    const lengthM = VECTOR_FIELD_ARROWS.spacingPx * metresPerPixel(this.#camera, this.#size.height)
+    const parts = samples.map((rows, s) =>
+      buildArrowSegments(
+        usable[s] as PickTarget,
+        usableVectors[s] as [Float32Array, Float32Array, Float32Array],
+        rows,
+        maxMagnitude,
+        lengthM,
+      ),
+    )
+    const segments = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0))
+    let offset = 0
+    for (const part of parts) {
+      segments.set(part, offset)
+      offset += part.length
+    }
+    view.setArrows(segments, scene.arrowMaterial())
+    scene.refreshView()
+  }
+
+  // ── Picking ─────────────────────────────────────────────────────────────────────────────────
+
+  /** The drawn points of each visible object (the prefix the last frame drew). */
+  #pickTargets(view: OutputView): PickTarget[] {
+    const targets: PickTarget[] = []
+    for (const object of view.objects) {
+      if (object.points?.visible !== true) continue
+      const x = object.columns.get('x')
+      const y = object.columns.get('y')
+      const z = object.columns.get('z')
+      if (x === undefined || y === undefined || z === undefined) continue
+      const count = this.#drawCounts.get(object.object.objectId) ?? object.object.particleCount
+      targets.push({ objectId: object.object.objectId, x, y, z, count })
+    }
+    return targets
+  }
+
+  #pickAt(xPx: number, yPx: number): PickResult | null {
+    const view = this.#displayed?.view ?? null
+    const scene = this.#scene
+    if (view === null || scene === null) return null
+    const [ndcX, ndcY] = pointerToDevice(xPx, yPx, this.#size.width, this.#size.height)
+    const hit = pickPoint(
+      this.#pickTargets(view),
+      scene.viewProjection().elements,
+      ndcX,
+      ndcY,
+      this.#aspect(),
+      clipPlaneEquation(this.#clip),
+    )
+    if (hit === null) return null
+    const object = view.objects.find((o) => o.object.objectId === hit.objectId)
+    const arrays = this.#colour?.columns.map((name) => object?.columns.get(name)) ?? []
+    let value: number | null = null
+    if (arrays.length > 0 && arrays.every((array) => array !== undefined)) {
+      const values = arrays.map((array) => array![hit.index] as number)
+      value = values.length === 1 ? (values[0] as number) : Math.hypot(...values)
+    }
+    return { objectId: hit.objectId, index: hit.index, position: hit.position, value }
+  }
+
+  // ── Snapshot ────────────────────────────────────────────────────────────────────────────────
+
+  #snapshot(now: number): RenderSnapshot {
+    const shown = this.#clock.currentOutput()
+    const loaded = [...this.#loaded.values()]
+      .filter((output) => output.dataset === this.#dataset)
+      .map((output) => output.outputNo)
+      .sort((a, b) => a - b)
+    const loading = [...new Set([...this.#loading.values()].map((load) => load.outputNo))].sort(
+      (a, b) => a - b,
+    )
+    const error =
+      this.#initError ?? (shown === null ? null : (this.#outputErrors.get(shown) ?? null))
+    return {
+      camera: this.#camera,
+      fps: this.#fps.framesPerSecond(now),
+      pointsDrawn: this.#displayed === null ? 0 : this.#pointsDrawn,
+      trianglesDrawn: this.#displayed === null ? 0 : this.#trianglesDrawn,
+      shownOutput: this.#displayed?.outputNo ?? null,
+      loadedOutputs: loaded,
+      loadingOutputs: loading,
+      bytesInFlight: this.#scheduler.state().bytesInFlight,
+      dataRange: this.#dataRange,
+      colourRange: this.#colourRange(),
+      playing: this.#clock.isPlaying(),
+      speed: this.#clock.speed(),
+      scaleBar: scaleBarForView(this.#camera, this.#size.width, this.#size.height),
+      pick: this.#pick,
+      hover: this.#hover,
+      error,
+      colourStatus: this.#colourStatus,
+    }
+  }
+
+  #sendSnapshot(now: number): void {
+    const callbacks = this.#callbacks
+    if (callbacks === null) return
+    const snapshot = this.#snapshots.offer(this.#frameNo, this.#snapshot(now))
+    if (snapshot === null) return
+    // A Comlink proxy returns a promise; a closed main thread must not break the loop.
+    void Promise.resolve(callbacks.onSnapshot(snapshot)).catch(() => undefined)
+  }
+}
+
+function sanitizeSize(size: {
+  width: number
+  height: number
+  devicePixelRatio: number
+}): ViewportSize {
+  const positive = (value: number, fallback: number) =>
+    Number.isFinite(value) && value > 0 ? value : fallback
+  return {
+    width: positive(size.width, 1),
+    height: positive(size.height, 1),
+    devicePixelRatio: positive(size.devicePixelRatio, 1),
+  }
+}
+
+function attributeLabel(attribute: string): string {
+  return isAttributeName(attribute) ? ATTRIBUTES[attribute].label : attribute
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message
+  return String(error)
+}

@@ -1,0 +1,202 @@
+/**
+ * The GPU side of the render worker: a three.js WebGLRenderer on the OffscreenCanvas, the scene,
+ * both cameras, the colour lookup texture and the uniforms every material shares. Frames are never
+ * queued: after each draw a fence is inserted, and `isGpuBusy()` tells the loop to skip a frame
+ * while the previous one is still being executed (SwiftShader runs ≈1 µs per point per frame).
+ */
+import {
+  Color,
+  DataTexture,
+  LineBasicMaterial,
+  Matrix4,
+  NearestFilter,
+  OrthographicCamera,
+  PerspectiveCamera,
+  RGBAFormat,
+  Scene,
+  Vector2,
+  Vector4,
+  WebGLRenderer,
+} from 'three'
+import {
+  COLOUR_SCHEMES,
+  DEFAULT_POINT_SIZE_PX,
+  FIELD_OF_VIEW_DEG,
+  type ColourScheme,
+} from '../../domain/constants.ts'
+import type { CameraState, ColourRange } from '../../domain/results.ts'
+import { clipDistances, orthographicHalfExtents, viewHeightAtTargetM } from './camera.ts'
+import type { PlaneEquation } from './clip.ts'
+import { buildColourLut, LUT_WIDTH, schemeRow } from './colourLut.ts'
+import { OutputView, type SharedUniforms } from './OutputView.ts'
+
+/** Viewport size in CSS pixels and the device pixel ratio. */
+export interface ViewportSize {
+  width: number
+  height: number
+  devicePixelRatio: number
+}
+
+/** Background of the viewport. */
+const BACKGROUND = new Color('#f4f6f9')
+
+/** three.js scene, cameras and renderer over one OffscreenCanvas. */
+export class RenderScene {
+  readonly shared: SharedUniforms
+  #canvas: OffscreenCanvas
+  #renderer: WebGLRenderer
+  #gl: WebGL2RenderingContext
+  #scene = new Scene()
+  #perspective = new PerspectiveCamera(FIELD_OF_VIEW_DEG, 1, 0.01, 1000)
+  #orthographic = new OrthographicCamera(-1, 1, 1, -1, 0.01, 1000)
+  #lut: DataTexture
+  #size: ViewportSize
+  #fence: WebGLSync | null = null
+  #shownView: OutputView | null = null
+  #arrowMaterial = new LineBasicMaterial({ color: '#1d2733' })
+  #mode: CameraState['mode'] = 'perspective'
+
+  constructor(canvas: OffscreenCanvas, size: ViewportSize) {
+    this.#canvas = canvas
+    this.#size = size
+    this.#renderer = new WebGLRenderer({
+      canvas,
+      antialias: false,
+      powerPreference: 'high-performance',
+      // Save Image reads the canvas after the frame.
+      preserveDrawingBuffer: true,
+    })
+    this.#gl = this.#renderer.getContext() as WebGL2RenderingContext
+    this.#renderer.setClearColor(BACKGROUND, 1)
+    this.#lut = new DataTexture(buildColourLut(), LUT_WIDTH, COLOUR_SCHEMES.length, RGBAFormat)
+    this.#lut.magFilter = NearestFilter
+    this.#lut.minFilter = NearestFilter
+    this.#lut.needsUpdate = true
+    this.shared = {
+      uLut: { value: this.#lut },
+      uSchemeRow: { value: schemeRow('rainbow') },
+      uSchemeCount: { value: COLOUR_SCHEMES.length },
+      uRange: { value: new Vector2(0, 1) },
+      uClipPlane: { value: new Vector4(0, 0, 0, 0) },
+      uClipEnabled: { value: false },
+      uPointSizeMaxPx: { value: DEFAULT_POINT_SIZE_PX },
+      uPixelsPerMetre: { value: 1 },
+      uOrthographic: { value: false },
+    }
+    this.setSize(size)
+  }
+
+  setSize(size: ViewportSize): void {
+    this.#size = size
+    this.#renderer.setPixelRatio(size.devicePixelRatio)
+    this.#renderer.setSize(Math.max(1, size.width), Math.max(1, size.height), false)
+    this.shared.uPointSizeMaxPx.value = DEFAULT_POINT_SIZE_PX * size.devicePixelRatio
+  }
+
+  /** Scheme and range are uniforms: nothing is uploaded. */
+  setColourMap(scheme: ColourScheme, range: ColourRange | null): void {
+    this.shared.uSchemeRow.value = schemeRow(scheme)
+    const value = this.shared.uRange.value as Vector2
+    value.set(range?.min ?? 0, range?.max ?? 1)
+  }
+
+  setClip(plane: PlaneEquation | null): void {
+    this.shared.uClipEnabled.value = plane !== null
+    if (plane !== null) (this.shared.uClipPlane.value as Vector4).set(...plane)
+  }
+
+  /** Points the cameras at a state; `sceneRadiusM` sizes the depth range. */
+  setCamera(camera: CameraState, sceneRadiusM: number): void {
+    this.#mode = camera.mode
+    const aspect = Math.max(1, this.#size.width) / Math.max(1, this.#size.height)
+    const { near, far } = clipDistances(camera, sceneRadiusM)
+    for (const three of [this.#perspective, this.#orthographic]) {
+      three.position.set(...camera.position)
+      three.up.set(...camera.up)
+      three.lookAt(...camera.target)
+      three.near = near
+      three.far = far
+    }
+    this.#perspective.aspect = aspect
+    const { halfWidth, halfHeight } = orthographicHalfExtents(camera, aspect)
+    Object.assign(this.#orthographic, {
+      left: -halfWidth,
+      right: halfWidth,
+      top: halfHeight,
+      bottom: -halfHeight,
+    })
+    this.#perspective.updateProjectionMatrix()
+    this.#orthographic.updateProjectionMatrix()
+    this.#perspective.updateMatrixWorld()
+    this.#orthographic.updateMatrixWorld()
+    const deviceHeight = Math.max(1, this.#size.height) * this.#size.devicePixelRatio
+    const orthographic = camera.mode === 'orthographic'
+    this.shared.uOrthographic.value = orthographic
+    // Perspective: device pixels per metre at distance 1; orthographic: at any distance.
+    this.shared.uPixelsPerMetre.value = orthographic
+      ? deviceHeight / viewHeightAtTargetM(camera)
+      : deviceHeight / (2 * Math.tan((FIELD_OF_VIEW_DEG * Math.PI) / 360))
+  }
+
+  /** The active camera's view-projection matrix (column-major elements). */
+  viewProjection(): Matrix4 {
+    const camera = this.#mode === 'orthographic' ? this.#orthographic : this.#perspective
+    return new Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+  }
+
+  /** Puts an output's objects in the scene (the previous output's objects leave it, not disposed). */
+  showView(view: OutputView | null): void {
+    if (this.#shownView === view) return
+    this.#scene.clear()
+    this.#shownView = view
+    if (view !== null) for (const object of view.sceneObjects()) this.#scene.add(object)
+  }
+
+  /** Re-adds the shown view's objects (after arrows changed). */
+  refreshView(): void {
+    const view = this.#shownView
+    this.#shownView = null
+    this.showView(view)
+  }
+
+  arrowMaterial(): LineBasicMaterial {
+    return this.#arrowMaterial
+  }
+
+  /** True while the previous frame's commands are still executing: skip this frame. */
+  isGpuBusy(): boolean {
+    const gl = this.#gl
+    if (this.#fence === null) return false
+    const status = gl.getSyncParameter(this.#fence, gl.SYNC_STATUS)
+    if (status !== gl.SIGNALED) return true
+    gl.deleteSync(this.#fence)
+    this.#fence = null
+    return false
+  }
+
+  /** Draws one frame and fences it. */
+  render(): void {
+    const camera = this.#mode === 'orthographic' ? this.#orthographic : this.#perspective
+    this.#renderer.render(this.#scene, camera)
+    const gl = this.#gl
+    if (this.#fence !== null) gl.deleteSync(this.#fence)
+    this.#fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
+    gl.flush()
+  }
+
+  /** Draws the current frame and encodes the canvas as a PNG. */
+  async saveImage(): Promise<Blob> {
+    this.render()
+    return this.#canvas.convertToBlob({ type: 'image/png' })
+  }
+
+  /** Frees the renderer, the texture and the context. */
+  dispose(): void {
+    this.#scene.clear()
+    this.#lut.dispose()
+    this.#arrowMaterial.dispose()
+    if (this.#fence !== null) this.#gl.deleteSync(this.#fence)
+    this.#renderer.dispose()
+    this.#renderer.forceContextLoss()
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The render worker: a Comlink shell over engine/render/RenderEngine (all logic lives there). It
+ * supplies the browser pieces: the three.js scene on the OffscreenCanvas, requestAnimationFrame,
+ * the clock and Comlink for the data workers' ports.
+ */
+import * as Comlink from 'comlink'
+import type { DataWorkerApi, RenderWorkerApi } from '../engine/protocol.ts'
+import { RenderEngine } from '../engine/render/RenderEngine.ts'
+import { RenderScene } from '../engine/render/RenderScene.ts'
+
+const scope = globalThis as unknown as {
+  requestAnimationFrame?: (callback: () => void) => number
+}
+
+const engine = new RenderEngine({
+  createScene: (canvas, size) => new RenderScene(canvas, size),
+  scheduleFrame: (callback) => {
+    // Workers of OffscreenCanvas owners get requestAnimationFrame; the timeout is a fallback.
+    if (typeof scope.requestAnimationFrame === 'function') scope.requestAnimationFrame(callback)
+    else setTimeout(callback, 16)
+  },
+  scheduleTimeout: (callback, delayMs) => {
+    setTimeout(callback, delayMs)
+  },
+  nowMs: () => performance.now(),
+  wrapDataWorker: (port) => Comlink.wrap<DataWorkerApi>(port),
+})
+
+/** The exposed API: exactly RenderWorkerApi (the client wraps it with Comlink). */
+export const api: RenderWorkerApi = {
+  init: (canvas, size, callbacks) => engine.init(canvas, size, callbacks),
+  adoptDataWorker: (port) => engine.adoptDataWorker(port),
+  dispatch: (intent) => engine.dispatch(intent),
+  forwardPointer: (event) => engine.forwardPointer(event),
+  saveImage: () => engine.saveImage(),
+  dispose: () => engine.dispose(),
+}
+
+Comlink.expose(api)
