@@ -84,20 +84,22 @@ export const OUTPUT_BUNDLE_CONTENT_TYPE = 'application/octet-stream'
 export const BundleDatasetSchema = v.picklist(WRITTEN_DATASETS, 'dataset must be full or fast')
 
 /**
- * Same-origin URL of one output's bundle: `dataset` and, unless every object is wanted, the
- * comma-separated object ids (ids are file-name safe, so they need no escaping beyond the URL's).
+ * Same-origin URL of one output's bundle. Without options the server sends every object of the
+ * `full` dataset; `dataset` and the object ids (file-name safe, so comma-separated) narrow it.
  */
 export function outputBundleUrl(
   simulationId: number,
   runId: number,
   outputNo: number,
-  options: { dataset: WrittenDataset; objectIds?: readonly string[] },
+  options: { dataset?: WrittenDataset; objectIds?: readonly string[] } = {},
 ): string {
   const path = OUTPUT_BUNDLE_PATH.replace('{id}', String(simulationId))
     .replace('{runId}', String(runId))
     .replace('{outputNo}', String(outputNo))
-  const query = new URLSearchParams({ dataset: options.dataset })
+  const query = new URLSearchParams()
+  if (options.dataset) query.set('dataset', options.dataset)
   if (options.objectIds && options.objectIds.length > 0)
     query.set('objects', options.objectIds.join(','))
-  return `${BUNDLE_API_PREFIX}${path}?${query.toString()}`
+  const search = query.toString()
+  return `${BUNDLE_API_PREFIX}${path}${search ? `?${search}` : ''}`
 }
