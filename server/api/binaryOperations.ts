@@ -65,4 +65,66 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
       },
     },
   },
+  '/api/client-upload/uploads': {
+    post: {
+      operationId: 'uploadFile',
+      summary:
+        'Upload an STL (binary or ASCII; unit m, mm or in) or a CSV (checked; with kind, made a datatable)',
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: { type: 'string', format: 'binary', description: '.stl or .csv' },
+                unit: { type: 'string', enum: ['m', 'mm', 'in'], default: 'm' },
+                kind: { type: 'string', description: 'CSV only: a datatable kind' },
+                simulationId: {
+                  type: 'integer',
+                  description: "CSV only: the datatable's simulation",
+                },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        201: { description: 'The stored upload (id, kind, fileName, unit, nbrOfTriangles, …)' },
+        400: errorResponse('wrong_input (broken STL), validation_error (CSV cells and columns)'),
+        401: errorResponse('unauthorized'),
+        413: errorResponse('payload_too_large: STL above 256 MiB, CSV above 16 MiB'),
+        503: errorResponse('security_risk: the file is not what its name claims'),
+      },
+    },
+  },
+  '/api/datatables/{id}/csv': {
+    put: {
+      operationId: 'replaceDatatableFromCsv',
+      summary: 'Replace a datatable with a CSV file (multipart field file)',
+      parameters: [idParameter],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: { file: { type: 'string', format: 'binary' } },
+            },
+          },
+        },
+      },
+      responses: {
+        200: { description: 'The first page of the replaced table' },
+        400: errorResponse('validation_error: Validation failed, with every global and cell error'),
+        401: errorResponse('unauthorized'),
+        404: errorResponse('resource_not_found'),
+        409: errorResponse('conflict: setup locked'),
+        413: errorResponse('payload_too_large'),
+        503: errorResponse('security_risk'),
+      },
+    },
+  },
 }

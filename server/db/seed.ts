@@ -14,6 +14,7 @@ import {
   OTHER_ORGANIZATION_USER,
 } from './demoAccounts.ts'
 import type { Database } from './schema.ts'
+import { damBreakSettings, seedDamBreakSetup } from '../setup/demoSetup.ts'
 
 const TERABYTE_BYTES = 1e12
 const YEAR_MS = 365 * 24 * 3600 * 1000
@@ -102,7 +103,7 @@ export async function seedDatabase(db: Kysely<Database>, clock: Clock): Promise<
         })
         .returning('id')
         .executeTakeFirstOrThrow()
-      await trx
+      const simulationRow = await trx
         .insertInto('simulations')
         .values({
           project_id: id,
@@ -114,9 +115,11 @@ export async function seedDatabase(db: Kysely<Database>, clock: Clock): Promise<
           created_at: nowIso,
           updated_at: nowIso,
         })
-        .execute()
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return simulationRow.id
     }
-    await insertProjectWithSimulation(
+    const damBreakId = await insertProjectWithSimulation(
       manager,
       {
         name: DEMO_PROJECT_NAME,
@@ -125,9 +128,14 @@ export async function seedDatabase(db: Kysely<Database>, clock: Clock): Promise<
       },
       {
         name: DEMO_SIMULATION_NAME,
-        description: 'Collapse of a water column in a closed tank over 2 s.',
-        settings: { particleDiameter: 0.01, endTime: 2, outputTimeInterval: 0.02 },
+        description: 'Collapse of a water column, twice as high as wide, in a closed tank.',
+        settings: damBreakSettings(),
       },
+    )
+    await seedDamBreakSetup(
+      trx,
+      { id: damBreakId, organizationId: demoOrganization, creatorId: manager },
+      nowIso,
     )
     await insertProjectWithSimulation(
       contributor,

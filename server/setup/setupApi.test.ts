@@ -8,7 +8,9 @@ import {
   UPLOADED_SETUP_MESSAGE,
 } from '../../domain/rest/setupRoutes.ts'
 import { SETTINGS_MESSAGES } from '../../domain/settingsRules.ts'
-import { DEMO_USERS, OTHER_ORGANIZATION_USER } from '../db/demoAccounts.ts'
+import { DEMO_PROJECT_NAME, DEMO_USERS, OTHER_ORGANIZATION_USER } from '../db/demoAccounts.ts'
+import { DEMO_DAM_BREAK } from './demoSetup.ts'
+import { checkRunnableSetup, loadRunSetup } from './loadRunSetup.ts'
 import {
   describeEachDialect,
   startTestServer,
@@ -644,5 +646,71 @@ describeEachDialect('setup API', (dialect) => {
     })
     expect(ok.body).toMatchObject({ headers: ['time', 'prs'], resultCount: 2 })
     expect((await api('GET', path, undefined, other)).status).toBe(404)
+  })
+
+  // ── Demo, run setup, OpenAPI ─────────────────────────────────────────────────────────────────
+
+  it('seeds the dam break with a runnable setup: water, a tank and a column twice as high as wide', async () => {
+    const projects = await api('GET', '/projects?q=Demo')
+    const demo = (projects.body.results as Json[]).find((p) => p.name === DEMO_PROJECT_NAME)
+    const simulationId = demo.simulations[0].id as number
+    const validation = await api('GET', `/simulations/${simulationId}/setup_validation`)
+    expect(validation.body).toMatchObject({ runnable: true, message: null })
+    expect(validation.body.issues.filter((i: Json) => i.level !== 'warning')).toEqual([])
+    const setup = await loadRunSetup(server.database.handle.db, server.dataDir, simulationId)
+    expect(setup.settings).toMatchObject({
+      particleDiameter: DEMO_DAM_BREAK.particleDiameter,
+      endTime: DEMO_DAM_BREAK.endTime,
+      calcDomainActive: true,
+    })
+    expect(setup.materials).toEqual([
+      expect.objectContaining({ id: 0, name: 'Water', speedOfSound: DEMO_DAM_BREAK.speedOfSound }),
+    ])
+    const [tank, column] = setup.parts
+    expect(tank?.component.type).toBe('rigid')
+    expect(column?.component).toMatchObject({
+      type: 'filling',
+      height: DEMO_DAM_BREAK.columnHeight,
+    })
+    const box = column?.shape.info?.boundingBox
+    expect(box && box.max[2] - box.min[2]).toBeCloseTo(2 * DEMO_DAM_BREAK.columnWidth, 6)
+    expect(box && box.max[0] - box.min[0]).toBeCloseTo(DEMO_DAM_BREAK.columnWidth, 6)
+    expect(setup.meshes).toEqual({})
+    expect(await checkRunnableSetup(server.database.handle.db, simulationId)).toMatchObject({
+      runnable: true,
+    })
+  })
+
+  it('tells the jobs that an incomplete setup cannot run, with the spec message', async () => {
+    const simulation = await createSimulation('Not ready')
+    const check = await checkRunnableSetup(server.database.handle.db, simulation.id)
+    expect(check.runnable).toBe(false)
+    expect(check.message).toBe(
+      'There are errors in your setup. Please check the Input Validation bar.',
+    )
+    expect(check.issues).toContainEqual({
+      level: 'info',
+      field: 'parts',
+      message: 'Add your first object',
+    })
+    await expect(loadRunSetup(server.database.handle.db, server.dataDir, 987654)).rejects.toThrow(
+      'Simulation 987654 not found.',
+    )
+  })
+
+  it('describes every setup call in the OpenAPI document', async () => {
+    const reply = await server.request('GET', '/api/openapi.json')
+    const paths = reply.body.paths as Record<string, Record<string, unknown>>
+    for (const [path, method] of [
+      ['/api/simulations/{id}/settings', 'put'],
+      ['/api/simulations/{id}/parts', 'post'],
+      ['/api/simulations/{id}/materials/{materialId}', 'delete'],
+      ['/api/parts/{id}/movements/keyframes', 'get'],
+      ['/api/movements/{id}/followers/{followerId}', 'put'],
+      ['/api/material_presets', 'get'],
+      ['/api/client-upload/uploads', 'post'],
+      ['/api/datatables/{id}/csv', 'put'],
+    ] as const)
+      expect(paths[path]?.[method], `${method} ${path}`).toBeDefined()
   })
 })

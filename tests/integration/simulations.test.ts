@@ -7,6 +7,7 @@ import {
 } from '../../domain/projects.ts'
 import { defaultSettings } from '../../domain/settings.ts'
 import { DEMO_PROJECT_NAME, DEMO_USERS } from '../../server/db/demoAccounts.ts'
+import { DEMO_DAM_BREAK } from '../../server/setup/demoSetup.ts'
 import { describeEachDialect, startTestServer, type TestServer } from './harness.ts'
 
 describeEachDialect('simulations', (dialect) => {
@@ -82,11 +83,11 @@ describeEachDialect('simulations', (dialect) => {
     const demo = list.body.results.find((p) => p.name === DEMO_PROJECT_NAME)!
     const damBreak = await readSimulation(demo.simulations[0]!.id)
     expect(damBreak.settings).toMatchObject({
-      particleDiameter: 0.01,
-      endTime: 2,
-      outputTimeInterval: 0.02,
+      particleDiameter: DEMO_DAM_BREAK.particleDiameter,
+      endTime: DEMO_DAM_BREAK.endTime,
+      outputTimeInterval: DEMO_DAM_BREAK.outputTimeInterval,
     })
-    expect(damBreak.outputTimeInterval).toBe(0.02)
+    expect(damBreak.outputTimeInterval).toBe(DEMO_DAM_BREAK.outputTimeInterval)
   })
 
   it('updates name, description, settings and post image, keeping other settings', async () => {
