@@ -63,6 +63,9 @@ import { scaleBarForView } from './scaleBar.ts'
 import { FrameRateMeter, SnapshotThrottle } from './snapshots.ts'
 import { buildArrowSegments, sampleArrowRows } from './vectorField.ts'
 
+/** How long after a load's reply its output may still arrive before the load counts as failed. */
+const MISSING_OUTPUT_GRACE_MS = 2000
+
 /** What the engine needs of the GPU side (RenderScene, or a fake in tests). */
 export interface EngineScene {
   readonly shared: SharedUniforms
@@ -454,10 +457,11 @@ export class RenderEngine implements RenderWorkerApi {
       this.#loading.set(requestId, { outputNo, dataset: this.#dataset, runKey, priority })
       this.#scheduler.schedule(request).then(
         () => {
-          // The output message arrives on the same port before the reply; a reply without one
-          // (a worker that posted nothing) must not leave the output "loading" for ever.
-          if (this.#loading.delete(requestId)) this.#failLoad(outputNo, 'The output was empty.')
-          this.#requestFrame()
+          // The output message comes on the same port before the reply; a reply without one (a
+          // worker that posted nothing) must not leave the output "loading" for ever.
+          this.#options.scheduleTimeout(() => {
+            if (this.#loading.delete(requestId)) this.#failLoad(outputNo, 'No data arrived.')
+          }, MISSING_OUTPUT_GRACE_MS)
         },
         (error: unknown) => {
           if (!this.#loading.delete(requestId)) return

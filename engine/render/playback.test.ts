@@ -62,6 +62,13 @@ describe('playback clock', () => {
     expect(clock.wantedOutputs()).toEqual([15, 16, 17, 18, 19])
   })
 
+  it('does not wrap around to the first output while paused', () => {
+    const clock = new PlaybackClock()
+    clock.setOutputs([0, 1, 2])
+    clock.seek(2)
+    expect(clock.wantedOutputs()).toEqual([2])
+  })
+
   it('keeps the shown output when the list changes', () => {
     const clock = new PlaybackClock()
     clock.setOutputs([1, 2, 3])

@@ -130,7 +130,8 @@ export class PlaybackClock {
     const wanted: number[] = [this.#outputs[this.#index] as number]
     for (let step = 1; step <= ahead && wanted.length < count; step++) {
       const index = this.#index + step
-      if (index >= count && !this.#loop) break
+      // Paused, the next output after the last is none: only playback wraps around.
+      if (index >= count && !(this.#loop && this.#playing)) break
       wanted.push(this.#outputs[index % count] as number)
     }
     return wanted

@@ -1,0 +1,536 @@
+import { LineBasicMaterial, Matrix4, PerspectiveCamera } from 'three'
+import { afterEach, describe, expect, it } from 'vitest'
+import { FIELD_OF_VIEW_DEG } from '../../domain/constants.ts'
+import type { CameraState, ColourRange } from '../../domain/results.ts'
+import type {
+  ColumnSlice,
+  DataToRenderMessage,
+  LoadRequest,
+  LoadSummary,
+  RenderCallbacks,
+  RenderSnapshot,
+  RenderableOutput,
+} from '../protocol.ts'
+import type { OutputView } from './OutputView.ts'
+import { RenderEngine, type DataWorkerHandle, type EngineScene } from './RenderEngine.ts'
+import type { ViewportSize } from './RenderScene.ts'
+
+/** A scene without a GPU: records what the engine asks of it. */
+class FakeScene implements EngineScene {
+  shared = {
+    uLut: { value: null },
+    uSchemeRow: { value: 0 },
+    uSchemeCount: { value: 7 },
+    uRange: { value: null },
+    uClipPlane: { value: null },
+    uClipEnabled: { value: false },
+    uPointSizeMaxPx: { value: 15 },
+    uPixelsPerMetre: { value: 1 },
+    uOrthographic: { value: false },
+  }
+  renders = 0
+  busy = false
+  colourMaps: { scheme: string; range: ColourRange | null }[] = []
+  shown: OutputView | null = null
+  camera: CameraState | null = null
+  size: ViewportSize = { width: 400, height: 300, devicePixelRatio: 1 }
+  setSize(size: ViewportSize) {
+    this.size = size
+  }
+  setColourMap(scheme: string, range: ColourRange | null) {
+    this.colourMaps.push({ scheme, range })
+  }
+  setClip() {}
+  setCamera(camera: CameraState) {
+    this.camera = camera
+  }
+  viewProjection(): Matrix4 {
+    const camera = new PerspectiveCamera(
+      FIELD_OF_VIEW_DEG,
+      this.size.width / this.size.height,
+      0.01,
+      100,
+    )
+    const state = this.camera!
+    camera.position.set(...state.position)
+    camera.up.set(...state.up)
+    camera.lookAt(...state.target)
+    camera.updateMatrixWorld()
+    return new Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+  }
+  showView(view: OutputView | null) {
+    this.shown = view
+  }
+  refreshView() {}
+  arrowMaterial() {
+    return new LineBasicMaterial()
+  }
+  isGpuBusy() {
+    return this.busy
+  }
+  render() {
+    this.renders++
+  }
+  saveImage() {
+    return Promise.resolve(new Blob(['png']))
+  }
+  dispose() {}
+}
+
+/** Builds an output whose fluid has `count` particles on a line from 0 to 1 along x. */
+function makeOutput(
+  request: LoadRequest,
+  count: number,
+  columns = ['x', 'y', 'z', 'pressure', 'vx', 'vy', 'vz'],
+): RenderableOutput {
+  const buffer = new ArrayBuffer(count * 4 * columns.length)
+  const slices: ColumnSlice[] = columns.map((name, c) => {
+    const values = new Float32Array(buffer, c * count * 4, count)
+    for (let i = 0; i < count; i++)
+      values[i] = name === 'x' ? i / Math.max(1, count - 1) : name === 'pressure' ? 100 + i : 0
+    return {
+      name,
+      byteOffset: c * count * 4,
+      length: count,
+      range:
+        name === 'x'
+          ? { min: 0, max: 1 }
+          : name === 'pressure'
+            ? { min: 100, max: 100 + count - 1 }
+            : { min: 0, max: 0 },
+      unit: '',
+    }
+  })
+  return {
+    key: request.key,
+    timeS: request.key.outputNo * 0.1,
+    dataset: request.dataset,
+    objects: [
+      {
+        objectId: 'water',
+        kind: 'fluid',
+        name: 'Water',
+        dataset: request.dataset,
+        particleCount: count,
+        buffer,
+        columns: slices,
+        mesh: null,
+      },
+    ],
+  }
+}
+
+/** A data worker on the far end of a real MessageChannel, answering loads as told. */
+class FakeDataWorker implements DataWorkerHandle {
+  requests: LoadRequest[] = []
+  tokens: (string | null)[] = []
+  cancelled: string[] = []
+  #port: MessagePort
+  #respond: (request: LoadRequest) => 'output' | 'fail' | 'hang'
+  #count: number
+
+  constructor(
+    port: MessagePort,
+    respond: (request: LoadRequest) => 'output' | 'fail' | 'hang',
+    count: number,
+  ) {
+    this.#port = port
+    this.#respond = respond
+    this.#count = count
+  }
+
+  load(request: LoadRequest): Promise<LoadSummary> {
+    this.requests.push(request)
+    const summary: LoadSummary = {
+      requestId: request.requestId,
+      key: request.key,
+      fromCache: false,
+      bytes: 0,
+      decodeMs: 0,
+      totalMs: 0,
+    }
+    const how = this.#respond(request)
+    if (how === 'hang') return new Promise(() => undefined)
+    const message: DataToRenderMessage =
+      how === 'output'
+        ? { type: 'output', requestId: request.requestId, output: makeOutput(request, this.#count) }
+        : {
+            type: 'load_failed',
+            requestId: request.requestId,
+            key: request.key,
+            message: 'The bundle is truncated.',
+          }
+    this.#port.postMessage(message)
+    // The reply follows the output on the same port, like Comlink's.
+    return new Promise((resolve, reject) =>
+      setTimeout(() => (how === 'output' ? resolve(summary) : reject(new Error('failed'))), 5),
+    )
+  }
+  cancel(requestId: string) {
+    this.cancelled.push(requestId)
+  }
+  setAccessToken(token: string | null) {
+    this.tokens.push(token)
+  }
+}
+
+interface Harness {
+  engine: RenderEngine
+  scene: FakeScene
+  snapshots: RenderSnapshot[]
+  workers: FakeDataWorker[]
+  frames: (() => void)[]
+  clock: { now: number }
+  flush(): Promise<void>
+  last(): RenderSnapshot
+}
+
+const channels: MessageChannel[] = []
+afterEach(() => {
+  for (const channel of channels.splice(0)) {
+    channel.port1.close()
+    channel.port2.close()
+  }
+})
+
+async function createHarness(
+  options: {
+    respond?: (request: LoadRequest) => 'output' | 'fail' | 'hang'
+    count?: number
+    createScene?: () => EngineScene
+  } = {},
+): Promise<Harness> {
+  const scene = new FakeScene()
+  const frames: (() => void)[] = []
+  const clock = { now: 1000 }
+  const snapshots: RenderSnapshot[] = []
+  const workers: FakeDataWorker[] = []
+  let pendingWorkers = 0
+  const engine: RenderEngine = new RenderEngine({
+    createScene: options.createScene ?? (() => scene),
+    scheduleFrame: (callback) => frames.push(callback),
+    scheduleTimeout: () => undefined,
+    nowMs: () => clock.now,
+    wrapDataWorker: () => workers[workers.length - 1]!,
+  })
+  const callbacks: RenderCallbacks = {
+    onSnapshot: (snapshot) => snapshots.push(snapshot),
+    requestDataWorker: () => {
+      pendingWorkers++
+    },
+  }
+  await engine.init(
+    {} as OffscreenCanvas,
+    { width: 400, height: 300, devicePixelRatio: 1 },
+    callbacks,
+  )
+  const harness: Harness = {
+    engine,
+    scene,
+    snapshots,
+    workers,
+    frames,
+    clock,
+    async flush() {
+      for (let round = 0; round < 5; round++) {
+        while (pendingWorkers > 0) {
+          pendingWorkers--
+          const channel = new MessageChannel()
+          channels.push(channel)
+          workers.push(
+            new FakeDataWorker(
+              channel.port2,
+              options.respond ?? (() => 'output'),
+              options.count ?? 1000,
+            ),
+          )
+          engine.adoptDataWorker(channel.port1)
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        for (const frame of frames.splice(0)) frame()
+      }
+    },
+    last: () => snapshots[snapshots.length - 1]!,
+  }
+  return harness
+}
+
+function setOutputs(engine: RenderEngine, count: number) {
+  engine.dispatch({
+    type: 'set_outputs',
+    simulationId: 7,
+    runId: 3,
+    outputs: Array.from({ length: count }, (_, n) => ({
+      outputNo: n,
+      timeS: n * 0.1,
+      bundleUrl: `/api/bundle/${n}`,
+      estimatedBytes: 1000,
+    })),
+  })
+}
+
+describe('render engine', () => {
+  it('reports a clear error in the snapshot when the 3D view cannot start', async () => {
+    const harness = await createHarness({
+      createScene: () => {
+        throw new Error('WebGL2 is not available')
+      },
+    })
+    await harness.flush()
+    expect(harness.last().error).toBe('The 3D view could not start: WebGL2 is not available')
+    await expect(harness.engine.saveImage()).rejects.toThrow('WebGL2 is not available')
+  })
+
+  it('loads the shown output first through a data worker asked for on demand, then shows it', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 3)
+    harness.engine.dispatch({ type: 'set_access_token', token: 'secret' })
+    harness.engine.dispatch({ type: 'show_output', outputNo: 2 })
+    await harness.flush()
+    const first = harness.workers[0]!.requests[0]!
+    expect(first.key).toEqual({ simulationId: 7, runId: 3, outputNo: 2 })
+    expect(first.priority).toBe('shown')
+    expect(first.source).toEqual({ bundleUrl: '/api/bundle/2', accessToken: 'secret' })
+    const snapshot = harness.last()
+    expect(snapshot.shownOutput).toBe(2)
+    expect(snapshot.pointsDrawn).toBe(1000)
+    expect(snapshot.loadedOutputs).toContain(2)
+    expect(snapshot.error).toBeNull()
+    expect(harness.scene.renders).toBeGreaterThan(0)
+    // The camera was fitted to the output's bounds (x from 0 to 1).
+    expect(snapshot.camera.target[0]).toBeCloseTo(0.5)
+  })
+
+  it('keeps the last good frame and reports the error when the shown output fails', async () => {
+    const harness = await createHarness({
+      respond: (request) => (request.key.outputNo === 1 ? 'fail' : 'output'),
+    })
+    setOutputs(harness.engine, 3)
+    harness.engine.dispatch({ type: 'show_output', outputNo: 0 })
+    await harness.flush()
+    expect(harness.last().shownOutput).toBe(0)
+    const view = harness.scene.shown
+    harness.engine.dispatch({ type: 'show_output', outputNo: 1 })
+    await harness.flush()
+    expect(harness.last().shownOutput).toBe(0)
+    expect(harness.scene.shown).toBe(view)
+    expect(harness.last().error).toBe('Output 1 could not be loaded. The bundle is truncated.')
+    harness.engine.dispatch({ type: 'show_output', outputNo: 2 })
+    await harness.flush()
+    expect(harness.last().shownOutput).toBe(2)
+    expect(harness.last().error).toBeNull()
+  })
+
+  it('says when the colour attribute is not available for this output', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    harness.engine.dispatch({
+      type: 'set_colour',
+      attribute: 'temperature',
+      columns: ['temperature'],
+      scheme: 'rainbow',
+      range: null,
+    })
+    await harness.flush()
+    expect(harness.last().colourStatus).toBe('Temperature is not available for this output.')
+    expect(harness.last().dataRange).toBeNull()
+  })
+
+  it('colours by a column with the data range and the attribute defaults', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    harness.engine.dispatch({
+      type: 'set_colour',
+      attribute: 'pressure',
+      columns: ['pressure'],
+      scheme: 'rainbow',
+      range: null,
+    })
+    await harness.flush()
+    expect(harness.last().colourStatus).toBeNull()
+    expect(harness.last().dataRange).toEqual({ min: 100, max: 1099 })
+    // Pressure's colour range starts at 0 (domain DEFAULT_COLOUR_RANGES).
+    expect(harness.last().colourRange).toEqual({ min: 0, max: 1099 })
+  })
+
+  it('computes a vector magnitude range and changes scheme and range without touching attributes', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    harness.engine.dispatch({
+      type: 'set_colour',
+      attribute: 'position',
+      columns: ['x', 'y', 'z'],
+      scheme: 'rainbow',
+      range: null,
+    })
+    await harness.flush()
+    expect(harness.last().dataRange).toEqual({ min: 0, max: 1 })
+    const points = harness.scene.shown!.objects[0]!.points!
+    const versions = ['c0', 'c1', 'c2'].map((name) => points.geometry.getAttribute(name)!.version)
+    const renders = harness.scene.renders
+    harness.engine.dispatch({
+      type: 'set_colour',
+      attribute: 'position',
+      columns: ['x', 'y', 'z'],
+      scheme: 'diverging',
+      range: { min: 0.2, max: 0.4 },
+    })
+    await harness.flush()
+    expect(harness.scene.colourMaps.at(-1)).toEqual({
+      scheme: 'diverging',
+      range: { min: 0.2, max: 0.4 },
+    })
+    expect(['c0', 'c1', 'c2'].map((name) => points.geometry.getAttribute(name)!.version)).toEqual(
+      versions,
+    )
+    expect(harness.scene.renders).toBe(renders + 1)
+  })
+
+  it('draws a detail level as a prefix of the rows', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    await harness.flush()
+    harness.engine.dispatch({ type: 'set_detail', level: 'Low' })
+    await harness.flush()
+    expect(harness.last().pointsDrawn).toBe(100)
+    const geometry = harness.scene.shown!.objects[0]!.points!.geometry
+    expect(geometry.drawRange).toEqual({ start: 0, count: 100 })
+  })
+
+  it('skips a frame while the GPU is busy and draws once it is free', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    await harness.flush()
+    const renders = harness.scene.renders
+    harness.scene.busy = true
+    harness.engine.dispatch({ type: 'set_detail', level: 'Medium' })
+    await harness.flush()
+    expect(harness.scene.renders).toBe(renders)
+    expect(harness.frames.length).toBeGreaterThan(0)
+    harness.scene.busy = false
+    await harness.flush()
+    expect(harness.scene.renders).toBe(renders + 1)
+  })
+
+  it('draws nothing and sends no snapshot when nothing changed', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    await harness.flush()
+    const renders = harness.scene.renders
+    const sent = harness.snapshots.length
+    harness.engine.dispatch({ type: 'set_access_token', token: 'renewed' })
+    await harness.flush()
+    expect(harness.scene.renders).toBe(renders)
+    expect(harness.snapshots.length).toBe(sent)
+    harness.engine.dispatch({ type: 'set_detail', level: 'Low' })
+    await harness.flush()
+    expect(harness.scene.renders).toBe(renders + 1)
+    expect(harness.snapshots.length).toBe(sent + 1)
+  })
+
+  it('prefetches the playback window and advances on the frame interval', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 20)
+    harness.engine.dispatch({ type: 'show_output', outputNo: 0 })
+    await harness.flush()
+    harness.engine.dispatch({ type: 'play', speed: 1, loop: true })
+    await harness.flush()
+    const requested = harness.workers.flatMap((worker) =>
+      worker.requests.map((r) => r.key.outputNo),
+    )
+    expect(new Set(requested)).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]))
+    expect(harness.last().playing).toBe(true)
+    harness.clock.now += 334
+    await harness.flush()
+    expect(harness.last().shownOutput).toBe(1)
+    expect(harness.workers.flatMap((w) => w.requests).some((r) => r.key.outputNo === 11)).toBe(true)
+    expect(harness.workers.length).toBeLessThanOrEqual(12)
+  })
+
+  it('drops outputs outside the window and frees their GPU buffers', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 5)
+    harness.engine.dispatch({ type: 'show_output', outputNo: 0 })
+    await harness.flush()
+    const geometry = harness.scene.shown!.objects[0]!.points!.geometry
+    let disposed = false
+    geometry.addEventListener('dispose', () => {
+      disposed = true
+    })
+    harness.engine.dispatch({ type: 'show_output', outputNo: 3 })
+    await harness.flush()
+    expect(harness.last().shownOutput).toBe(3)
+    expect(disposed).toBe(true)
+    expect(harness.last().loadedOutputs).toEqual([3, 4])
+  })
+
+  it('cancels loads that leave the window', async () => {
+    const harness = await createHarness({ respond: () => 'hang' })
+    setOutputs(harness.engine, 5)
+    harness.engine.dispatch({ type: 'show_output', outputNo: 0 })
+    await harness.flush()
+    expect(harness.last().loadingOutputs).toEqual([0, 1])
+    harness.engine.dispatch({ type: 'show_output', outputNo: 3 })
+    await harness.flush()
+    expect(harness.last().loadingOutputs).toEqual([3, 4])
+    const cancelled = harness.workers.flatMap((worker) => worker.cancelled)
+    expect(cancelled.length).toBe(2)
+  })
+
+  it('picks the particle under a click and reports its colour value', async () => {
+    const harness = await createHarness({ count: 11 })
+    setOutputs(harness.engine, 1)
+    harness.engine.dispatch({
+      type: 'set_colour',
+      attribute: 'pressure',
+      columns: ['pressure'],
+      scheme: 'rainbow',
+      range: null,
+    })
+    harness.engine.dispatch({ type: 'view_orientation', direction: [0, 0, -1], up: [0, 1, 0] })
+    await harness.flush()
+    // Looking down z at the line x ∈ [0, 1] centred on 0.5: x = 0.5 is the centre of the canvas.
+    harness.engine.dispatch({ type: 'pick', x: 200, y: 150 })
+    await harness.flush()
+    const pick = harness.last().pick
+    expect(pick?.objectId).toBe('water')
+    expect(pick?.index).toBe(5)
+    expect(pick?.value).toBe(105)
+  })
+
+  it('keeps position, up and target when switching camera mode', async () => {
+    const harness = await createHarness()
+    await harness.flush()
+    const before = harness.last().camera
+    harness.engine.dispatch({ type: 'set_camera_mode', mode: 'orthographic' })
+    await harness.flush()
+    const after = harness.last().camera
+    expect(after.mode).toBe('orthographic')
+    expect(after.position).toEqual(before.position)
+    expect(after.target).toEqual(before.target)
+    expect(after.up).toEqual(before.up)
+  })
+
+  it('reports a scale bar and orbits from forwarded pointer events', async () => {
+    const harness = await createHarness()
+    await harness.flush()
+    expect(harness.last().scaleBar).not.toBeNull()
+    const before = harness.last().camera
+    const base = {
+      pointerId: 1,
+      button: 0,
+      buttons: 1,
+      deltaY: 0,
+      shiftKey: false,
+      ctrlKey: false,
+      altKey: false,
+      metaKey: false,
+    }
+    harness.engine.forwardPointer({ ...base, type: 'pointerdown', x: 10, y: 10 })
+    harness.engine.forwardPointer({ ...base, type: 'pointermove', x: 60, y: 10 })
+    harness.engine.forwardPointer({ ...base, type: 'pointerup', buttons: 0, x: 60, y: 10 })
+    await harness.flush()
+    expect(harness.last().camera.position).not.toEqual(before.position)
+    expect(harness.last().camera.target).toEqual(before.target)
+  })
+})
