@@ -18,6 +18,7 @@ import {
 } from '../../domain/settings.ts'
 import { SIMULATION_STATES, type SimulationState } from '../../domain/simulationState.ts'
 import type { SessionUser } from './context.ts'
+import { findActiveRunLog } from '../jobs/records.ts'
 import {
   fromFlag,
   type Database,
@@ -157,13 +158,14 @@ export function toSimulationSummary(row: SimulationRow, creators: Creators): Sim
 
 /** The full simulation of GET /simulations/{id}. */
 export async function loadSimulation(db: Db, row: SimulationRow): Promise<Simulation> {
-  const [creators, project] = await Promise.all([
+  const [creators, project, line] = await Promise.all([
     loadUserRefs(db, [row.creator_id]),
     db
       .selectFrom('projects')
       .select(['id', 'name'])
       .where('id', '=', row.project_id)
       .executeTakeFirstOrThrow(),
+    findActiveRunLog(db, row.active_run_id),
   ])
   const settings = readSettings(row.settings)
   const stop = v.safeParse(StopConditionSchema, parseJson(row.last_stop_condition))
@@ -180,7 +182,17 @@ export async function loadSimulation(db: Db, row: SimulationRow): Promise<Simula
     startedAt: row.started_at,
     remoteVmRunState: null,
     postImageId: row.post_image_id,
-    log: null,
+    log:
+      line === null
+        ? null
+        : {
+            progress: line.progress,
+            time: line.time,
+            runtime: line.runtime,
+            runtimeLeft: line.runtimeLeft,
+            particles: line.particles,
+            output: line.output,
+          },
     outputTimeInterval: settings.outputTimeInterval,
     settings,
   }

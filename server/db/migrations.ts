@@ -5,6 +5,7 @@ import {
   type Migration,
   type MigrationProvider,
 } from 'kysely'
+import { jobsMigration } from '../jobs/migration.ts'
 import type { DialectName, DatabaseHandle } from './connect.ts'
 
 /*
@@ -297,6 +298,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
   return {
     '0001_foundation': foundation(dialect),
     '0002_setup': setup(dialect),
+    '0003_jobs': jobsMigration(dialect),
   }
 }
 

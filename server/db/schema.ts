@@ -186,6 +186,67 @@ export interface MovementLinksTable {
   follower_id: number
 }
 
+/** One run of a simulation: a start (or resume) until it completes, stops or fails. */
+export interface RunsTable {
+  id: Generated<number>
+  simulation_id: number
+  /** A SimulationState. */
+  state: string
+  cores: number
+  solver_id: number
+  resumed_from_output: number | null
+  last_output: number | null
+  /** JSON RunLogLine of the latest log line. */
+  last_log: string | null
+  credits_consumed: Generated<number>
+  /** Core-hours. */
+  simulation_hours: Generated<number>
+  credit_transaction_id: number | null
+  message: string | null
+  started_at: string | null
+  ended_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** A durable job (discretization, simulation …) with the spec's job states. */
+export interface JobsTable {
+  id: Generated<number>
+  simulation_id: number
+  /** A JobKind. */
+  kind: string
+  /** A JobState. */
+  state: string
+  progress: Generated<number>
+  run_id: number | null
+  /** JSON input of the job (cores, resume …). */
+  payload: Generated<string>
+  /** JSON summary of the result. */
+  result: string | null
+  /** JSON JobMessage[]. */
+  errors: Generated<string>
+  warnings: Generated<string>
+  attempts: Generated<number>
+  started_at: string | null
+  ended_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** A stop or warning condition; run_id -1 holds the conditions of the next run. */
+export interface ConditionsTable {
+  id: Generated<number>
+  simulation_id: number
+  run_id: number
+  action: string
+  value_type: string
+  operator: string
+  threshold: number
+  triggered: Generated<Flag>
+  created_at: string
+  updated_at: string
+}
+
 /** The tables Kysely knows; later migrations add theirs here. */
 export interface Database {
   organizations: OrganizationsTable
@@ -194,6 +255,9 @@ export interface Database {
   projects: ProjectsTable
   simulations: SimulationsTable
   credit_transactions: CreditTransactionsTable
+  runs: RunsTable
+  jobs: JobsTable
+  conditions: ConditionsTable
   uploads: UploadsTable
   datatables: DatatablesTable
   materials: MaterialsTable

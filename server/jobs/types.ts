@@ -1,0 +1,89 @@
+import type { JobMessage } from '../../domain/jobs.ts'
+import type { OutputManifest } from '../../domain/output/layout.ts'
+import type { RunCondition, RunCredits, RunLogLine, RunResult } from '../../solver/run/types.ts'
+import type { RunSetup } from '../../solver/setup.ts'
+
+/** A discretization error or warning, tied to a part when it concerns one. */
+export type PartMessage = JobMessage & { partId?: number | null }
+
+/** What a discretization job keeps: its messages and a small quality summary (no particles). */
+export interface DiscretizationOutcome {
+  errors: PartMessage[]
+  warnings: PartMessage[]
+  /** Particle counts and volumes as the discretizer reports them (JSON). */
+  summary: unknown
+}
+
+/** Everything a simulation job hands its executor (plain data: it crosses into a worker). */
+export interface SimulationJobInput {
+  setup: RunSetup
+  dataDir: string
+  simulationId: number
+  runId: number
+  threads: number
+  resumeFromOutput: number | null
+  resumeFromRunId: number | null
+  conditions: RunCondition[]
+  credits: RunCredits
+}
+
+/** Progress a simulation executor reports while it runs. */
+export interface SimulationJobCallbacks {
+  /** The worker is up and the particles are built: the run is 'running' from now on. */
+  onStarted(): void
+  onLog(line: RunLogLine): void
+  onOutput(manifest: OutputManifest): void
+  onCondition(condition: RunCondition, value: number): void
+}
+
+/**
+ * How jobs are executed. The default runs each job in a worker thread (workerExecutors.ts);
+ * tests may pass in-process executors with scripted behaviour.
+ */
+export interface JobExecutors {
+  /**
+   * Runs a simulation until it ends. Aborting `signal` stops it cleanly (reason 'user'); aborting
+   * with the reason SHUTDOWN_REASON ends the thread at once and leaves the rows as they are.
+   */
+  simulation(
+    input: SimulationJobInput,
+    callbacks: SimulationJobCallbacks,
+    signal: AbortSignal,
+  ): Promise<RunResult>
+  discretization(
+    setup: RunSetup,
+    signal: AbortSignal,
+    onProgress: (progress: number) => void,
+  ): Promise<DiscretizationOutcome>
+}
+
+/** Abort reason of a server shutdown: jobs are left for the next start to resume. */
+export const SHUTDOWN_REASON = 'server shutdown'
+
+/** Loads what a run needs from the database and storage (server/setup/loadRunSetup.ts). */
+export type SetupLoader = (simulationId: number) => Promise<RunSetup>
+
+/** What the job runner tells the live channel. */
+export interface JobEvents {
+  simulationChanged(simulationId: number): void
+  runLog(simulationId: number, runId: number, line: RunLogLine): void
+  outputWritten(simulationId: number, runId: number, outputNo: number): void
+  discretizationChanged(simulationId: number): void
+  workloadStarted(simulationId: number, runId: number): void
+  workloadInitialized(simulationId: number, runId: number): void
+  workloadEnded(simulationId: number): void
+  creditsConsumed(
+    organizationId: number,
+    transactionId: number,
+    credits: number,
+    organizationCredits: number,
+  ): void
+}
+
+/** Input of a simulation job as stored in jobs.payload. */
+export interface SimulationJobPayload {
+  cores: number
+  solverId: number
+  resumeFromOutput: number | null
+  resumeFromRunId: number | null
+}
