@@ -1,4 +1,4 @@
-import { LineBasicMaterial, Matrix4, PerspectiveCamera } from 'three'
+import { BufferAttribute, LineBasicMaterial, Matrix4, PerspectiveCamera } from 'three'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FIELD_OF_VIEW_DEG } from '../../domain/constants.ts'
 import type { CameraState, ColourRange } from '../../domain/results.ts'
@@ -366,7 +366,9 @@ describe('render engine', () => {
     await harness.flush()
     expect(harness.last().dataRange).toEqual({ min: 0, max: 1 })
     const points = harness.scene.shown!.objects[0]!.points!
-    const versions = ['c0', 'c1', 'c2'].map((name) => points.geometry.getAttribute(name)!.version)
+    const versions = ['c0', 'c1', 'c2'].map(
+      (name) => (points.geometry.getAttribute(name) as BufferAttribute).version,
+    )
     const renders = harness.scene.renders
     harness.engine.dispatch({
       type: 'set_colour',
@@ -380,9 +382,11 @@ describe('render engine', () => {
       scheme: 'diverging',
       range: { min: 0.2, max: 0.4 },
     })
-    expect(['c0', 'c1', 'c2'].map((name) => points.geometry.getAttribute(name)!.version)).toEqual(
-      versions,
-    )
+    expect(
+      ['c0', 'c1', 'c2'].map(
+        (name) => (points.geometry.getAttribute(name) as BufferAttribute).version,
+      ),
+    ).toEqual(versions)
     expect(harness.scene.renders).toBe(renders + 1)
   })
 
