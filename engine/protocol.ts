@@ -70,6 +70,8 @@ export interface LoadSummary {
   bytes: number
   decodeMs: number
   totalMs: number
+  /** Why the output was not written to the cache (e.g. the cache is full); the load still succeeded. */
+  cacheError?: string | null
 }
 
 /** A column inside a transferred buffer: `length` Float32 (or Uint32 for indices) values at `byteOffset`. */
@@ -155,6 +157,11 @@ export interface DataWorkerApi {
   computeHistogram(request: SubsetRequest & { binCount: number }): Promise<Histogram | null>
   /** Drops every cached output of a simulation that is not of `runId`. */
   dropStaleRuns(simulationId: number, runId: number): Promise<void>
+  /**
+   * Gives buffers of dropped outputs back (transfer them) so the worker reuses them instead of
+   * allocating fresh ones (page faults). Optional for callers; buffers not sent back are simply freed.
+   */
+  recycleBuffers(buffers: ArrayBuffer[]): void
 }
 
 /** A column of an object of an output, optionally restricted to a clip plane and a mask. */

@@ -25,7 +25,10 @@ function request(
 class FakeWorker implements SchedulableWorker {
   started: string[] = []
   cancelled: string[] = []
-  #pending = new Map<string, { resolve(s: LoadSummary): void; reject(e: unknown): void; request: LoadRequest }>()
+  #pending = new Map<
+    string,
+    { resolve(s: LoadSummary): void; reject(e: unknown): void; request: LoadRequest }
+  >()
 
   load(loadRequest: LoadRequest): Promise<LoadSummary> {
     this.started.push(loadRequest.requestId)
@@ -149,7 +152,10 @@ describe('LoadScheduler', () => {
   })
 
   it('keeps bytes in flight under the gate whatever the count of workers', async () => {
-    const { scheduler, workers, started } = createPool({ maxWorkers: 12, maxBytesInFlight: 10 * MB })
+    const { scheduler, workers, started } = createPool({
+      maxWorkers: 12,
+      maxBytesInFlight: 10 * MB,
+    })
     const all = Array.from({ length: 8 }, (_, i) =>
       scheduler.schedule(request(`o${i}`, 'playback', 4 * MB)),
     )

@@ -110,7 +110,8 @@ function byteEstimate(request: LoadRequest): number {
 
 /** A priority queue of loads over an on-demand pool of data workers, gated by bytes in flight. */
 export class LoadScheduler<W extends SchedulableWorker> {
-  #options: Required<Omit<LoadSchedulerOptions, 'onChange'>> & Pick<LoadSchedulerOptions, 'onChange'>
+  #options: Required<Omit<LoadSchedulerOptions, 'onChange'>> &
+    Pick<LoadSchedulerOptions, 'onChange'>
   #queue: Job<W>[] = []
   #running = new Map<string, Job<W>>()
   #workers = new Set<W>()
@@ -341,7 +342,8 @@ export class LoadScheduler<W extends SchedulableWorker> {
     while (index < this.#queue.length) {
       const job = this.#queue[index]!
       const bytes = byteEstimate(job.request)
-      const fits = projectedRunning === 0 || projectedBytes + bytes <= this.#options.maxBytesInFlight
+      const fits =
+        projectedRunning === 0 || projectedBytes + bytes <= this.#options.maxBytesInFlight
       if (!fits) break
       projectedBytes += bytes
       projectedRunning++
