@@ -14,7 +14,9 @@ function post(message: JobWorkerMessage): void {
 async function runJob(data: JobWorkerData, signal: AbortSignal): Promise<void> {
   const setup = data.kind === 'discretization' ? data.setup : data.input.setup
   const discretize = await loadDiscretize()
-  const { particles, outcome } = readDiscretization(discretize(setup))
+  const { particles, outcome } = readDiscretization(
+    discretize(setup, { onProgress: (progress) => post({ type: 'progress', progress }) }),
+  )
   if (data.kind === 'discretization') {
     post({ type: 'discretized', outcome })
     return

@@ -7,23 +7,40 @@ import type { DiscretizationOutcome, PartMessage } from './types.ts'
  * by shape (particles, errors, warnings, summary) so this side does not break when it grows.
  */
 
-const RUN_MODULE = '../../solver/run/index.ts'
-const DISCRETIZER_MODULE = '../../solver/discretizer/index.ts'
+const RUN_MODULES = ['../../solver/run/index.ts', '../../solver/run/runSimulation.ts']
+const DISCRETIZER_MODULES = [
+  '../../solver/discretizer/index.ts',
+  '../../solver/discretizer/discretize.ts',
+]
 
-export async function loadRunSimulation(): Promise<RunSimulation> {
-  const module = (await import(RUN_MODULE)) as { runSimulation?: RunSimulation }
-  if (typeof module.runSimulation !== 'function')
-    throw new Error('The solver (solver/run) exports no runSimulation.')
-  return module.runSimulation
+/** The first of the modules that loads and exports `name` as a function. */
+async function loadExport<T>(paths: readonly string[], name: string, what: string): Promise<T> {
+  for (const path of paths) {
+    let module: Record<string, unknown>
+    try {
+      module = (await import(path)) as Record<string, unknown>
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      if (code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(path.slice(6))) continue
+      throw error
+    }
+    if (typeof module[name] === 'function') return module[name] as T
+  }
+  throw new Error(`${what} exports no ${name}.`)
 }
 
-type Discretize = (setup: RunSetup) => unknown
+export function loadRunSimulation(): Promise<RunSimulation> {
+  return loadExport(RUN_MODULES, 'runSimulation', 'The solver (solver/run)')
+}
 
-export async function loadDiscretize(): Promise<Discretize> {
-  const module = (await import(DISCRETIZER_MODULE)) as { discretize?: Discretize }
-  if (typeof module.discretize !== 'function')
-    throw new Error('The discretizer (solver/discretizer) exports no discretize.')
-  return module.discretize
+/** discretize(setup, options) of solver/discretizer. */
+export type Discretize = (
+  setup: RunSetup,
+  options?: { onProgress?: (fraction: number) => void },
+) => unknown
+
+export function loadDiscretize(): Promise<Discretize> {
+  return loadExport(DISCRETIZER_MODULES, 'discretize', 'The discretizer (solver/discretizer)')
 }
 
 function readMessages(list: unknown): PartMessage[] {

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEMO_PROJECT_NAME, DEMO_SIMULATION_NAME, DEMO_USERS } from '../db/demoAccounts.ts'
+import { startTestServer, type Json, type TestServer } from '../../tests/integration/harness.ts'
+
+/*
+ * The real chain on the seeded dam break, coarsened to a few seconds: stored setup → job thread →
+ * discretizer → SPH solver → outputs, log and credits, with the worker-thread executors.
+ */
+
+const solverPresent = existsSync(new URL('../../solver/run/index.ts', import.meta.url))
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
+  let server: TestServer
+  let token: string
+  let simulationId: number
+
+  beforeAll(async () => {
+    server = await startTestServer('sqlite')
+    token = (await server.login(DEMO_USERS.manager.email)).accessToken
+    const projects = await server.request('GET', '/api/projects?pageLimit=30', { token })
+    const project = (projects.body.results as Json[]).find((p) => p.name === DEMO_PROJECT_NAME)
+    const simulation = (project.simulations as Json[]).find((s) => s.name === DEMO_SIMULATION_NAME)
+    simulationId = simulation.id
+    const coarse = await server.request('PUT', `/api/simulations/${simulationId}`, {
+      token,
+      body: { settings: { particleDiameter: 0.02, endTime: 0.06, outputTimeInterval: 0.01 } },
+    })
+    expect(coarse.status).toBe(200)
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('discretizes the stored setup in a job thread', async () => {
+    const started = await server.request(
+      'POST',
+      `/api/simulations/${simulationId}/discretizations`,
+      {
+        token,
+        body: {},
+      },
+    )
+    expect(started.status, JSON.stringify(started.body)).toBe(201)
+    let record: Json
+    do {
+      await sleep(100)
+      record = (
+        await server.request('GET', `/api/simulations/${simulationId}/discretizations`, { token })
+      ).body
+    } while (record.state === 'scheduled' || record.state === 'running')
+    expect(record).toMatchObject({ state: 'done', progress: 1, errors: [] })
+  }, 60_000)
+
+  it('runs the simulation to completed and lists its outputs and log', async () => {
+    const started = await server.request('POST', `/api/simulations/${simulationId}/jobs`, {
+      token,
+      body: { cores: 1, solver_id: 1 },
+    })
+    expect(started.status, JSON.stringify(started.body)).toBe(201)
+    let simulation: Json
+    const until = Date.now() + 90_000
+    do {
+      await sleep(200)
+      simulation = (await server.request('GET', `/api/simulations/${simulationId}`, { token })).body
+    } while (!['completed', 'failed', 'stopped'].includes(simulation.state) && Date.now() < until)
+    const runs = await server.request('GET', `/api/simulations/${simulationId}/jobs`, { token })
+    expect(runs.body[0].message).toBeNull()
+    expect(simulation.state).toBe('completed')
+    expect(simulation.log.progress).toBeCloseTo(1)
+    const outputs = await server.request('GET', `/api/simulations/${simulationId}/outputs`, {
+      token,
+    })
+    expect(outputs.body.map((o: Json) => o.outputNo).slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5])
+    const logs = await server.request(
+      'GET',
+      `/api/simulations/${simulationId}/logs?key=particles`,
+      {
+        token,
+      },
+    )
+    expect(logs.body.lines.length).toBeGreaterThan(0)
+    expect(logs.body.lines[0].particles).toBeGreaterThan(100)
+    expect(simulation.creditsConsumed).toBeGreaterThan(0)
+  }, 120_000)
+})
