@@ -8,6 +8,7 @@ import {
   BufferGeometry,
   Color,
   DoubleSide,
+  LinearSRGBColorSpace,
   LineSegments,
   Mesh,
   Points,
@@ -196,7 +197,11 @@ export class OutputView {
     const allBounds: (Bounds | null)[] = []
     output.objects.forEach((object, index) => {
       if (object.kind === 'volume_clip') return
-      const baseColour = new Color(COLOUR_PALETTE[index % COLOUR_PALETTE.length])
+      // The shader writes colours as they are (no colour management): keep the palette's sRGB values.
+      const baseColour = new Color().setStyle(
+        COLOUR_PALETTE[index % COLOUR_PALETTE.length] as string,
+        LinearSRGBColorSpace,
+      )
       const columns = viewColumns(object.buffer, object.columns)
       let points: ObjectView['points'] = null
       const bounds = boundsOfColumns(object.columns)

@@ -53,7 +53,8 @@ export class RenderScene {
   #size: ViewportSize
   #fence: WebGLSync | null = null
   #shownView: OutputView | null = null
-  #arrowMaterial = new LineBasicMaterial({ color: '#1d2733' })
+  // Arrows draw over the particles: sampled points often lie inside the fluid.
+  #arrowMaterial = new LineBasicMaterial({ color: '#1d2733', depthTest: false })
   #mode: CameraState['mode'] = 'perspective'
 
   constructor(canvas: OffscreenCanvas, size: ViewportSize) {
