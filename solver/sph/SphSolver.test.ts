@@ -61,8 +61,7 @@ describe('createSolver', () => {
       thermodynamics: true,
       airDrag: true,
       rotatingSystem: true,
-      shifting: 'lyu21' as const,
-      integrationScheme: 'dual_timestep_rk_4' as const,
+      lowDissipationOperators: true,
     }
     const config = { ...tankConfig(smallDamBreak()), settings, options: {} }
     const names = [
@@ -71,9 +70,7 @@ describe('createSolver', () => {
       'thermodynamics',
       'airDrag',
       'rotatingSystem',
-      'shifting: lyu21',
-      'integrationScheme: dual_timestep_rk_4',
-      'noRiemannWall: false',
+      'lowDissipationOperators',
     ]
     expect(unsupportedSettings(settings)).toEqual(expect.arrayContaining(names))
     const refusal = createSolver(config)
@@ -81,14 +78,25 @@ describe('createSolver', () => {
     for (const name of names) await expect(createSolver(config)).rejects.toThrow(name)
   })
 
-  it('accepts supported settings, and an explicit integrator in place of the scheme', () => {
-    expect(unsupportedSettings(supportedSettings(0.01))).toEqual([])
-    const dual = supportedSettings(0.01, { integrationScheme: 'dual_timestep_rk_4' })
-    expect(unsupportedSettings(dual)).toEqual(['integrationScheme: dual_timestep_rk_4'])
-    expect(unsupportedSettings(dual, { integrator: 'symplectic' })).toEqual([])
-    const riemann = supportedSettings(0.01, { noRiemannWall: false })
-    expect(unsupportedSettings(riemann)).toEqual(['noRiemannWall: false'])
-    expect(unsupportedSettings(riemann, { boundary: 'dynamic' })).toEqual([])
+  it('accepts the default settings of a new simulation (lyu21 shifting, dual-step RK4, Riemann wall)', () => {
+    const defaults = { ...defaultSettings(), particleDiameter: 0.01 }
+    expect(defaults.shifting).toBe('lyu21')
+    expect(defaults.integrationScheme).toBe('dual_timestep_rk_4')
+    expect(defaults.noRiemannWall).toBe(false)
+    expect(unsupportedSettings(defaults)).toEqual([])
+    expect(unsupportedSettings(supportedSettings(0.01, { shifting: 'sun17' }))).toEqual([])
+  })
+
+  it('maps the settings to integrator and wall treatment, unless options override them', async () => {
+    const defaults = { ...defaultSettings(), particleDiameter: smallDamBreak().dp }
+    const base = tankConfig(smallDamBreak(), { integrator: null, boundary: null })
+    const solver = await createSolver({ ...base, settings: defaults })
+    expect(solver.describe().integrator).toBe('rk4_dual_step')
+    expect(solver.describe().boundary).toBe('riemann')
+    await solver.dispose()
+    const plain = await createSolver({ ...base, settings: { ...defaults, noRiemannWall: true } })
+    expect(plain.describe().boundary).toBe('generalized')
+    await plain.dispose()
   })
 
   it('runs runge_kutta_4 settings with the RK4 integrator', async () => {

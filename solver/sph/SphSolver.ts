@@ -13,11 +13,13 @@ import type {
   SphConstants,
 } from './config.ts'
 import {
-  BOUNDARY_CODE,
+  ACOUSTIC_CFL_FACTOR,
   deriveConstants,
   findFluidMaterial,
+  resolveBoundary,
   resolveIntegrator,
   resolveOptions,
+  SHIFTING_CODE,
   SolverSetupError,
   unsupportedSettings,
 } from './config.ts'
@@ -88,6 +90,8 @@ export interface RunHooks {
 
 export interface Solver {
   describe(): SolverDescription
+  /** The state now, as a step report (the last step's dt and interactions; 0 before any step). */
+  report(): SolverStepReport
   /** Advances by one time step, at most maxDtS long. */
   step(maxDtS?: number): SolverStepReport
   /** Steps until the time reaches timeS exactly (the last step is shortened) or a hook stops it. */
@@ -161,7 +165,8 @@ function prepareParticles(
   if (input.pressures && input.pressures.length !== n)
     throw new SolverSetupError('pressures must hold one value per particle.')
   const buffers = allocateParticleBuffers(n, {
-    rungeKutta: resolveIntegrator(config.settings, options) === 'rk4',
+    rungeKutta: resolveIntegrator(config.settings, options) !== 'symplectic',
+    riemannWall: k.riemannWall === 1,
   })
   const a = viewParticleArrays(buffers)
   const partIds: number[] = []
@@ -282,6 +287,7 @@ function initialiseHydrostatic(a: ParticleArrays, n: number, k: SphConstants): v
 class SphSolver implements Solver {
   #options: SolverOptions
   #integrator: Integrator
+  #boundary: BoundaryKind
   #constants: SphConstants
   #materialId: number
   #arrays: ParticleArrays
@@ -317,6 +323,7 @@ class SphSolver implements Solver {
   ) {
     this.#options = options
     this.#integrator = resolveIntegrator(config.settings, options)
+    this.#boundary = resolveBoundary(config.settings, options)
     this.#constants = constants
     this.#materialId = materialId
     this.#arrays = setup.arrays
@@ -338,6 +345,8 @@ class SphSolver implements Solver {
       ? null
       : (options.fixedTimeStepS ?? this.#initialDt())
     this.#fluidCount = this.#countFluid()
+    // sorted from the start, so that a snapshot before the first step has its pressures
+    this.#sortParticles()
     this.#moveWalls(0)
   }
 
@@ -351,8 +360,7 @@ class SphSolver implements Solver {
     return {
       options: { ...this.#options },
       integrator: this.#integrator,
-      boundary:
-        this.#constants.boundaryCode === BOUNDARY_CODE.generalized ? 'generalized' : 'dynamic',
+      boundary: this.#boundary,
       constants: structuredClone(this.#constants),
       threads: this.#runner.threadCount(),
       particleCount: this.#count,
@@ -485,7 +493,7 @@ class SphSolver implements Solver {
   #interact(): void {
     const runner = this.#runner
     runner.run(PHASE.pressures)
-    if (this.#constants.boundaryCode === BOUNDARY_CODE.generalized) runner.run(PHASE.walls)
+    if (this.#boundary !== 'dynamic') runner.run(PHASE.walls)
     runner.run(PHASE.forces)
     const stats = runner.stats()
     let maxA2 = 0
@@ -507,7 +515,9 @@ class SphSolver implements Solver {
     const aMax = Math.sqrt(this.#maxAcceleration2)
     const dtForce = aMax > 0 ? Math.sqrt(k.h / aMax) : Infinity
     const dtSound = k.h / (k.speedOfSound + this.#maxViscous)
-    const dt = Math.min(this.#options.cfl * Math.min(dtForce, dtSound), this.#viscousDtLimit())
+    const cfl = this.#options.cfl
+    const acousticCfl = this.#integrator === 'rk4_dual_step' ? ACOUSTIC_CFL_FACTOR * cfl : cfl
+    const dt = Math.min(cfl * dtForce, acousticCfl * dtSound, this.#viscousDtLimit())
     // a floor so that a blown-up particle cannot stall the run (it is deleted once non-finite)
     const dtMin = (1e-3 * this.#options.cfl * k.h) / k.speedOfSound
     return dt > dtMin ? dt : dtMin
@@ -542,6 +552,25 @@ class SphSolver implements Solver {
     this.#step++
     this.#lastDtS = dt
     this.#moveWalls(this.#timeS)
+    if (this.#constants.shiftingCode !== SHIFTING_CODE.zero) this.#shift(dt)
+    return this.#report()
+  }
+
+  /** Particle shifting after a step (see shiftParticles), scaled by the fastest fluid particle. */
+  #shift(dt: number): void {
+    const { velX, velY, velZ, kind } = this.#arrays
+    let max2 = 0
+    for (let i = 0; i < this.#count; i++) {
+      if (kind[i] !== FLUID) continue
+      const v2 = velX[i]! * velX[i]! + velY[i]! * velY[i]! + velZ[i]! * velZ[i]!
+      if (v2 > max2) max2 = v2
+    }
+    if (max2 === 0) return
+    this.#runner.run(PHASE.pressures)
+    this.#runner.run(PHASE.shift, 4 * this.#constants.h * Math.sqrt(max2) * dt)
+  }
+
+  report(): SolverStepReport {
     return this.#report()
   }
 
@@ -662,7 +691,8 @@ class SphSolver implements Solver {
     if (this.#deletionBox) this.#deletionBox = header.referenceBox
     this.#lastDtS = 0
     this.#fluidCount = this.#countFluid()
-    this.#wallsAtRest = false
+    // the sort is stable, so sorting the restored order again leaves the next step unchanged
+    this.#sortParticles()
     this.#moveWalls(this.#timeS)
   }
 
@@ -671,7 +701,7 @@ class SphSolver implements Solver {
     this.#moveWalls(this.#timeS)
     const runner = this.#runner
     runner.run(PHASE.pressures)
-    if (this.#constants.boundaryCode === BOUNDARY_CODE.generalized) runner.run(PHASE.walls)
+    if (this.#boundary !== 'dynamic') runner.run(PHASE.walls)
     const phase = kind === 'forces' ? PHASE.forces : PHASE.reference
     let interactions = 0
     const started = performance.now()

@@ -5,7 +5,7 @@
 import type { Part } from '../../domain/parts.ts'
 import type { SimulationSettings } from '../../domain/settings.ts'
 import type { KernelKind } from './kernels.ts'
-import { kernelFactors } from './kernels.ts'
+import { kernelFactors, kernelValue } from './kernels.ts'
 import { chooseSpeedOfSound, taitStiffness } from './equationOfState.ts'
 import type { WallMotion } from './motion.ts'
 import { PARTICLE_KIND } from './particles.ts'
@@ -47,15 +47,25 @@ export interface SolverParticles {
   pressures?: ArrayLike<number>
 }
 
-export const BOUNDARY_KINDS = ['generalized', 'dynamic'] as const
+/**
+ * 'generalized': Adami et al. 2012 extrapolated wall pressure (settings.noRiemannWall on, the
+ * spec's "improved wall pressure"); 'riemann': the same wall particles, and fluid–wall pairs take
+ * the interface pressure of a one-sided Riemann problem along the wall normal (noRiemannWall off);
+ * 'dynamic': DualSPHysics dynamic boundary particles.
+ */
+export const BOUNDARY_KINDS = ['generalized', 'riemann', 'dynamic'] as const
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number]
 export const DENSITY_DIFFUSION_KINDS = ['fourtakas', 'molteni', 'none'] as const
 export const VISCOSITY_KINDS = ['artificial', 'laminar', 'artificial+laminar'] as const
 /**
  * 'symplectic': DualSPHysics' Symplectic position-Verlet (2 force passes per step).
  * 'rk4': classical 4-stage Runge–Kutta (4 force passes per step); settings 'runge_kutta_4'.
+ * 'rk4_dual_step': the same RK4 stages with two step criteria of their own Courant numbers: the
+ * acoustic limit h/(c0 + …) at ACOUSTIC_CFL_FACTOR × cfl (inside RK4's wider stability interval on
+ * the imaginary axis, 2.83 against 2 for the Symplectic scheme), the force limit √(h/|a|) at cfl;
+ * settings 'dual_timestep_rk_4' (see NUMERICS.md).
  */
-export const INTEGRATORS = ['symplectic', 'rk4'] as const
+export const INTEGRATORS = ['symplectic', 'rk4', 'rk4_dual_step'] as const
 export type Integrator = (typeof INTEGRATORS)[number]
 
 /** The integrator each settings.integrationScheme runs with; null: not implemented (refused). */
@@ -64,8 +74,14 @@ export const INTEGRATOR_FOR_SCHEME: Record<
   Integrator | null
 > = {
   runge_kutta_4: 'rk4',
-  dual_timestep_rk_4: null,
+  dual_timestep_rk_4: 'rk4_dual_step',
 }
+
+/** Acoustic Courant number of 'rk4_dual_step' relative to options.cfl. */
+export const ACOUSTIC_CFL_FACTOR = 2
+
+/** Particle shifting: none, Sun et al. 2017 (δ+-SPH) or the free-surface-aware variant (lyu21). */
+export const SHIFTING_CODE = { zero: 0, sun17: 1, lyu21: 2 } as const
 
 /** Numerical choices that are not simulation settings. */
 export interface SolverOptions {
@@ -73,9 +89,8 @@ export interface SolverOptions {
   /** h / particle diameter. */
   smoothingLengthFactor: number
   /**
-   * 'generalized': Adami et al. 2012 wall (extrapolated wall pressure: the spec's "improved wall
-   * pressure", settings.noRiemannWall on); 'dynamic': DualSPHysics dynamic boundary particles.
-   * null follows the settings; an explicit value overrides settings.noRiemannWall.
+   * Wall treatment (BOUNDARY_KINDS). null follows settings.noRiemannWall (on: 'generalized', off:
+   * 'riemann'); an explicit value overrides it.
    */
   boundary: BoundaryKind | null
   /** Density diffusion: Fourtakas et al. 2019 (hydrostatic-corrected) or Molteni–Colagrossi 2009. */
@@ -163,11 +178,9 @@ export function unsupportedSettings(
   if (settings.accelerationFileId !== null || settings.accelerationFile !== null)
     refused.push('accelerationFile')
   if (settings.lowDissipationOperators) refused.push('lowDissipationOperators')
-  if (settings.shifting !== 'zero') refused.push(`shifting: ${settings.shifting}`)
+  if (!(settings.shifting in SHIFTING_CODE)) refused.push(`shifting: ${settings.shifting}`)
   if (!options.integrator && INTEGRATOR_FOR_SCHEME[settings.integrationScheme] === null)
     refused.push(`integrationScheme: ${settings.integrationScheme}`)
-  // noRiemannWall off asks for a Riemann-solver wall, which this solver does not have
-  if (!options.boundary && !settings.noRiemannWall) refused.push('noRiemannWall: false')
   return refused
 }
 
@@ -216,8 +229,14 @@ export interface SphConstants {
   diffusionCoefficient: number
   /** ρ0 g / c0²: hydrostatic density gradient of Fourtakas' correction (zero for Molteni). */
   hydrostaticDensityGradient: [number, number, number]
-  /** 0: generalized wall (Adami), 1: dynamic boundary particles. */
+  /** 0: generalized wall (Adami, also under the Riemann wall), 1: dynamic boundary particles. */
   boundaryCode: number
+  /** 1: fluid–wall pairs use the Riemann interface pressure along the wall normal. */
+  riemannWall: number
+  /** SHIFTING_CODE of settings.shifting. */
+  shiftingCode: number
+  /** Kernel value at r = dp (the shifting's tensile-instability term). */
+  kernelAtDp: number
   /** Density limiter bounds (±Infinity when off). */
   densityMin: number
   densityMax: number
@@ -226,7 +245,7 @@ export interface SphConstants {
 }
 
 export const KERNEL_CODE = { wendland: 0, cubic: 1 } as const
-export const BOUNDARY_CODE = { generalized: 0, dynamic: 1 } as const
+export const BOUNDARY_CODE = { generalized: 0, riemann: 0, dynamic: 1 } as const
 
 function requireNumber(value: number | null, name: string): number {
   if (value === null || !Number.isFinite(value))
@@ -250,9 +269,7 @@ export function resolveBoundary(
   settings: SimulationSettings,
   options: SolverOptions,
 ): BoundaryKind {
-  const boundary = options.boundary ?? (settings.noRiemannWall ? 'generalized' : null)
-  if (!boundary) throw new SolverSetupError('A Riemann wall (noRiemannWall off) is not supported.')
-  return boundary
+  return options.boundary ?? (settings.noRiemannWall ? 'generalized' : 'riemann')
 }
 
 /** Options with defaults applied, checked. */
@@ -348,6 +365,7 @@ export function deriveConstants(
     ? requireNumber(settings.densityThreshold, 'densityThreshold')
     : null
   const k = diffusion === 'fourtakas' ? rho0 / (c0 * c0) : 0
+  const boundary = resolveBoundary(settings, options)
   return {
     particleDiameter: dp,
     h,
@@ -366,7 +384,10 @@ export function deriveConstants(
     nu: laminar ? material.kinematicViscosity : 0,
     diffusionCoefficient: diffusion === 'none' ? 0 : 2 * options.densityDiffusionDelta * h * c0,
     hydrostaticDensityGradient: [k * gravity[0], k * gravity[1], k * gravity[2]],
-    boundaryCode: BOUNDARY_CODE[resolveBoundary(settings, options)],
+    boundaryCode: BOUNDARY_CODE[boundary],
+    riemannWall: boundary === 'riemann' ? 1 : 0,
+    shiftingCode: SHIFTING_CODE[settings.shifting],
+    kernelAtDp: kernelValue(factors, dp),
     densityMin: threshold === null ? -Infinity : rho0 * (1 - threshold),
     densityMax: threshold === null ? Infinity : rho0 * (1 + threshold),
     particleMass: rho0 * dp * dp * dp,

@@ -159,11 +159,12 @@ export function extrapolateWalls(
   const a = ctx.arrays
   const { posX, posY, posZ, velX, velY, velZ, rho, press, invRho, kind, accX, accY, accZ, packed } =
     a
-  const { viscVX, viscVY, viscVZ } = a
+  const { viscVX, viscVY, viscVZ, normalX, normalY, normalZ } = a
   const cellStart = ctx.grid.cellStart
   const rowBegin = ctx.rowBegin
   const rowEnd = ctx.rowEnd
   const k = ctx.constants
+  const riemann = k.riemannWall === 1
   const support2 = k.support2
   const h = k.h
   const invH = 1 / h
@@ -247,6 +248,14 @@ export function extrapolateWalls(
         viscVX[i] = 2 * velX[i]! - sumVx * invW
         viscVY[i] = 2 * velY[i]! - sumVy * invW
         viscVZ[i] = 2 * velZ[i]! - sumVz * invW
+        if (riemann) {
+          // Σ ρ_f W (r_w − r_f) points from the fluid into the wall: its opposite is the normal
+          const length = Math.sqrt(sumRx * sumRx + sumRy * sumRy + sumRz * sumRz)
+          const inv = length > 0 ? -1 / length : 0
+          normalX[i] = sumRx * inv
+          normalY[i] = sumRy * inv
+          normalZ[i] = sumRz * inv
+        }
       } else {
         press[i] = 0
         rho[i] = rho0
@@ -254,6 +263,7 @@ export function extrapolateWalls(
         viscVX[i] = velX[i]!
         viscVY[i] = velY[i]!
         viscVZ[i] = velZ[i]!
+        if (riemann) normalX[i] = normalY[i] = normalZ[i] = 0
       }
       const o = i * STRIDE
       packed[o + 6] = press[i]!
@@ -284,6 +294,7 @@ export function computeForces(
 ): void {
   const a = ctx.arrays
   const { packed, rho, kind, noSlip, viscVX, viscVY, viscVZ, accX, accY, accZ, drho } = a
+  const { normalX, normalY, normalZ } = a
   const cellStart = ctx.grid.cellStart
   const rowBegin = ctx.rowBegin
   const rowEnd = ctx.rowEnd
@@ -302,6 +313,8 @@ export function computeForces(
   const diffusionCoefficient = k.diffusionCoefficient * m
   const [kx, ky, kz] = k.hydrostaticDensityGradient
   const dynamicWalls = k.boundaryCode === BOUNDARY_CODE.dynamic
+  const riemann = k.riemannWall === 1
+  const c0 = k.speedOfSound
   const FLUID = PARTICLE_KIND.fluid
   const MIN_R2 = 1e-24 * support2
   // read every property before the loops: named accesses first reached after an on-stack
@@ -403,7 +416,7 @@ export function computeForces(
           const dvx = vxi - packed[o + 3]!
           const dvy = vyi - packed[o + 4]!
           const dvz = vzi - packed[o + 5]!
-          const pj = packed[o + 6]!
+          let pj = packed[o + 6]!
           let invRhoj = packed[o + 7]!
           const invR2 = 1 / (r2 + eta2)
           const fr = f * r2 * invR2
@@ -416,6 +429,16 @@ export function computeForces(
             diff += (1 - (rhoi - kx * dx - ky * dy - kz * dz) * invRhoj) * fr
           } else {
             invRhoj = -invRhoj
+            if (riemann) {
+              // one-sided Riemann problem along the wall normal n (towards the fluid), mirrored
+              // state u_R = −u_L: 2P* = p_i + p_w + 2ρ_i β U with U the approach speed and Zhang
+              // et al.'s (2017) low-dissipation limiter β = min(3 (u_L − u_R), c0)
+              const approach = -(dvx * normalX[j]! + dvy * normalY[j]! + dvz * normalZ[j]!)
+              if (approach > 0) {
+                const beta = 6 * approach < c0 ? 6 * approach : c0
+                pj += 2 * rhoi * beta * approach
+              }
+            }
             if (noSlip[j] === 0) viscous = 0
             else {
               ux = vxi - viscVX[j]!
@@ -513,4 +536,136 @@ export function runReferencePass(
   }
   stats[base + STAT.interactions] = interactions
   stats[base + STAT.checksum] = checksum
+}
+
+/** Free-surface thresholds of the shifting on ∇·r (3 inside the fluid, in 3D). */
+export const SHIFT_NEAR_SURFACE_DIVERGENCE = 2.75
+export const SHIFT_SPLASH_DIVERGENCE = 1.5
+/** Tensile-instability term 1 + R (W/W(dp))ⁿ of the shifting (Sun et al. 2017: R = 0.2, n = 4). */
+const SHIFT_R = 0.2
+/** Largest shift per step, in particle diameters. */
+export const SHIFT_MAX_DP = 0.1
+
+/**
+ * Particle shifting on the fluid particles of a cell range, after a step, from the positions and
+ * volumes in the neighbour records (computePressures ran on the new positions):
+ *   δr_i = −scale · Σ_j V_j (1 + R (W_ij/W(dp))⁴) ∇W_ij,   scale = 4 h U_max dt
+ * (Sun et al. 2017's −CFL·Ma·(2h)² with the step's own Courant number dt c0/h and Ma = U_max/c0).
+ * ∇·r = −Σ V_j r_ij·∇W_ij tells the free surface apart and n = −Σ V_j ∇W_ij / |…| is its normal:
+ * near the surface (∇·r < 2.75) sun17 keeps the tangential part of δr; lyu21 also keeps an
+ * inward normal part (δr·n < 0, it fills voids behind the surface, never pushes particles out)
+ * and does not shift splashes (∇·r < 1.5). |δr| ≤ 0.1 dp. Writes posX..posZ of its own particles
+ * only; reads the records, so threads can share it.
+ */
+export function shiftParticles(
+  ctx: InteractionContext,
+  cellBegin: number,
+  cellEnd: number,
+  scale: number,
+): void {
+  const { packed, kind, posX, posY, posZ } = ctx.arrays
+  const cellStart = ctx.grid.cellStart
+  const rowBegin = ctx.rowBegin
+  const rowEnd = ctx.rowEnd
+  const k = ctx.constants
+  const support2 = k.support2
+  const invH = 1 / k.h
+  const alpha = k.kernelAlpha
+  const gradFactor = k.kernelGradFactor
+  const wendland = k.kernelCode === KERNEL_CODE.wendland
+  const m = k.particleMass
+  const invWdp = 1 / k.kernelAtDp
+  const lyu = k.shiftingCode === 2
+  const maxShift = SHIFT_MAX_DP * k.particleDiameter
+  const maxShift2 = maxShift * maxShift
+  const FLUID = PARTICLE_KIND.fluid
+  const MIN_R2 = 1e-24 * support2
+  for (let c = cellBegin; c < cellEnd; c++) {
+    const pBegin = cellStart[c]!
+    const pEnd = cellStart[c + 1]!
+    if (pBegin === pEnd) continue
+    let rows = -1
+    for (let i = pBegin; i < pEnd; i++) {
+      if (kind[i] !== FLUID) continue
+      if (rows < 0) rows = fillStencilRows(ctx, c, false)
+      const oi = i * STRIDE
+      const xi = packed[oi]!
+      const yi = packed[oi + 1]!
+      const zi = packed[oi + 2]!
+      let gx = 0
+      let gy = 0
+      let gz = 0
+      let sx = 0
+      let sy = 0
+      let sz = 0
+      let divergence = 0
+      for (let r = 0; r < rows; r++) {
+        const jEnd = rowEnd[r]!
+        for (let j = rowBegin[r]!; j < jEnd; j++) {
+          const o = j * STRIDE
+          const dx = xi - packed[o]!
+          const dy = yi - packed[o + 1]!
+          const dz = zi - packed[o + 2]!
+          const r2 = dx * dx + dy * dy + dz * dz
+          if (r2 >= support2 || r2 < MIN_R2) continue
+          const q = Math.sqrt(r2) * invH
+          let w: number
+          let f: number
+          if (wendland) {
+            const t = 1 - 0.5 * q
+            const t3 = t * t * t
+            w = alpha * t3 * t * (2 * q + 1)
+            f = gradFactor * t3
+          } else if (q < 1) {
+            w = alpha * (1 - 1.5 * q * q + 0.75 * q * q * q)
+            f = gradFactor * (-3 + 2.25 * q)
+          } else {
+            const t = 2 - q
+            w = alpha * 0.25 * t * t * t
+            f = (gradFactor * (-0.75 * t * t)) / q
+          }
+          const invRhoj = packed[o + 7]!
+          const vf = m * (invRhoj < 0 ? -invRhoj : invRhoj) * f
+          gx += vf * dx
+          gy += vf * dy
+          gz += vf * dz
+          const ratio = w * invWdp
+          const r4 = ratio * ratio * ratio * ratio
+          const tensile = vf * (1 + SHIFT_R * r4)
+          sx += tensile * dx
+          sy += tensile * dy
+          sz += tensile * dz
+          divergence -= vf * r2
+        }
+      }
+      if (lyu && divergence < SHIFT_SPLASH_DIVERGENCE) continue
+      let ddx = -scale * sx
+      let ddy = -scale * sy
+      let ddz = -scale * sz
+      if (divergence < SHIFT_NEAR_SURFACE_DIVERGENCE) {
+        const g = Math.sqrt(gx * gx + gy * gy + gz * gz)
+        if (g > 0) {
+          const nx = -gx / g
+          const ny = -gy / g
+          const nz = -gz / g
+          const normal = ddx * nx + ddy * ny + ddz * nz
+          // sun17 removes the normal part; lyu21 keeps it when it points into the fluid
+          const removed = lyu && normal < 0 ? 0 : normal
+          ddx -= removed * nx
+          ddy -= removed * ny
+          ddz -= removed * nz
+        }
+      }
+      const d2 = ddx * ddx + ddy * ddy + ddz * ddz
+      if (d2 > maxShift2) {
+        const s = maxShift / Math.sqrt(d2)
+        ddx *= s
+        ddy *= s
+        ddz *= s
+      }
+      posX[i] = posX[i]! + ddx
+      posY[i] = posY[i]! + ddy
+      posZ[i] = posZ[i]! + ddz
+    }
+  }
 }

@@ -44,6 +44,9 @@ export const FLOAT_FIELDS = [
   'viscVX', // wall: velocity used in the viscous terms (no-slip: 2 v_w − extrapolated fluid velocity)
   'viscVY',
   'viscVZ',
+  'normalX', // wall, Riemann wall only: unit normal towards the fluid (from the extrapolation)
+  'normalY',
+  'normalZ',
 ] as const
 export type FloatField = (typeof FLOAT_FIELDS)[number]
 
@@ -111,18 +114,24 @@ const RUNGE_KUTTA_FIELDS: ReadonlySet<FloatField> = new Set([
   'sumRho',
 ])
 
+/** Fields only the Riemann wall uses. */
+const RIEMANN_WALL_FIELDS: ReadonlySet<FloatField> = new Set(['normalX', 'normalY', 'normalZ'])
+
 /**
  * Shared buffers for `capacity` particles. Without `rungeKutta` the integrator's sum fields get a
- * single element (56 bytes per particle saved; nothing else reads them).
+ * single element (56 bytes per particle saved; nothing else reads them), likewise the wall normals
+ * without `riemannWall`.
  */
 export function allocateParticleBuffers(
   capacity: number,
-  { rungeKutta = true }: { rungeKutta?: boolean } = {},
+  { rungeKutta = true, riemannWall = true }: { rungeKutta?: boolean; riemannWall?: boolean } = {},
 ): ParticleBuffers {
   const size = Math.max(capacity, 1)
   const float = {} as Record<FloatField, SharedArrayBuffer>
   for (const field of FLOAT_FIELDS) {
-    const used = rungeKutta || !RUNGE_KUTTA_FIELDS.has(field)
+    const used =
+      (rungeKutta || !RUNGE_KUTTA_FIELDS.has(field)) &&
+      (riemannWall || !RIEMANN_WALL_FIELDS.has(field))
     float[field] = new SharedArrayBuffer((used ? size : 1) * 8)
   }
   const int = {} as Record<IntField, SharedArrayBuffer>

@@ -18,6 +18,7 @@ import {
   createInteractionContext,
   extrapolateWalls,
   runReferencePass,
+  shiftParticles,
   STAT_STRIDE,
 } from './interactions.ts'
 import { correctSymplectic, predictSymplectic, RK_STAGE, updateRungeKutta } from './integration.ts'
@@ -35,11 +36,12 @@ export const PHASE = {
   rungeKutta2: 8,
   rungeKutta3: 9,
   rungeKutta4: 10,
-  exit: 11,
+  shift: 11,
+  exit: 12,
 } as const
 export type Phase = (typeof PHASE)[keyof typeof PHASE]
 
-/** Phase parameters (Float64Array): the time step of an integration phase. */
+/** Phase parameters (Float64Array): the time step of an integration phase, the shift scale. */
 const PARAM = { dt: 0 } as const
 const PARAM_LENGTH = 2
 
@@ -103,6 +105,9 @@ export function runPhaseRange(
       break
     case PHASE.rungeKutta4:
       updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.fourth, dt)
+      break
+    case PHASE.shift:
+      shiftParticles(ctx, cellBegin, cellEnd, dt)
       break
     case PHASE.exit:
       break

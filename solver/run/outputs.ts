@@ -1,0 +1,183 @@
+/**
+ * One output of a run on disk: the solver's snapshot as output-format objects (one fluid object
+ * per material, one wall object per wall part with its wall pressure), written with writeOutput
+ * into the files of domain/output/layout.ts, manifest.json last (its presence marks the output
+ * complete; it is written to a temporary name and renamed).
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { ManifestObject, OutputManifest } from '../../domain/output/layout.ts'
+import { objectFile, OUTPUT_MANIFEST_FILE, outputDirectory } from '../../domain/output/layout.ts'
+import type { ParticleObjectInput } from '../../domain/output/writer.ts'
+import { writeOutput } from '../../domain/output/writer.ts'
+import {
+  FORMAT_MINOR_VERSION,
+  FORMAT_VERSION,
+  formatVersionString,
+  SPH_PARTICLE_COLUMNS,
+} from '../../domain/outputFormat.ts'
+import type { SolverSnapshot } from '../sph/SphSolver.ts'
+import { PARTICLE_KIND } from '../sph/particles.ts'
+
+/** Object id of the fluid of a material. */
+export function fluidObjectId(materialId: number): string {
+  return `fluid-${materialId}`
+}
+
+/** Object id of the wall particles of a part. */
+export function wallObjectId(partId: number): string {
+  return `wall-${partId}`
+}
+
+/** Columns of a wall object: position, the wall's velocity, its (extrapolated) pressure, density. */
+export const WALL_COLUMNS = ['x', 'y', 'z', 'vx', 'vy', 'vz', 'pressure', 'density'] as const
+
+/** Names of materials and parts for the manifest. */
+export interface OutputNames {
+  material: (materialId: number) => string
+  part: (partId: number) => string
+}
+
+interface ObjectSource {
+  input: ParticleObjectInput
+  name: string
+  sourceId: number
+}
+
+function gatherColumns(
+  snapshot: SolverSnapshot,
+  rows: number[],
+  names: readonly string[],
+): Record<string, Float32Array> {
+  const columns: Record<string, Float32Array> = {}
+  for (const name of names) columns[name] = new Float32Array(rows.length)
+  const { positions, velocities, pressure, density, mass } = snapshot
+  const x = columns.x!
+  const y = columns.y!
+  const z = columns.z!
+  const vx = columns.vx!
+  const vy = columns.vy!
+  const vz = columns.vz!
+  const p = columns.pressure!
+  const rho = columns.density!
+  const m = columns.mass
+  rows.forEach((i, row) => {
+    x[row] = positions[3 * i]!
+    y[row] = positions[3 * i + 1]!
+    z[row] = positions[3 * i + 2]!
+    vx[row] = velocities[3 * i]!
+    vy[row] = velocities[3 * i + 1]!
+    vz[row] = velocities[3 * i + 2]!
+    p[row] = pressure[i]!
+    rho[row] = density[i]!
+    if (m) m[row] = mass[i]!
+  })
+  return columns
+}
+
+/** The output-format objects of a snapshot: fluids by material, then walls by part. */
+export function buildOutputObjects(snapshot: SolverSnapshot, names: OutputNames): ObjectSource[] {
+  const fluidRows = new Map<number, number[]>()
+  const wallRows = new Map<number, number[]>()
+  for (let i = 0; i < snapshot.count; i++) {
+    const [map, key] =
+      snapshot.kind[i] === PARTICLE_KIND.fluid
+        ? [fluidRows, snapshot.materialId[i]!]
+        : [wallRows, snapshot.partId[i]!]
+    let rows = map.get(key)
+    if (!rows) map.set(key, (rows = []))
+    rows.push(i)
+  }
+  const objects: ObjectSource[] = []
+  for (const [materialId, rows] of [...fluidRows].sort((a, b) => a[0] - b[0])) {
+    objects.push({
+      input: {
+        kind: 'fluid',
+        objectId: fluidObjectId(materialId),
+        materialId,
+        columns: gatherColumns(snapshot, rows, SPH_PARTICLE_COLUMNS),
+      },
+      name: names.material(materialId),
+      sourceId: materialId,
+    })
+  }
+  for (const [partId, rows] of [...wallRows].sort((a, b) => a[0] - b[0])) {
+    objects.push({
+      input: {
+        kind: 'wall_boundary',
+        objectId: wallObjectId(partId),
+        columns: gatherColumns(snapshot, rows, WALL_COLUMNS),
+      },
+      name: names.part(partId),
+      sourceId: partId,
+    })
+  }
+  return objects
+}
+
+/** Where and as what an output is written. */
+export interface OutputTarget {
+  dataDir: string
+  simulationId: number
+  runId: number
+  outputNo: number
+  timeS: number
+}
+
+/** Writes every object file of one output, then its manifest; returns the manifest. */
+export async function writeRunOutput(
+  target: OutputTarget,
+  snapshot: SolverSnapshot,
+  names: OutputNames,
+): Promise<OutputManifest> {
+  const { dataDir, simulationId, runId, outputNo, timeS } = target
+  const sources = buildOutputObjects(snapshot, names)
+  const written = writeOutput({
+    simulationId,
+    runId,
+    outputNo,
+    timeS,
+    objects: sources.map((source) => source.input),
+  })
+  const directory = join(dataDir, outputDirectory(simulationId, runId, outputNo))
+  await mkdir(directory, { recursive: true })
+  const objects: ManifestObject[] = []
+  for (const source of sources) {
+    const id = source.input.objectId
+    const full = written.full.get(id)!
+    const fast = written.fast.get(id)!
+    for (const object of [full, fast]) {
+      const path = join(dataDir, objectFile(simulationId, runId, outputNo, id, object.dataset))
+      await writeFile(path, object.bytes)
+    }
+    objects.push({
+      objectId: id,
+      kind: source.input.kind,
+      name: source.name,
+      sourceId: source.sourceId,
+      columns: Object.keys(source.input.columns).filter((c) => c !== 'x' && c !== 'y' && c !== 'z'),
+      particleCount: { full: full.particleCount, fast: fast.particleCount },
+      triangleCount: full.triangleCount,
+      sizeBytes: { full: full.bytes.length, fast: fast.bytes.length },
+    })
+  }
+  const manifest: OutputManifest = {
+    formatVersion: formatVersionString({ major: FORMAT_VERSION, minor: FORMAT_MINOR_VERSION }),
+    simulationId,
+    runId,
+    outputNo,
+    timeS,
+    objects,
+  }
+  const path = join(directory, OUTPUT_MANIFEST_FILE)
+  await writeFile(`${path}.tmp`, JSON.stringify(manifest, null, 1))
+  await rename(`${path}.tmp`, path)
+  return manifest
+}
+
+/** Writes a file, creating its directory; through a temporary name so a reader never sees half. */
+export async function writeFileAtomically(path: string, bytes: Uint8Array | string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  await writeFile(`${path}.tmp`, bytes)
+  await rename(`${path}.tmp`, path)
+}

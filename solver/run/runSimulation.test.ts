@@ -1,0 +1,243 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createDefaultMaterial } from '../../domain/materials.ts'
+import type { OutputManifest } from '../../domain/output/layout.ts'
+import {
+  checkpointFile,
+  objectFile,
+  OUTPUT_MANIFEST_FILE,
+  outputDirectory,
+  runLogFile,
+} from '../../domain/output/layout.ts'
+import { defaultSettings, type SimulationSettings } from '../../domain/settings.ts'
+import { buildTankParticles, WATER_ID } from '../sph/scenarios.ts'
+import { runSimulation } from './runSimulation.ts'
+import type { RunCondition, RunLogLine, RunSimulationOptions } from './types.ts'
+import { RUN_STOP_MESSAGES } from './types.ts'
+
+const directories: string[] = []
+afterAll(async () => {
+  await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })))
+})
+
+async function dataDirectory(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), 'dive-run-'))
+  directories.push(directory)
+  return directory
+}
+
+const DP = 0.025
+
+/** A small dam break: 4 × 4 × 6 fluid particles in an open tank, water with c0 from 10√(gH). */
+function runOptions(
+  dataDir: string,
+  settings: Partial<SimulationSettings> = {},
+  extra: Partial<RunSimulationOptions> = {},
+): RunSimulationOptions {
+  const water = { ...createDefaultMaterial(WATER_ID, 7, '2026-01-01T00:00:00Z'), speedOfSound: 1 }
+  return {
+    setup: {
+      simulationId: 7,
+      settings: {
+        ...defaultSettings(),
+        particleDiameter: DP,
+        endTime: 0.06,
+        outputTimeInterval: 0.02,
+        ...settings,
+      },
+      materials: [water],
+      parts: [],
+      movements: [],
+      meshes: {},
+    },
+    particles: buildTankParticles({
+      dp: DP,
+      tank: [0.3, 0.1, 0.2],
+      fluidMin: [0, 0, 0],
+      fluidMax: [0.1, 0.1, 0.15],
+      closed: false,
+      wallLayers: 3,
+    }),
+    dataDir,
+    simulationId: 7,
+    runId: 3,
+    threads: 1,
+    signal: new AbortController().signal,
+    ...extra,
+  }
+}
+
+async function readManifest(dataDir: string, outputNo: number): Promise<OutputManifest> {
+  const path = join(dataDir, outputDirectory(7, 3, outputNo), OUTPUT_MANIFEST_FILE)
+  return JSON.parse(await readFile(path, 'utf8')) as OutputManifest
+}
+
+async function readLog(dataDir: string): Promise<RunLogLine[]> {
+  const text = await readFile(join(dataDir, runLogFile(7, 3)), 'utf8')
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunLogLine)
+}
+
+describe('runSimulation', () => {
+  it('runs the default settings to the end time, writing every output, checkpoint and log line', async () => {
+    const dataDir = await dataDirectory()
+    const manifests: OutputManifest[] = []
+    const result = await runSimulation({
+      ...runOptions(dataDir),
+      onOutput: (manifest) => manifests.push(manifest),
+    })
+    expect(result).toMatchObject({
+      state: 'completed',
+      reason: 'end_time',
+      message: RUN_STOP_MESSAGES.endTime,
+      lastOutputNo: 3,
+    })
+    expect(result.timeS).toBeCloseTo(0.06, 12)
+    expect(manifests.map((m) => m.outputNo)).toEqual([0, 1, 2, 3])
+    expect(manifests.map((m) => m.timeS)).toEqual([0, 0.02, 0.04, 0.06].map((t) => expect.closeTo(t, 12)))
+    const manifest = await readManifest(dataDir, 2)
+    expect(manifest.objects.map((o) => [o.objectId, o.kind, o.name])).toEqual([
+      ['fluid-1', 'fluid', 'Fluid 2'],
+      ['wall-2', 'wall_boundary', 'Part 2'],
+    ])
+    const fluid = manifest.objects[0]!
+    expect(fluid.columns).toEqual(['vx', 'vy', 'vz', 'pressure', 'density', 'mass'])
+    expect(fluid.particleCount.full).toBe(4 * 4 * 6)
+    for (const object of manifest.objects) {
+      for (const dataset of ['full', 'fast'] as const) {
+        const bytes = await readFile(join(dataDir, objectFile(7, 3, 2, object.objectId, dataset)))
+        expect(bytes.length).toBe(object.sizeBytes[dataset])
+      }
+    }
+    const checkpoints = await readdir(join(dataDir, 'simulations/7/runs/3/checkpoints'))
+    expect(checkpoints.sort()).toEqual(['000000.ckpt', '000001.ckpt', '000002.ckpt', '000003.ckpt'])
+    const log = await readLog(dataDir)
+    const lastLine = log.at(-1)!
+    expect(lastLine).toMatchObject({
+      level: 'SUCCESS',
+      progress: 1,
+      output: 3,
+      particles: result.particles,
+    })
+    expect(lastLine.time).toBeCloseTo(60, 9)
+    expect(lastLine.dt).toBeGreaterThan(0)
+    expect(log.filter((line) => line.message?.startsWith('Output ')).length).toBe(4)
+  }, 30_000)
+
+  it('resumes from a checkpoint and writes the same output as an uninterrupted run', async () => {
+    const straightDir = await dataDirectory()
+    await runSimulation(runOptions(straightDir, { shifting: 'lyu21' }))
+    const stoppedDir = await dataDirectory()
+    const controller = new AbortController()
+    const stopped = await runSimulation({
+      ...runOptions(stoppedDir, { shifting: 'lyu21' }, { signal: controller.signal }),
+      onOutput: (manifest) => {
+        if (manifest.outputNo === 1) controller.abort()
+      },
+    })
+    expect(stopped).toMatchObject({ state: 'stopped', reason: 'user', lastOutputNo: 1 })
+    expect(stopped.message).toBe(RUN_STOP_MESSAGES.user)
+    const resumed = await runSimulation(
+      runOptions(stoppedDir, { shifting: 'lyu21' }, { resumeFromOutput: 1 }),
+    )
+    expect(resumed).toMatchObject({ state: 'completed', lastOutputNo: 3 })
+    for (const outputNo of [2, 3]) {
+      const file = objectFile(7, 3, outputNo, 'fluid-1', 'full')
+      const expected = await readFile(join(straightDir, file))
+      const actual = await readFile(join(stoppedDir, file))
+      expect(actual.equals(expected)).toBe(true)
+    }
+  }, 60_000)
+
+  it('stops at a stop condition with its message and reports warning conditions once', async () => {
+    const dataDir = await dataDirectory()
+    const conditions: RunCondition[] = [
+      { id: 1, action: 'warning', valueType: 'time', operator: '>=', threshold: 10 },
+      { id: 2, action: 'stop', valueType: 'time', operator: '>=', threshold: 30 },
+    ]
+    const triggered: number[] = []
+    const result = await runSimulation({
+      ...runOptions(dataDir, {}, { conditions }),
+      onCondition: (condition) => triggered.push(condition.id),
+    })
+    expect(result).toMatchObject({
+      state: 'stopped',
+      reason: 'condition',
+      message: RUN_STOP_MESSAGES.condition.time,
+      condition: conditions[1],
+      lastOutputNo: 1,
+    })
+    expect(result.timeS).toBeGreaterThanOrEqual(0.03)
+    expect(result.timeS).toBeLessThan(0.031)
+    expect(triggered).toEqual([1, 2])
+    const warnings = (await readLog(dataDir)).filter((line) => line.level === 'WARN')
+    expect(warnings.map((line) => line.message)).toEqual([RUN_STOP_MESSAGES.warning.time])
+  }, 30_000)
+
+  it('stops when the organization runs out of credits, and on a particle-count condition', async () => {
+    const broke = await runSimulation(
+      runOptions(
+        await dataDirectory(),
+        {},
+        {
+          credits: { consumedAtStart: 5, perCoreHour: 3600, available: 1e-9 },
+        },
+      ),
+    )
+    expect(broke).toMatchObject({
+      state: 'stopped',
+      reason: 'credits',
+      message: 'Not enough credits left...',
+    })
+    expect(broke.creditsConsumed).toBeGreaterThan(5)
+    const crowded = await runSimulation(
+      runOptions(
+        await dataDirectory(),
+        {},
+        {
+          conditions: [
+            { id: 9, action: 'stop', valueType: 'particle_nbr', operator: '>=', threshold: 10 },
+          ],
+        },
+      ),
+    )
+    expect(crowded).toMatchObject({
+      reason: 'condition',
+      message: RUN_STOP_MESSAGES.condition.particle_nbr,
+    })
+  }, 30_000)
+
+  it('refuses unsupported settings at the start, naming them, and writes no output', async () => {
+    const dataDir = await dataDirectory()
+    const result = await runSimulation(runOptions(dataDir, { multiphase: true, airDrag: true }))
+    expect(result.state).toBe('failed')
+    expect(result.reason).toBe('unsupported')
+    expect(result.message).toBe('Unsupported simulation settings: multiphase, airDrag.')
+    expect(result.lastOutputNo).toBeNull()
+    await expect(readFile(join(dataDir, checkpointFile(7, 3, 0)))).rejects.toThrow()
+    expect((await readLog(dataDir)).at(-1)).toMatchObject({
+      level: 'ERROR',
+      message: result.message,
+    })
+  })
+
+  it('deletes fluid leaving the calculation domain and stops when none is left', async () => {
+    const result = await runSimulation(
+      runOptions(await dataDirectory(), {
+        calcDomainActive: true,
+        calcDomainMin: [-1, -1, 0.2],
+        calcDomainMax: [1, 1, 1],
+      }),
+    )
+    expect(result).toMatchObject({
+      state: 'stopped',
+      reason: 'no_fluid',
+      message: RUN_STOP_MESSAGES.noFluid,
+    })
+    expect(result.deletedParticles).toBe(4 * 4 * 6)
+  })
+})

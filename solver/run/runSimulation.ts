@@ -1,0 +1,351 @@
+/**
+ * runSimulation: one run of a simulation, as a job worker thread calls it. Creates the SPH solver
+ * from the setup and the discretization's particles, writes output 0 (or restores the checkpoint
+ * of the output it resumes from), then steps to every output time (k × outputTimeInterval, the
+ * last one at endTime), writing each output, its checkpoint and a log line; progress log lines
+ * in between. After every step it checks the abort signal, the conditions, the credits and the
+ * fluid left. It yields to the event loop every few tens of milliseconds so that an abort (a
+ * message to the worker) is seen.
+ */
+import { appendFile, mkdir, readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { checkpointFile, runLogFile } from '../../domain/output/layout.ts'
+import { isConditionMet } from '../../domain/conditions.ts'
+import type { Material } from '../../domain/materials.ts'
+import type { Vec3 } from '../../domain/vector.ts'
+import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
+import {
+  SolverSetupError,
+  solverPartOf,
+  unsupportedParts,
+  unsupportedSettings,
+} from '../sph/config.ts'
+import { createDomainMovementMotion } from '../sph/motion.ts'
+import { PARTICLE_KIND } from '../sph/particles.ts'
+import type { Solver, SolverStepReport } from '../sph/SphSolver.ts'
+import { createSolver } from '../sph/SphSolver.ts'
+import { writeFileAtomically, writeRunOutput, type OutputNames } from './outputs.ts'
+import { decodeRunCheckpoint, encodeRunCheckpoint } from './runCheckpoint.ts'
+import type {
+  RunCondition,
+  RunEndReason,
+  RunEndState,
+  RunLogLine,
+  RunResult,
+  RunSimulationOptions,
+} from './types.ts'
+import { RUN_STOP_MESSAGES } from './types.ts'
+
+/** Longest stretch of stepping without yielding to the event loop. */
+const YIELD_INTERVAL_MS = 50
+const DEFAULT_LOG_INTERVAL_MS = 1000
+const MS_PER_MINUTE = 60_000
+const MS_PER_HOUR = 3_600_000
+
+/** The solver's view of a material. */
+export function solverMaterialOf(material: Material): SolverMaterial {
+  return {
+    id: material.id,
+    // missing values are refused by checkRunStart
+    density: material.density ?? NaN,
+    gamma: material.gamma ?? NaN,
+    speedOfSound: material.speedOfSound ?? NaN,
+    kinematicViscosity: material.kinematicViscosity ?? NaN,
+    viscosityKind: material.viscosityKind,
+  }
+}
+
+/** Centre of each part's wall particles: the default centre of its rotations. */
+function wallCentres(options: RunSimulationOptions): Map<number, Vec3> {
+  const { positions, kinds, partIds } = options.particles
+  const sums = new Map<number, [number, number, number, number]>()
+  for (let i = 0; i < kinds.length; i++) {
+    if (kinds[i] !== PARTICLE_KIND.wall) continue
+    const id = partIds[i]!
+    let sum = sums.get(id)
+    if (!sum) sums.set(id, (sum = [0, 0, 0, 0]))
+    sum[0] += positions[3 * i]!
+    sum[1] += positions[3 * i + 1]!
+    sum[2] += positions[3 * i + 2]!
+    sum[3]++
+  }
+  return new Map([...sums].map(([id, s]) => [id, [s[0] / s[3], s[1] / s[3], s[2] / s[3]]]))
+}
+
+/** The solver config of a run: settings, materials, wall conditions, movements, options. */
+export function createRunSolverConfig(options: RunSimulationOptions): SolverConfig {
+  const { setup } = options
+  const endTimeS = setup.settings.endTime ?? Infinity
+  const centres = wallCentres(options)
+  return {
+    settings: setup.settings,
+    materials: setup.materials.map(solverMaterialOf),
+    particles: options.particles,
+    parts: setup.parts.map(solverPartOf),
+    wallMotion:
+      setup.movements.length > 0
+        ? createDomainMovementMotion(setup.movements, endTimeS, (id) => centres.get(id))
+        : undefined,
+    options: { ...options.solverOptions, threads: options.threads },
+  }
+}
+
+/**
+ * What must be fixed before a run can start, as messages (empty: it can start). The unsupported
+ * settings and parts name each setting and part.
+ */
+export function checkRunStart(options: RunSimulationOptions): string[] {
+  const { settings } = options.setup
+  const problems: string[] = []
+  const refused = unsupportedSettings(settings, options.solverOptions)
+  if (refused.length > 0) problems.push(`Unsupported simulation settings: ${refused.join(', ')}.`)
+  const parts = unsupportedParts(options.setup.parts)
+  if (parts.length > 0) problems.push(`Unsupported parts: ${parts.join(', ')}.`)
+  if (!(settings.endTime !== null && settings.endTime > 0))
+    problems.push('Setting endTime must be a number greater than 0.')
+  if (!(settings.outputTimeInterval !== null && settings.outputTimeInterval > 0))
+    problems.push('Setting outputTimeInterval must be a number greater than 0.')
+  const { kinds, materialIds } = options.particles
+  const used = new Set<number>()
+  for (let i = 0; i < kinds.length; i++)
+    if (kinds[i] === PARTICLE_KIND.fluid) used.add(materialIds ? materialIds[i]! : -1)
+  if (used.size === 0) problems.push('The discretization has no fluid particles.')
+  for (const material of options.setup.materials) {
+    if (!used.has(material.id) && !(used.has(-1) && material === options.setup.materials[0]))
+      continue
+    const { density, gamma, speedOfSound, kinematicViscosity } = material
+    const values = [density, gamma, speedOfSound, kinematicViscosity]
+    if (values.some((value) => value === null || !Number.isFinite(value)))
+      problems.push(
+        `Material "${material.name}" needs a density, gamma, speed of sound and kinematic viscosity.`,
+      )
+  }
+  return problems
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
+interface RunState {
+  outputNo: number
+  runtimeOffsetMs: number
+  creditsAtStart: number
+  triggered: Set<number>
+}
+
+/** Runs a simulation; see the module comment and RunSimulationOptions. */
+export async function runSimulation(options: RunSimulationOptions): Promise<RunResult> {
+  const wallStart = performance.now()
+  const { setup, dataDir, simulationId, runId, signal } = options
+  const settings = setup.settings
+  const logPath = join(dataDir, runLogFile(simulationId, runId))
+  await mkdir(dirname(logPath), { recursive: true })
+  const credits = options.credits ?? null
+  const state: RunState = {
+    outputNo: -1,
+    runtimeOffsetMs: 0,
+    creditsAtStart: credits?.consumedAtStart ?? 0,
+    triggered: new Set(),
+  }
+  let last: SolverStepReport | null = null
+  let startTimeS = 0
+
+  const runtimeMs = () => state.runtimeOffsetMs + (performance.now() - wallStart)
+  const creditsThisRun = () =>
+    credits
+      ? (options.threads * (performance.now() - wallStart) * credits.perCoreHour) / MS_PER_HOUR
+      : 0
+  const creditsConsumed = () => state.creditsAtStart + creditsThisRun()
+
+  const endTimeS = settings.endTime ?? 0
+  const logLine = (level: RunLogLine['level'], message?: string): RunLogLine => {
+    const timeS = last?.timeS ?? startTimeS
+    const elapsedWallMs = performance.now() - wallStart
+    const advancedS = timeS - startTimeS
+    const runtimeLeft =
+      advancedS > 0 ? Math.max(0, (elapsedWallMs / advancedS) * (endTimeS - timeS)) : null
+    return {
+      progress: endTimeS > 0 ? Math.min(1, Math.max(0, timeS / endTimeS)) : 0,
+      time: timeS * 1000,
+      runtime: runtimeMs(),
+      runtimeLeft,
+      particles: last?.particleCount ?? options.particles.kinds.length,
+      output: state.outputNo,
+      dt: last?.dtS ?? 0,
+      step: last?.step ?? 0,
+      fluidParticles: last?.fluidCount ?? 0,
+      deletedParticles: last ? last.deletedOutside + last.deletedInvalid : 0,
+      creditsConsumed: creditsConsumed(),
+      at: new Date().toISOString(),
+      level,
+      ...(message === undefined ? {} : { message }),
+    }
+  }
+  const log = async (level: RunLogLine['level'], message?: string): Promise<void> => {
+    const line = logLine(level, message)
+    await appendFile(logPath, `${JSON.stringify(line)}\n`)
+    options.onLog?.(line)
+  }
+  const finish = async (
+    endState: RunEndState,
+    reason: RunEndReason,
+    message: string,
+    condition: RunCondition | null = null,
+  ): Promise<RunResult> => {
+    await log(
+      endState === 'completed' ? 'SUCCESS' : endState === 'failed' ? 'ERROR' : 'INFO',
+      message,
+    )
+    return {
+      state: endState,
+      reason,
+      message,
+      condition,
+      timeS: last?.timeS ?? startTimeS,
+      runtimeMs: runtimeMs(),
+      lastOutputNo: state.outputNo >= 0 ? state.outputNo : null,
+      particles: last?.particleCount ?? options.particles.kinds.length,
+      creditsConsumed: creditsConsumed(),
+      deletedParticles: last ? last.deletedOutside + last.deletedInvalid : 0,
+    }
+  }
+
+  const problems = checkRunStart(options)
+  if (problems.length > 0) {
+    const reason = problems.some((p) => p.startsWith('Unsupported')) ? 'unsupported' : 'error'
+    return finish('failed', reason, problems.join(' '))
+  }
+  let solver: Solver
+  try {
+    solver = await createSolver(createRunSolverConfig(options))
+  } catch (error) {
+    if (error instanceof SolverSetupError) return finish('failed', 'unsupported', error.message)
+    throw error
+  }
+  try {
+    last = solver.report()
+    return await runSolver(solver)
+  } finally {
+    await solver.dispose()
+  }
+
+  async function runSolver(solver: Solver): Promise<RunResult> {
+    const interval = settings.outputTimeInterval!
+    const materialNames = new Map(setup.materials.map((m) => [m.id, m.name]))
+    const partNames = new Map(setup.parts.map((p) => [p.id, p.name]))
+    const names: OutputNames = {
+      material: (id) => materialNames.get(id) ?? `Material ${id}`,
+      part: (id) => partNames.get(id) ?? `Part ${id}`,
+    }
+    const writeOutputAndCheckpoint = async (): Promise<void> => {
+      const outputNo = state.outputNo + 1
+      const snapshot = solver.snapshot()
+      const target = { dataDir, simulationId, runId, outputNo, timeS: snapshot.timeS }
+      // the checkpoint before the manifest: a complete output always has its resume point
+      const checkpoint = encodeRunCheckpoint(
+        {
+          version: 1,
+          outputNo,
+          timeS: snapshot.timeS,
+          runtimeMs: runtimeMs(),
+          creditsConsumed: creditsConsumed(),
+          triggeredConditionIds: [...state.triggered],
+        },
+        solver.checkpoint(),
+      )
+      await writeFileAtomically(
+        join(dataDir, checkpointFile(simulationId, runId, outputNo)),
+        checkpoint,
+      )
+      const manifest = await writeRunOutput(target, snapshot, names)
+      state.outputNo = outputNo
+      options.onOutput?.(manifest)
+      await log('INFO', `Output ${outputNo} written.`)
+    }
+
+    if (options.resumeFromOutput != null) {
+      const fromRun = options.resumeFromRunId ?? runId
+      const path = join(dataDir, checkpointFile(simulationId, fromRun, options.resumeFromOutput))
+      const { header, solverBytes } = decodeRunCheckpoint(new Uint8Array(await readFile(path)))
+      solver.restore(solverBytes)
+      state.outputNo = header.outputNo
+      state.runtimeOffsetMs = header.runtimeMs
+      state.creditsAtStart = credits?.consumedAtStart ?? header.creditsConsumed
+      for (const id of header.triggeredConditionIds) state.triggered.add(id)
+      startTimeS = header.timeS
+      last = solver.report()
+      await log('INFO', `Resumed from output ${header.outputNo} at ${header.timeS} s.`)
+    } else {
+      await log('INFO', 'Simulation started.')
+      await writeOutputAndCheckpoint()
+    }
+
+    const logIntervalMs = options.logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS
+    let lastLogMs = performance.now()
+    let lastYieldMs = performance.now()
+    const conditions = options.conditions ?? []
+
+    // values of the watched quantities in THRESHOLD_UNITS
+    const watched = (report: SolverStepReport) => ({
+      time: report.timeS * 1000,
+      runtime: runtimeMs() / MS_PER_MINUTE,
+      credits: creditsConsumed(),
+      particle_nbr: report.particleCount,
+    })
+
+    /** The reason to stop after this step, or null. */
+    const checkStop = async (report: SolverStepReport): Promise<RunResult | null> => {
+      if (signal.aborted) return finish('stopped', 'user', RUN_STOP_MESSAGES.user)
+      const values = watched(report)
+      for (const condition of conditions) {
+        if (state.triggered.has(condition.id)) continue
+        const value = values[condition.valueType]
+        if (!isConditionMet(condition, value)) continue
+        state.triggered.add(condition.id)
+        options.onCondition?.(condition, value)
+        if (condition.action === 'warning') {
+          await log('WARN', RUN_STOP_MESSAGES.warning[condition.valueType])
+          continue
+        }
+        return finish(
+          'stopped',
+          'condition',
+          RUN_STOP_MESSAGES.condition[condition.valueType],
+          condition,
+        )
+      }
+      if (credits?.available != null && creditsThisRun() >= credits.available)
+        return finish('stopped', 'credits', RUN_STOP_MESSAGES.credits)
+      if (report.fluidCount === 0) return finish('stopped', 'no_fluid', RUN_STOP_MESSAGES.noFluid)
+      return null
+    }
+
+    for (;;) {
+      const outputNo = state.outputNo + 1
+      const targetS = Math.min(outputNo * interval, endTimeS)
+      const timeS = last?.timeS ?? startTimeS
+      if (timeS >= endTimeS - 1e-12 * Math.max(1, endTimeS)) break
+      // a remainder below 1e-9 of a step is rounding, not a step to take
+      while (targetS - (last?.timeS ?? startTimeS) > 1e-9 * Math.max(last?.dtS ?? 0, 1e-12)) {
+        last = solver.step(targetS - (last?.timeS ?? startTimeS))
+        const stop = await checkStop(last)
+        if (stop) return stop
+        const now = performance.now()
+        if (now - lastLogMs >= logIntervalMs) {
+          lastLogMs = now
+          await log('INFO')
+        }
+        if (now - lastYieldMs >= YIELD_INTERVAL_MS) {
+          await yieldToEventLoop()
+          lastYieldMs = performance.now()
+          if (signal.aborted) return finish('stopped', 'user', RUN_STOP_MESSAGES.user)
+        }
+      }
+      await writeOutputAndCheckpoint()
+      lastLogMs = performance.now()
+      if (signal.aborted) return finish('stopped', 'user', RUN_STOP_MESSAGES.user)
+    }
+    return finish('completed', 'end_time', RUN_STOP_MESSAGES.endTime)
+  }
+}
