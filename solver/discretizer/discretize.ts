@@ -316,6 +316,7 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     return { lo, hi }
   }
   let estimate = 0
+  let wallEstimate = 0
   for (const entry of prepared) {
     if (entry.role === 'fluid') {
       const height = heightOf(entry.part)
@@ -323,7 +324,9 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
       const share = height === null || hi <= lo ? 1 : Math.min(1, Math.max(0, height / (hi - lo)))
       estimate += estimateSitesOfBox(entry.box, dp) * share
     } else {
-      estimate += (entry.area * 2 * wallThickness) / dp ** 3 + 1
+      const walls = (entry.area * 2 * wallThickness) / dp ** 3 + 1
+      estimate += walls
+      wallEstimate += walls
     }
   }
   if (estimate > maxParticles) {
@@ -400,7 +403,7 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
   // ── walls: layers on the dry side of each rigid surface; walls displace fluid ──
   let wallSites = new Int32Array(4096) // global i, j, k and part id per wall particle
   let wallCount = 0
-  const wallTaken = createSiteTable(estimate)
+  const wallTaken = createSiteTable(Math.min(1 << 22, wallEstimate))
   const wallKeyOf = createSiteKey(
     prepared.filter((e) => e.role === 'wall').map((e) => e.box),
     dp,

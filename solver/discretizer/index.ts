@@ -8,7 +8,12 @@ export {
 } from './discretize.ts'
 export { placePartGeometry } from './partGeometry.ts'
 export type { PlacedGeometry } from './partGeometry.ts'
-export { DISCRETIZATION_ISSUE_CODES, PART_ROLES, toDiscretizationMessages } from './types.ts'
+export {
+  DISCRETIZATION_ISSUE_CODES,
+  PART_ROLES,
+  partWarningsOf,
+  toDiscretizationMessages,
+} from './types.ts'
 export type {
   Discretization,
   DiscretizationIssue,

@@ -136,3 +136,13 @@ export function toDiscretizationMessages(
 ): DiscretizationMessage[] {
   return issues.map((issue) => ({ description: issue.message, partId: issue.partId }))
 }
+
+/** The warnings of one part as stored on it (domain/parts.ts PartWarning: errorCode, message). */
+export function partWarningsOf(
+  issues: readonly DiscretizationIssue[],
+  partId: number,
+): { errorCode: string; message: string }[] {
+  return issues
+    .filter((issue) => issue.partId === partId)
+    .map((issue) => ({ errorCode: issue.code, message: issue.message }))
+}

@@ -152,7 +152,7 @@ export function findWallCandidates(
     const vz = p[c + 2]! - p[a + 2]!
     area += Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2
   }
-  const table = createSiteTable(Math.min(1 << 26, (area * 2 * thickness) / dp ** 3))
+  const table = createSiteTable(Math.min(1 << 22, (area * 2 * thickness) / dp ** 3))
   let capacity = 1024
   let sites = new Int32Array(capacity)
   let distances = new Float32Array(capacity)
