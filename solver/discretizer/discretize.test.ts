@@ -332,4 +332,40 @@ describe('discretize: errors and warnings', () => {
     expect(codes(d)).toContain('empty_geometry')
     expect(codes(d, 'errors')).toEqual(['no_fluid'])
   })
+
+  it('warns about parts beyond an active calculation domain, initial tables and the legacy switch', () => {
+    const part = makePart(1, 'flow', boxShape([0, 0, 0], [0.2, 0.2, 0.2]))
+    if (part.component.type === 'flow') part.component.initialDistribution = true
+    const d = discretize(
+      makeSetup(
+        [part],
+        dp,
+        {},
+        {
+          calcDomainActive: true,
+          calcDomainMin: [-1, -1, -1],
+          calcDomainMax: [0.1, 1, 1],
+          discretizerLegacy: true,
+        },
+      ),
+    )
+    expect(codes(d).sort()).toEqual([
+      'initial_conditions_not_applied',
+      'legacy_discretizer',
+      'outside_domain',
+    ])
+    const inside = discretize(
+      makeSetup(
+        [makePart(1, 'flow', boxShape([0, 0, 0], [0.2, 0.2, 0.2]))],
+        dp,
+        {},
+        {
+          calcDomainActive: true,
+          calcDomainMin: [-1, -1, -1],
+          calcDomainMax: [1, 1, 1],
+        },
+      ),
+    )
+    expect(inside.warnings).toEqual([])
+  })
 })

@@ -226,6 +226,19 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
   const layers = options.wallLayers ?? DEFAULT_WALL_LAYERS
   const wallThickness = layers * dp
   const maxParticles = options.maxParticles ?? maxParticlesForMemory()
+  if (settings.discretizerLegacy)
+    report(
+      warnings,
+      'legacy_discretizer',
+      null,
+      'The legacy discretizer is not available: the standard discretizer was used.',
+    )
+  const domain = settings.calcDomainActive
+    ? {
+        min: settings.calcDomainMin.map((v) => v ?? -Infinity) as Vec3,
+        max: settings.calcDomainMax.map((v) => v ?? Infinity) as Vec3,
+      }
+    : null
   const materials = new Map<number, Material>(setup.materials.map((m) => [m.id, m]))
 
   // ── parts: geometry, roles, per-part checks ──
@@ -282,6 +295,26 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
         'far_from_origin',
         part.id,
         `${label} is ${formatLength(distance)} from the origin (more than ${formatCount(FAR_FROM_ORIGIN_DIAMETERS)} particle diameters): positions lose precision there. Move the geometry closer to the origin.`,
+      )
+    if (
+      domain &&
+      [0, 1, 2].some((c) => box.min[c]! < domain.min[c]! || box.max[c]! > domain.max[c]!)
+    )
+      report(
+        warnings,
+        'outside_domain',
+        part.id,
+        `${label} reaches beyond the calculation domain (Deletion Boundary): its particles outside it are deleted when the run starts.`,
+      )
+    if (
+      role === 'fluid' &&
+      (part.component.initialDistribution || part.component.initialPreset !== null)
+    )
+      report(
+        warnings,
+        'initial_conditions_not_applied',
+        part.id,
+        `${label}: initial distribution tables and presets are not applied by the discretizer yet; the constant initial velocity and pressure were used.`,
       )
     if (role === 'fluid' && !health.watertight)
       report(

@@ -22,6 +22,9 @@ export const DISCRETIZATION_ISSUE_CODES = [
   'seed_point_outside',
   'too_many_particles',
   'invalid_settings',
+  'outside_domain',
+  'initial_conditions_not_applied',
+  'legacy_discretizer',
 ] as const
 /** One issue code. */
 export type DiscretizationIssueCode = (typeof DISCRETIZATION_ISSUE_CODES)[number]
