@@ -138,6 +138,65 @@ describe('discretize: fluid', () => {
   })
 })
 
+/** A closed UV sphere of `radius` centred at `center`, outward normals. */
+function sphereMesh(radius: number, center: [number, number, number], segments = 48): TriangleMesh {
+  const positions: number[] = [center[0], center[1], center[2] + radius]
+  const rings = segments / 2
+  for (let r = 1; r < rings; r++) {
+    const theta = (Math.PI * r) / rings
+    for (let s = 0; s < segments; s++) {
+      const phi = (2 * Math.PI * s) / segments
+      positions.push(
+        center[0] + radius * Math.sin(theta) * Math.cos(phi),
+        center[1] + radius * Math.sin(theta) * Math.sin(phi),
+        center[2] + radius * Math.cos(theta),
+      )
+    }
+  }
+  positions.push(center[0], center[1], center[2] - radius)
+  const south = positions.length / 3 - 1
+  const at = (r: number, s: number) => 1 + (r - 1) * segments + (s % segments)
+  const indices: number[] = []
+  for (let s = 0; s < segments; s++) indices.push(0, at(1, s), at(1, s + 1))
+  for (let r = 1; r < rings - 1; r++)
+    for (let s = 0; s < segments; s++)
+      indices.push(
+        at(r, s),
+        at(r + 1, s),
+        at(r + 1, s + 1),
+        at(r, s),
+        at(r + 1, s + 1),
+        at(r, s + 1),
+      )
+  for (let s = 0; s < segments; s++) indices.push(at(rings - 1, s), south, at(rings - 1, s + 1))
+  return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices) }
+}
+
+describe('discretize: curved and uploaded geometry', () => {
+  it('fills a sphere with its volume in particles within 3 %', () => {
+    const sphere = sphereMesh(0.2, [0.013, -0.007, 0.3])
+    const d = discretize(makeSetup([makePart(1, 'flow', stlShape())], 0.01, { 1: sphere }))
+    expect(d.warnings).toEqual([])
+    const expected = ((4 / 3) * Math.PI * 0.2 ** 3) / 0.01 ** 3
+    expect(Math.abs(d.fluidCount - expected) / expected).toBeLessThan(0.03)
+    expect(d.summary.fluidParticleVolume / d.summary.fluidMeshVolume).toBeCloseTo(1, 1)
+  })
+
+  it('fills a sphere given with inward normals the same way', () => {
+    const sphere = sphereMesh(0.1, [0, 0, 0.2])
+    const inward = Uint32Array.from(sphere.indices)
+    for (let i = 0; i < inward.length; i += 3)
+      [inward[i + 1], inward[i + 2]] = [inward[i + 2]!, inward[i + 1]!]
+    const out = discretize(makeSetup([makePart(1, 'flow', stlShape())], 0.01, { 1: sphere }))
+    const inv = discretize(
+      makeSetup([makePart(1, 'flow', stlShape())], 0.01, {
+        1: { positions: sphere.positions, indices: inward },
+      }),
+    )
+    expect(inv.fluidCount).toBe(out.fluidCount)
+  })
+})
+
 describe('discretize: walls', () => {
   it('samples an open tank with three wall layers outside the fluid, never on a fluid site', () => {
     const tank = tankMesh([0, 0, 0], [0.4, 0.2, 0.3])
