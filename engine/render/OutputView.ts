@@ -68,6 +68,8 @@ export interface ObjectView {
   columns: ColumnViews
   points: Points<BufferGeometry, ShaderMaterial> | null
   mesh: Mesh<BufferGeometry, ShaderMaterial> | null
+  /** The mesh's edges, built on first use (three's own wireframe needs a `position` attribute). */
+  wireframe: LineSegments<BufferGeometry, ShaderMaterial> | null
   meshColumns: ColumnViews
   baseColour: Color
 }
@@ -145,6 +147,35 @@ function createMesh(
   const object = new Mesh(geometry, createMeshMaterial(shared, baseColour))
   object.frustumCulled = false
   return { mesh: object, columns }
+}
+
+/** Line segments over a mesh's edges (three per triangle), sharing its position attributes. */
+function createWireframe(
+  mesh: Mesh<BufferGeometry, ShaderMaterial>,
+): LineSegments<BufferGeometry, ShaderMaterial> {
+  const triangles = mesh.geometry.index?.array ?? new Uint32Array(0)
+  const edges = new Uint32Array(Math.floor(triangles.length / 3) * 6)
+  for (let t = 0, e = 0; t + 2 < triangles.length; t += 3) {
+    const a = triangles[t] as number
+    const b = triangles[t + 1] as number
+    const c = triangles[t + 2] as number
+    edges[e++] = a
+    edges[e++] = b
+    edges[e++] = b
+    edges[e++] = c
+    edges[e++] = c
+    edges[e++] = a
+  }
+  const geometry = new BufferGeometry()
+  for (const name of ['px', 'py', 'pz', 'c0', 'c1', 'c2']) {
+    const attribute = mesh.geometry.getAttribute(name) as BufferAttribute | undefined
+    if (attribute !== undefined) geometry.setAttribute(name, attribute)
+  }
+  geometry.setIndex(new BufferAttribute(edges, 1))
+  geometry.setDrawRange(mesh.geometry.drawRange.start * 2, mesh.geometry.drawRange.count * 2)
+  const lines = new LineSegments(geometry, mesh.material)
+  lines.frustumCulled = false
+  return lines
 }
 
 /** Particle spacing estimated from the bounds and count: the edge of the volume per particle. */
@@ -225,6 +256,7 @@ export class OutputView {
         columns,
         points,
         mesh: built?.mesh ?? null,
+        wireframe: null,
         meshColumns: built?.columns ?? new Map(),
         baseColour,
       })
@@ -238,6 +270,7 @@ export class OutputView {
     for (const view of this.objects) {
       if (view.points !== null) result.push(view.points)
       if (view.mesh !== null) result.push(view.mesh)
+      if (view.wireframe !== null) result.push(view.wireframe)
     }
     if (this.#arrows !== null) result.push(this.#arrows)
     return result
@@ -254,13 +287,23 @@ export class OutputView {
         view.points !== null && bindColourAttributes(view.points, view.columns, columns)
       const meshBound =
         view.mesh !== null && bindColourAttributes(view.mesh, view.meshColumns, columns)
+      if (view.mesh !== null && view.wireframe !== null) {
+        for (const name of ['c0', 'c1', 'c2']) {
+          const attribute = view.mesh.geometry.getAttribute(name) as BufferAttribute | undefined
+          if (attribute !== undefined) view.wireframe.geometry.setAttribute(name, attribute)
+        }
+      }
       any ||= pointsBound || meshBound
     }
     return any
   }
 
-  /** Applies display modes and returns nothing; hidden objects are not drawn. */
-  applyDisplay(displayOf: (objectId: string) => ObjectDisplay): void {
+  /**
+   * Applies display modes (hidden objects are not drawn). Returns true when it created scene
+   * objects (a first wireframe) that the scene must add.
+   */
+  applyDisplay(displayOf: (objectId: string) => ObjectDisplay): boolean {
+    let added = false
     for (const view of this.objects) {
       const display = displayOf(view.object.objectId)
       const hasMesh = view.mesh !== null
@@ -281,17 +324,21 @@ export class OutputView {
       }
       if (view.mesh !== null) {
         const material = view.mesh.material
-        view.mesh.visible = display.partVisible
+        const wireframe = display.partMode === 'wireframe'
         const translucent = display.partMode === 'translucent'
-        if (material.wireframe !== (display.partMode === 'wireframe')) {
-          material.wireframe = display.partMode === 'wireframe'
+        if (wireframe && view.wireframe === null) {
+          view.wireframe = createWireframe(view.mesh)
+          added = true
         }
+        view.mesh.visible = display.partVisible && !wireframe
+        if (view.wireframe !== null) view.wireframe.visible = display.partVisible && wireframe
         material.transparent = translucent
         material.depthWrite = !translucent
         material.uniforms.uOpacity!.value = translucent ? 0.35 : 1
-        material.uniforms.uShaded!.value = display.partMode !== 'wireframe'
+        material.uniforms.uShaded!.value = !wireframe
       }
     }
+    return added
   }
 
   /** Sets the draw ranges of the points (per object, in object order; null: all rows). */
@@ -308,6 +355,7 @@ export class OutputView {
         const triangles = view.object.mesh?.triangleCount ?? 0
         const drawn = triangleLimit === null ? triangles : Math.min(triangles, triangleLimit)
         view.mesh.geometry.setDrawRange(0, drawn * 3)
+        view.wireframe?.geometry.setDrawRange(0, drawn * 6)
       }
     }
   }
@@ -340,6 +388,9 @@ export class OutputView {
       view.mesh?.geometry.dispose()
       view.mesh?.material.dispose()
       view.mesh?.removeFromParent()
+      // Shares the mesh's position buffers, so it goes only with the whole view.
+      view.wireframe?.geometry.dispose()
+      view.wireframe?.removeFromParent()
     }
     this.setArrows(null, [])
   }

@@ -550,7 +550,8 @@ export class RenderEngine implements RenderWorkerApi {
   }
 
   #applyDisplay(): void {
-    this.#displayed?.view?.applyDisplay((id) => this.#displayOf(id))
+    const added = this.#displayed?.view?.applyDisplay((id) => this.#displayOf(id)) ?? false
+    if (added) this.#scene?.refreshView()
     this.#needsDraw = true
     this.#arrowsStale = true
   }
