@@ -27,7 +27,7 @@ async function runIndexedDb(context: BenchContext): Promise<void> {
     const result: IndexedDbBenchResult = await page.evaluate(
       (request) =>
         (globalThis as unknown as { diveBench: DiveBenchApi }).diveBench.runIndexedDb(request),
-      { sizeBytes, runs: context.quick ? 2 : 3 },
+      { sizeBytes, runs: context.quick ? 2 : 5 },
     )
     const { longTasks, heapBytes } = await page.evaluate(() => {
       const api = (globalThis as unknown as { diveBench: DiveBenchApi }).diveBench
