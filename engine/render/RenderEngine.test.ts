@@ -62,6 +62,10 @@ class FakeScene implements EngineScene {
     this.shown = view
   }
   refreshView() {}
+  uploaded: OutputView[] = []
+  uploadView(view: OutputView) {
+    this.uploaded.push(view)
+  }
   arrowMaterial() {
     return new LineBasicMaterial()
   }
@@ -448,6 +452,8 @@ describe('render engine', () => {
     await harness.flush()
     expect(harness.last().shownOutput).toBe(1)
     expect(harness.workers.flatMap((w) => w.requests).some((r) => r.key.outputNo === 11)).toBe(true)
+    // The next output's buffers went to the GPU before its turn.
+    expect(harness.scene.uploaded.map((view) => view.output.key.outputNo)).toContain(2)
     expect(harness.workers.length).toBeLessThanOrEqual(12)
   })
 

@@ -160,6 +160,29 @@ export class RenderScene {
     this.showView(view)
   }
 
+  /**
+   * Uploads a view's attributes without drawing: three uploads the geometry of every object it
+   * visits, and materials switched off keep it out of the draw list. Nothing is cleared or drawn.
+   */
+  uploadView(view: OutputView): void {
+    const staging = new Scene()
+    const objects = view.sceneObjects()
+    const materials = new Set(objects.map((object) => object.material).flat())
+    const visible = new Map([...materials].map((material) => [material, material.visible]))
+    for (const material of materials) material.visible = false
+    for (const object of objects) staging.add(object)
+    const autoClear = this.#renderer.autoClear
+    this.#renderer.autoClear = false
+    try {
+      const camera = this.#mode === 'orthographic' ? this.#orthographic : this.#perspective
+      this.#renderer.render(staging, camera)
+    } finally {
+      this.#renderer.autoClear = autoClear
+      for (const [material, wasVisible] of visible) material.visible = wasVisible
+      staging.clear()
+    }
+  }
+
   arrowMaterial(): LineBasicMaterial {
     return this.#arrowMaterial
   }
