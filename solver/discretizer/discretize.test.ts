@@ -68,6 +68,39 @@ describe('discretize: fluid', () => {
     expect(d.speedOfSound).toBe(100)
   })
 
+  it('gives fluid parts stacked on each other one free surface, and a shallow layer its own', () => {
+    const d = discretize(
+      makeSetup(
+        [
+          makePart(1, 'flow', boxShape([0, 0, 0], [0.2, 0.2, 0.1])),
+          makePart(2, 'flow', boxShape([0, 0, 0.1], [0.2, 0.2, 0.3])),
+          makePart(3, 'flow', boxShape([0.2, 0, 0], [0.6, 0.2, 0.04])),
+        ],
+        dp,
+      ),
+    )
+    for (let i = 0; i < d.fluidCount; i++) {
+      const surface = d.partIds[i] === 3 ? 0.04 : 0.3
+      expect(d.pressures[i]).toBeCloseTo(1000 * 9.81 * (surface - d.positions[i * 3 + 2]!), 6)
+    }
+  })
+
+  it('measures depth against gravity in any axis direction', () => {
+    const d = discretize(
+      makeSetup(
+        [makePart(1, 'flow', boxShape([0, 0, 0], [0.2, 0.1, 0.1]))],
+        dp,
+        {},
+        {
+          gravity: [9.81, 0, 0],
+        },
+      ),
+    )
+    for (let i = 0; i < d.fluidCount; i++)
+      expect(d.pressures[i]).toBeCloseTo(1000 * 9.81 * d.positions[i * 3]!, 6)
+    expect(d.up).toEqual([-1, 0, 0])
+  })
+
   it('fills an open (holed) mesh like the closed one and warns about the holes', () => {
     const closed = boxMesh([0, 0, 0], [0.3, 0.3, 0.3])
     const full = discretize(makeSetup([makePart(1, 'flow', stlShape())], dp, { 1: closed }))

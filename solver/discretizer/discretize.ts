@@ -203,11 +203,7 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
   const gravityMagnitude = Math.hypot(...gravity)
   const up: Vec3 =
     gravityMagnitude > 0
-      ? [
-          -gravity[0] / gravityMagnitude,
-          -gravity[1] / gravityMagnitude,
-          -gravity[2] / gravityMagnitude,
-        ]
+      ? (gravity.map((g) => -g / gravityMagnitude + 0) as Vec3) // + 0 turns −0 into 0
       : [0, 0, 1]
   const dpIssues = checkNumber(
     'settings.particleDiameter',
@@ -601,8 +597,9 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     materialIds[p] = -1
   }
 
-  // ── hydrostatic pressure below each part's free surface, density by the inverse Tait law ──
+  // ── hydrostatic pressure below the free surface, density by the inverse Tait law ──
   const fluidHeight = fluidHi > fluidLo ? fluidHi - fluidLo + dp : dp
+  const columnSurfaces = computeColumnSurfaces(positions, fluidCount, dp, up)
   let speedOfSound = 0
   for (const range of ranges) {
     const material = materials.get(range.fill.materialId)!
@@ -618,12 +615,13 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
       }),
     }
     speedOfSound = Math.max(speedOfSound, tait.speedOfSound)
-    const surface = range.top + dp / 2
+    const partSurface = range.top + dp / 2
     const weight = tait.referenceDensity * gravityMagnitude
     const initialPressure = range.fill.prepared.part.component.initialPressure ?? 0
     for (let q = range.start; q < range.end; q++) {
       const s =
         up[0] * positions[q * 3]! + up[1] * positions[q * 3 + 1]! + up[2] * positions[q * 3 + 2]!
+      const surface = columnSurfaces ? columnSurfaces[q]! : partSurface
       const pressure = weight * (surface - s) + initialPressure
       pressures[q] = pressure
       densities[q] = densityFromPressure(tait, pressure)
@@ -693,6 +691,85 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
       durationMs: performance.now() - startMs,
     },
   }
+}
+
+/**
+ * The free surface above every fluid particle when gravity is along a lattice axis: the top of the
+ * unbroken vertical run of fluid sites the particle belongs to, plus dp/2 (the coordinate along
+ * `up`). Fluid parts stacked on each other share one surface, while a shallow layer beside a deep
+ * column keeps its own. Null when gravity is oblique (then each part's own top is used).
+ */
+export function computeColumnSurfaces(
+  positions: Float64Array,
+  fluidCount: number,
+  dp: number,
+  up: Vec3,
+): Float64Array | null {
+  const axis = up.findIndex((c) => Math.abs(c) === 1)
+  if (axis < 0 || fluidCount === 0) return null
+  const direction = up[axis]!
+  const b = (axis + 1) % 3
+  const c = (axis + 2) % 3
+  const heights = new Int32Array(fluidCount)
+  const columnsB = new Int32Array(fluidCount)
+  const columnsC = new Int32Array(fluidCount)
+  let minB = Infinity
+  let maxB = -Infinity
+  let minC = Infinity
+  let maxC = -Infinity
+  for (let q = 0; q < fluidCount; q++) {
+    const h = direction * Math.round(positions[q * 3 + axis]! / dp - 0.5)
+    const ib = Math.round(positions[q * 3 + b]! / dp - 0.5)
+    const ic = Math.round(positions[q * 3 + c]! / dp - 0.5)
+    heights[q] = h
+    columnsB[q] = ib
+    columnsC[q] = ic
+    if (ib < minB) minB = ib
+    if (ib > maxB) maxB = ib
+    if (ic < minC) minC = ic
+    if (ic > maxC) maxC = ic
+  }
+  const nb = maxB - minB + 1
+  const nc = maxC - minC + 1
+  if (nb * nc > 4 * fluidCount + 1024) return null // scattered fluid: not worth a column table
+  // counting sort of the particles by column, then each column by height (nearly sorted already)
+  const offsets = new Int32Array(nb * nc + 1)
+  const columnOf = new Int32Array(fluidCount)
+  for (let q = 0; q < fluidCount; q++) {
+    const column = columnsB[q]! - minB + nb * (columnsC[q]! - minC)
+    columnOf[q] = column
+    offsets[column + 1]!++
+  }
+  for (let k = 0; k < nb * nc; k++) offsets[k + 1]! += offsets[k]!
+  const order = new Int32Array(fluidCount)
+  const fill = offsets.slice(0, nb * nc)
+  for (let q = 0; q < fluidCount; q++) order[fill[columnOf[q]!]!++] = q
+  const surfaces = new Float64Array(fluidCount)
+  for (let column = 0; column < nb * nc; column++) {
+    const start = offsets[column]!
+    const end = offsets[column + 1]!
+    for (let e = start + 1; e < end; e++) {
+      const q = order[e]!
+      const h = heights[q]!
+      let f = e - 1
+      while (f >= start && heights[order[f]!]! > h) {
+        order[f + 1] = order[f]!
+        f--
+      }
+      order[f + 1] = q
+    }
+    // walk down each run from its top site: surface = top site along up + dp/2
+    let surface = 0
+    for (let e = end - 1; e >= start; e--) {
+      const q = order[e]!
+      if (e === end - 1 || heights[order[e + 1]!]! !== heights[q]! + 1) {
+        // the top site along up: direction · (index + ½) · dp with index = direction · height
+        surface = (heights[q]! + direction * 0.5) * dp + dp / 2
+      }
+      surfaces[q] = surface
+    }
+  }
+  return surfaces
 }
 
 function isFluidAt(fills: readonly FluidFill[], i: number, j: number, k: number): boolean {
