@@ -212,7 +212,13 @@ export type RenderIntent =
   | { type: 'set_clip'; clip: ClippingPlane }
   | { type: 'set_camera'; camera: CameraState }
   | { type: 'set_camera_mode'; mode: CameraMode }
-  | { type: 'view_orientation'; direction: [number, number, number]; up: [number, number, number] }
+  | {
+      type: 'view_orientation'
+      /** The viewing direction, from the camera towards the target (e.g. [0, 0, -1]: from above). */
+      direction: [number, number, number]
+      /** Screen up; one parallel to the direction is replaced by a perpendicular axis. */
+      up: [number, number, number]
+    }
   | { type: 'fit_view' }
   | { type: 'set_material_display'; objectId: string; mode: MaterialDisplayMode; visible: boolean }
   | { type: 'set_part_view'; objectId: string; mode: PartViewMode; visible: boolean }
