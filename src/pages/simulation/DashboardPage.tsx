@@ -4,10 +4,10 @@ import { formatCredits, formatDateTime, formatSize } from '../../lib/format.ts'
 import { Fact } from './PreprocessorPage.tsx'
 import { useSimulationContext } from './SimulationLayout.tsx'
 
-/** Progress in percent, 0 … 100. */
+/** Progress (a 0 … 1 fraction in the log) in percent, 0 … 100. */
 function progressPercent(progress: number | undefined): number {
   if (progress === undefined || !Number.isFinite(progress)) return 0
-  return Math.min(100, Math.max(0, progress))
+  return Math.min(100, Math.max(0, progress * 100))
 }
 
 /** Monitor: state and progress now; the tile dashboard comes with a later issue. */
@@ -38,8 +38,9 @@ export function DashboardPage() {
         </div>
         <p className="progress__label">{Math.round(percent)} % complete</p>
         <dl className="facts">
-          <Fact term="Simulated time">{log ? `${log.time} s` : '–'}</Fact>
-          <Fact term="Runtime">{log ? `${log.runtime} s` : '–'}</Fact>
+          {/* The log counts time and runtime in ms. */}
+          <Fact term="Simulated time">{log ? `${(log.time / 1000).toFixed(3)} s` : '–'}</Fact>
+          <Fact term="Runtime">{log ? `${Math.round(log.runtime / 1000)} s` : '–'}</Fact>
           <Fact term="Particles">{log ? log.particles.toLocaleString('en-US') : '–'}</Fact>
           <Fact term="Outputs written">{log ? log.output : '–'}</Fact>
         </dl>

@@ -22,6 +22,7 @@ import { usePageTitle } from '../../lib/usePageTitle.ts'
 import { routeKey, useSimulationQuery } from '../../queries/queries.ts'
 import { NotFoundPage } from '../NotFoundPage.tsx'
 import { projectPageLink, simulationPageLink } from '../projects/projectLinks.ts'
+import { RunControls } from './run/RunControls.tsx'
 
 /** The three simulation pages and their breadcrumb labels, in navigation order. */
 export const SIMULATION_MODES = {
@@ -131,6 +132,7 @@ function SimulationFrame({ id, mode }: { id: string; mode: SimulationMode }) {
           <h1 className="page__title">{simulation.name}</h1>
           <StatusPill state={simulation.state} />
           {simulation.uploadedSetup && <span className="tag">Uploaded setup</span>}
+          <RunControls simulation={simulation} />
         </div>
         {simulation.description && (
           <p className="sim-header__description">{simulation.description}</p>
