@@ -263,6 +263,15 @@ describe('discretize: walls', () => {
       if (z < 0 && x > 0 && x < 0.4 && y > 0 && y < 0.2) floor++
     }
     expect(floor).toBe(3 * 20 * 10)
+    // floor particles point up at the fluid, side-wall particles sideways into the tank
+    for (let i = d.fluidCount; i < d.count; i++) {
+      const [x, y, z] = [0, 1, 2].map((c) => d.positions[i * 3 + c]!) as [number, number, number]
+      const n = [0, 1, 2].map((c) => d.wallNormals[i * 3 + c]!)
+      expect(Math.hypot(...n)).toBeCloseTo(1, 5)
+      if (z < 0 && x > 0 && x < 0.4 && y > 0 && y < 0.2) expect(n[2]).toBeCloseTo(1, 6)
+      if (x < 0 && z > 0 && z < 0.3 && y > 0 && y < 0.2) expect(n[0]).toBeCloseTo(1, 6)
+    }
+    expect([...d.wallNormals.subarray(0, d.fluidCount * 3)].every((v) => v === 0)).toBe(true)
     expect(d.summary.parts.find((p) => p.partId === 2)?.wallLayers).toBe(3)
   })
 

@@ -116,6 +116,7 @@ function emptyDiscretization(
     velocities: new Float64Array(0),
     pressures: new Float64Array(0),
     densities: new Float64Array(0),
+    wallNormals: new Float32Array(0),
     speedOfSound: 0,
     up,
     errors,
@@ -431,6 +432,7 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
 
   // ── walls: layers on the dry side of each rigid surface; walls displace fluid ──
   let wallSites = new Int32Array(4096) // global i, j, k and part id per wall particle
+  let wallDirections = new Float32Array(3072) // unit normal towards the fluid side per wall particle
   let wallCount = 0
   const wallTaken = createSiteTable(Math.min(1 << 22, wallEstimate))
   const wallKeyOf = createSiteKey(
@@ -474,11 +476,18 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
         const grown = new Int32Array(wallSites.length * 2)
         grown.set(wallSites)
         wallSites = grown
+        const grownDirections = new Float32Array(wallDirections.length * 2)
+        grownDirections.set(wallDirections)
+        wallDirections = grownDirections
       }
       wallSites[wallCount * 4] = i
       wallSites[wallCount * 4 + 1] = j
       wallSites[wallCount * 4 + 2] = k
       wallSites[wallCount * 4 + 3] = part.id
+      // on the surface the stored direction is the face normal: point it at the fluid side
+      const flip = candidates.distances[c] === 0 && wallInFront ? -1 : 1
+      for (let e = 0; e < 3; e++)
+        wallDirections[wallCount * 3 + e] = flip * candidates.directions[c * 3 + e]!
       wallCount++
       count++
       clearFluidAt(fills, i, j, k)
@@ -541,6 +550,8 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
   const velocities = new Float64Array(count * 3)
   const pressures = new Float64Array(count)
   const densities = new Float64Array(count)
+  const wallNormals = new Float32Array(count * 3)
+  wallNormals.set(wallDirections.subarray(0, wallCount * 3), fluidCount * 3)
   let fluidLo = Infinity
   let fluidHi = -Infinity
   let maxSpeed = 0
@@ -671,6 +682,7 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     velocities,
     pressures,
     densities,
+    wallNormals,
     speedOfSound,
     up,
     errors,

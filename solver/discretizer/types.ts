@@ -111,6 +111,12 @@ export interface Discretization {
   pressures: Float64Array
   /** Initial density in kg/m³ from the pressure by the inverse Tait equation (walls ρ0). */
   densities: Float64Array
+  /**
+   * Wall particles: unit vector towards the wall's fluid side (from the particle to its nearest
+   * surface point, so corners get rounded normals); zero for fluid. For Adami-type walls and
+   * Riemann wall treatments that want the geometry's normal rather than an extrapolated one.
+   */
+  wallNormals: Float32Array
   /** The speed of sound used for the inverse Tait equation (as the solver chooses it), m/s. */
   speedOfSound: number
   /** Unit vector against gravity (+z when gravity is zero): depth is measured along it. */

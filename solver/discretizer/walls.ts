@@ -28,6 +28,11 @@ export interface WallCandidates {
    * the surface, < 0 behind it, 0 on it.
    */
   sides: Float32Array
+  /**
+   * Unit vector per candidate (3 each): from the site towards its nearest surface point, or the
+   * nearest triangle's (oriented) normal for a site on the surface.
+   */
+  directions: Float32Array
 }
 
 const scratch = new Float64Array(3)
@@ -117,6 +122,28 @@ function closestPointOnTriangle(
   out[2] = az + abz * v + acz * w
 }
 
+function writeDirection(
+  out: Float32Array,
+  slot: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  distance: number,
+  nx: number,
+  ny: number,
+  nz: number,
+): void {
+  if (distance > 0) {
+    out[slot * 3] = -dx / distance
+    out[slot * 3 + 1] = -dy / distance
+    out[slot * 3 + 2] = -dz / distance
+  } else {
+    out[slot * 3] = nx
+    out[slot * 3 + 1] = ny
+    out[slot * 3 + 2] = nz
+  }
+}
+
 function firstSite(lo: number, dp: number, origin: number): number {
   return Math.max(0, Math.ceil(lo / dp - 0.5) - origin)
 }
@@ -157,6 +184,7 @@ export function findWallCandidates(
   let sites = new Int32Array(capacity)
   let distances = new Float32Array(capacity)
   let sides = new Float32Array(capacity)
+  let directions = new Float32Array(capacity * 3)
   let count = 0
   const tolerance = 1e-6 * dp
   const triangleCount = Math.floor(t.length / 3)
@@ -215,10 +243,14 @@ export function findWallCandidates(
               const grownSides = new Float32Array(capacity)
               grownSides.set(sides)
               sides = grownSides
+              const grownDirections = new Float32Array(capacity * 3)
+              grownDirections.set(directions)
+              directions = grownDirections
             }
             sites[count] = site
             distances[count] = distance
             sides[count] = side
+            writeDirection(directions, count, dx, dy, dz, distance, nx, ny, nz)
             count++
             continue
           }
@@ -229,6 +261,7 @@ export function findWallCandidates(
           ) {
             distances[slot] = Math.min(distance, best)
             sides[slot] = side
+            writeDirection(directions, slot, dx, dy, dz, distance, nx, ny, nz)
           }
         }
       }
@@ -240,5 +273,6 @@ export function findWallCandidates(
     sites: sites.subarray(0, count),
     distances: distances.subarray(0, count),
     sides: sides.subarray(0, count),
+    directions: directions.subarray(0, count * 3),
   }
 }
