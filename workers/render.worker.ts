@@ -13,7 +13,7 @@ const scope = globalThis as unknown as {
 }
 
 const engine = new RenderEngine({
-  createScene: (canvas, size) => new RenderScene(canvas, size),
+  createScene: (canvas, size, onContextLost) => new RenderScene(canvas, size, onContextLost),
   scheduleFrame: (callback) => {
     // Workers of OffscreenCanvas owners get requestAnimationFrame; the timeout is a fallback.
     if (typeof scope.requestAnimationFrame === 'function') scope.requestAnimationFrame(callback)

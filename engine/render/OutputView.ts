@@ -309,11 +309,8 @@ export class OutputView {
       const hasMesh = view.mesh !== null
       if (view.points !== null) {
         // A wall with a mesh is drawn as its mesh; its boundary particles stay hidden.
-        const visible =
-          !hasMesh &&
-          display.materialVisible &&
-          display.materialMode !== 'hidden' &&
-          display.materialMode !== 'surface'
+        // Format 1.0 writes no surface dataset: a material set to surface keeps its particles.
+        const visible = !hasMesh && display.materialVisible && display.materialMode !== 'hidden'
         view.points.visible = visible
         view.points.material.uniforms.uShape!.value =
           display.materialMode === 'particles_circles'

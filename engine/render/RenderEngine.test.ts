@@ -12,7 +12,12 @@ import type {
   RenderableOutput,
 } from '../protocol.ts'
 import type { OutputView } from './OutputView.ts'
-import { RenderEngine, type DataWorkerHandle, type EngineScene } from './RenderEngine.ts'
+import {
+  CONTEXT_LOST_MESSAGE,
+  RenderEngine,
+  type DataWorkerHandle,
+  type EngineScene,
+} from './RenderEngine.ts'
 import type { ViewportSize } from './RenderScene.ts'
 
 /** A scene without a GPU: records what the engine asks of it. */
@@ -201,7 +206,11 @@ async function createHarness(
   options: {
     respond?: (request: LoadRequest) => 'output' | 'fail' | 'hang'
     count?: number
-    createScene?: () => EngineScene
+    createScene?: (
+      canvas: OffscreenCanvas,
+      size: ViewportSize,
+      onContextLost: (lost: boolean) => void,
+    ) => EngineScene
   } = {},
 ): Promise<Harness> {
   const scene = new FakeScene()
@@ -403,6 +412,28 @@ describe('render engine', () => {
     expect(harness.last().pointsDrawn).toBe(100)
     const geometry = harness.scene.shown!.objects[0]!.points!.geometry
     expect(geometry.drawRange).toEqual({ start: 0, count: 100 })
+  })
+
+  it('reports a lost graphics context and draws again once it is restored', async () => {
+    let report: (lost: boolean) => void = () => undefined
+    const scene = new FakeScene()
+    const harness = await createHarness({
+      createScene: (_canvas, _size, onContextLost) => {
+        report = onContextLost
+        return scene
+      },
+    })
+    setOutputs(harness.engine, 1)
+    await harness.flush()
+    report(true)
+    harness.engine.dispatch({ type: 'set_detail', level: 'Low' })
+    await harness.flush()
+    const renders = scene.renders
+    expect(harness.last().error).toBe(CONTEXT_LOST_MESSAGE)
+    report(false)
+    await harness.flush()
+    expect(harness.last().error).toBeNull()
+    expect(scene.renders).toBe(renders + 1)
   })
 
   it('skips a frame while the GPU is busy and draws once it is free', async () => {

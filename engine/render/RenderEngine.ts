@@ -63,6 +63,10 @@ import { scaleBarForView } from './scaleBar.ts'
 import { FrameRateMeter, SnapshotThrottle } from './snapshots.ts'
 import { buildArrowSegments, sampleArrowRows } from './vectorField.ts'
 
+/** Shown while the browser has taken the WebGL context away (it is usually given back). */
+export const CONTEXT_LOST_MESSAGE =
+  'The 3D view lost its graphics context. Waiting for it to come back…'
+
 /** How long after a load's reply its output may still arrive before the load counts as failed. */
 const MISSING_OUTPUT_GRACE_MS = 2000
 
@@ -92,7 +96,12 @@ export interface DataWorkerHandle extends SchedulableWorker {
 
 /** The engine's environment. */
 export interface RenderEngineOptions {
-  createScene(canvas: OffscreenCanvas, size: ViewportSize): EngineScene
+  /** Builds the GPU side; `onContextLost(lost)` reports a lost (true) or restored (false) context. */
+  createScene(
+    canvas: OffscreenCanvas,
+    size: ViewportSize,
+    onContextLost: (lost: boolean) => void,
+  ): EngineScene
   /** Runs the callback at the next animation frame. */
   scheduleFrame(callback: () => void): void
   /** Runs the callback after a delay (fps decay, hover and wheel settling). */
@@ -160,6 +169,7 @@ export class RenderEngine implements RenderWorkerApi {
   #displayed: LoadedOutput | null = null
   #outputErrors = new Map<number, string>()
   #initError: string | null = null
+  #contextLost = false
   #dataRange: ColourRange | null = null
   #colourStatus: string | null = null
   #pick: PickResult | null = null
@@ -197,7 +207,11 @@ export class RenderEngine implements RenderWorkerApi {
     this.#callbacks = callbacks
     this.#size = sanitizeSize(size)
     try {
-      this.#scene = this.#options.createScene(canvas, this.#size)
+      this.#scene = this.#options.createScene(canvas, this.#size, (lost) => {
+        this.#contextLost = lost
+        this.#needsDraw = true
+        this.#requestFrame()
+      })
       this.#applyCamera()
     } catch (error) {
       // No WebGL2 (or a lost context): the UI shows the reason instead of a blank canvas.
@@ -648,7 +662,7 @@ export class RenderEngine implements RenderWorkerApi {
       this.#needsDraw = true
     }
     let again = this.#clock.isPlaying() || interacting
-    const scene = this.#scene
+    const scene = this.#contextLost ? null : this.#scene
     if (scene !== null && this.#needsDraw) {
       if (scene.isGpuBusy()) {
         again = true
@@ -834,7 +848,9 @@ export class RenderEngine implements RenderWorkerApi {
       (a, b) => a - b,
     )
     const error =
-      this.#initError ?? (shown === null ? null : (this.#outputErrors.get(shown) ?? null))
+      this.#initError ??
+      (this.#contextLost ? CONTEXT_LOST_MESSAGE : null) ??
+      (shown === null ? null : (this.#outputErrors.get(shown) ?? null))
     return {
       camera: this.#camera,
       fps: this.#fps.framesPerSecond(now),

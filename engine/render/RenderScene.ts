@@ -57,8 +57,19 @@ export class RenderScene {
   #arrowMaterial = new LineBasicMaterial({ color: '#1d2733', depthTest: false })
   #mode: CameraState['mode'] = 'perspective'
 
-  constructor(canvas: OffscreenCanvas, size: ViewportSize) {
+  constructor(
+    canvas: OffscreenCanvas,
+    size: ViewportSize,
+    onContextLost: (lost: boolean) => void = () => undefined,
+  ) {
     this.#canvas = canvas
+    canvas.addEventListener('webglcontextlost', (event) => {
+      // Default prevented: the browser may restore the context; three re-uploads on restore.
+      event.preventDefault()
+      this.#fence = null
+      onContextLost(true)
+    })
+    canvas.addEventListener('webglcontextrestored', () => onContextLost(false))
     this.#size = size
     this.#renderer = new WebGLRenderer({
       canvas,
