@@ -1,3 +1,4 @@
+import { Euler, Matrix4 } from 'three'
 import { describe, expect, it } from 'vitest'
 import {
   buildBoxMesh,
@@ -7,6 +8,7 @@ import {
   computeMeshVolume,
   computeShapeInfo,
   computeSurfaceArea,
+  rotationMatrixFromDegrees,
   transformMesh,
   type TriangleMesh,
 } from './mesh.ts'
@@ -101,5 +103,17 @@ describe('mesh geometry', () => {
     expect(box.isPlanar).toBe(false)
     expect(box.normal).toBeNull()
     expect(box.nbrOfTriangles).toBe(12)
+  })
+
+  it('rotates exactly as three.js places an object with Euler angles in XYZ order', () => {
+    const degrees: [number, number, number] = [30, -50, 110]
+    const m = new Matrix4().makeRotationFromEuler(
+      new Euler(...(degrees.map((d) => (d * Math.PI) / 180) as [number, number, number]), 'XYZ'),
+    )
+    const e = m.elements // column-major
+    const expected = [e[0], e[4], e[8], e[1], e[5], e[9], e[2], e[6], e[10]]
+    rotationMatrixFromDegrees(degrees).forEach((value, i) =>
+      expect(value).toBeCloseTo(expected[i]!, 12),
+    )
   })
 })

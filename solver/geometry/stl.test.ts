@@ -49,6 +49,12 @@ describe('parseStl', () => {
     expect(errorOf(() => parseStl(bytes, 'm')).message).toBe('The STL file contains no triangles.')
   })
 
+  it('reads a binary STL whose header count was left at 0 from its size', () => {
+    const bytes = encodeBinaryStl(box)
+    new DataView(bytes.buffer).setUint32(80, 0, true)
+    expect(parseStl(bytes, 'm').indices.length).toBe(36)
+  })
+
   it('refuses a truncated binary STL with the counts in the message', () => {
     const bytes = encodeBinaryStl(box).subarray(0, 84 + 50 * 10 + 7)
     const error = errorOf(() => parseStl(bytes, 'm'))

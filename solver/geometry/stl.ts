@@ -112,7 +112,10 @@ function weldVertices(raw: Float32Array): TriangleMesh {
 function parseBinary(bytes: Uint8Array, scale: number): Float32Array {
   if (bytes.length < BINARY_HEADER_BYTES) throw new StlError('not_stl', STL_MESSAGES.notStl)
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const count = view.getUint32(80, true)
+  let count = view.getUint32(80, true)
+  // some exporters leave the count at 0: trust the size when it is a whole number of triangles
+  const sizeCount = (bytes.length - BINARY_HEADER_BYTES) / BINARY_TRIANGLE_BYTES
+  if (count === 0 && Number.isInteger(sizeCount)) count = sizeCount
   if (count === 0) throw new StlError('empty', STL_MESSAGES.noTriangles)
   const present = Math.floor((bytes.length - BINARY_HEADER_BYTES) / BINARY_TRIANGLE_BYTES)
   if (present < count) {
