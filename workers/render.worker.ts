@@ -23,7 +23,16 @@ const engine = new RenderEngine({
     setTimeout(callback, delayMs)
   },
   nowMs: () => performance.now(),
-  wrapDataWorker: (port) => Comlink.wrap<DataWorkerApi>(port),
+  wrapDataWorker: (port) => {
+    const remote = Comlink.wrap<DataWorkerApi>(port)
+    return {
+      load: (request) => remote.load(request),
+      cancel: (requestId) => remote.cancel(requestId),
+      setAccessToken: (token) => remote.setAccessToken(token),
+      // Transferred, not cloned: the buffers move back to the data worker's pool.
+      recycleBuffers: (buffers) => remote.recycleBuffers(Comlink.transfer(buffers, buffers)),
+    }
+  },
 })
 
 /** The exposed API: exactly RenderWorkerApi (the client wraps it with Comlink). */

@@ -181,6 +181,10 @@ class FakeDataWorker implements DataWorkerHandle {
   setAccessToken(token: string | null) {
     this.tokens.push(token)
   }
+  recycled: ArrayBuffer[] = []
+  recycleBuffers(buffers: ArrayBuffer[]) {
+    this.recycled.push(...buffers)
+  }
 }
 
 interface Harness {
@@ -494,6 +498,7 @@ describe('render engine', () => {
     harness.engine.dispatch({ type: 'show_output', outputNo: 0 })
     await harness.flush()
     const geometry = harness.scene.shown!.objects[0]!.points!.geometry
+    const px = geometry.getAttribute('px') as BufferAttribute
     let disposed = false
     geometry.addEventListener('dispose', () => {
       disposed = true
@@ -503,6 +508,9 @@ describe('render engine', () => {
     expect(harness.last().shownOutput).toBe(3)
     expect(disposed).toBe(true)
     expect(harness.last().loadedOutputs).toEqual([3, 4])
+    // The dropped outputs' column buffers went back to the data workers' pools.
+    const recycled = harness.workers.flatMap((worker) => worker.recycled)
+    expect(recycled).toContain(px.array.buffer)
   })
 
   it('cancels loads that leave the window', async () => {

@@ -92,6 +92,8 @@ export interface EngineScene {
 /** A data worker as the engine uses it (a Comlink remote of DataWorkerApi satisfies it). */
 export interface DataWorkerHandle extends SchedulableWorker {
   setAccessToken(token: string | null): unknown
+  /** Takes back (transferred) the buffers of dropped outputs for the worker's pool. */
+  recycleBuffers?(buffers: ArrayBuffer[]): unknown
 }
 
 /** The engine's environment. */
@@ -187,6 +189,7 @@ export class RenderEngine implements RenderWorkerApi {
   #fps = new FrameRateMeter()
   #snapshots = new SnapshotThrottle()
   #requestCounter = 0
+  #recycleCounter = 0
   #disposed = false
 
   constructor(options: RenderEngineOptions) {
@@ -400,12 +403,12 @@ export class RenderEngine implements RenderWorkerApi {
     if (runChanged) {
       // Another run's frame would be a lie: drop everything, including what is on screen.
       this.#outputErrors.clear()
-      for (const loaded of this.#loaded.values()) loaded.view?.dispose()
-      if (this.#displayed !== null && !this.#loaded.has(this.#displayed.outputNo))
-        this.#displayed.view?.dispose()
+      this.#scene?.showView(null)
+      const dropped = new Set([...this.#loaded.values()])
+      if (this.#displayed !== null) dropped.add(this.#displayed)
       this.#loaded.clear()
       this.#displayed = null
-      this.#scene?.showView(null)
+      for (const loaded of dropped) this.#dropOutput(loaded)
       this.#cameraFitted = false
       this.#pick = null
       this.#hover = null
@@ -446,7 +449,7 @@ export class RenderEngine implements RenderWorkerApi {
       if (wantedSet.has(outputNo) && loaded.dataset === this.#dataset && loaded.runKey === runKey)
         continue
       this.#loaded.delete(outputNo)
-      if (loaded !== this.#displayed) loaded.view?.dispose()
+      if (loaded !== this.#displayed) this.#dropOutput(loaded)
     }
     wanted.forEach((outputNo, index) => {
       if (this.#isReady(outputNo) || this.#outputErrors.has(outputNo)) return
@@ -508,7 +511,7 @@ export class RenderEngine implements RenderWorkerApi {
     if (load === undefined || this.#disposed) return
     this.#loading.delete(requestId)
     const previous = this.#loaded.get(load.outputNo)
-    if (previous !== undefined && previous !== this.#displayed) previous.view?.dispose()
+    if (previous !== undefined && previous !== this.#displayed) this.#dropOutput(previous)
     this.#outputErrors.delete(load.outputNo)
     this.#loaded.set(load.outputNo, {
       outputNo: load.outputNo,
@@ -522,6 +525,23 @@ export class RenderEngine implements RenderWorkerApi {
     if (load.outputNo === this.#clock.currentOutput()) this.#showCurrentOutput()
     this.#syncLoads()
     this.#requestFrame()
+  }
+
+  /**
+   * Frees an output nobody draws any more: its GPU buffers, and its column buffers go back to a
+   * data worker's pool (transferred) so the next load does not fault in fresh memory.
+   */
+  #dropOutput(loaded: LoadedOutput): void {
+    loaded.view?.dispose()
+    loaded.view = null
+    const buffers = new Set<ArrayBuffer>()
+    for (const object of loaded.output.objects) {
+      buffers.add(object.buffer)
+      if (object.mesh !== null) buffers.add(object.mesh.buffer)
+    }
+    const worker = this.#workers[this.#recycleCounter++ % Math.max(1, this.#workers.length)]
+    if (worker?.recycleBuffers === undefined || buffers.size === 0) return
+    void Promise.resolve(worker.recycleBuffers([...buffers])).catch(() => undefined)
   }
 
   #failLoad(outputNo: number, message: string): void {
@@ -551,7 +571,7 @@ export class RenderEngine implements RenderWorkerApi {
     const previous = this.#displayed
     this.#displayed = loaded
     if (previous !== null && this.#loaded.get(previous.outputNo) !== previous)
-      previous.view?.dispose()
+      this.#dropOutput(previous)
     this.#applyColour()
     view.applyDisplay((id) => this.#displayOf(id))
     this.#arrowsStale = true
