@@ -95,7 +95,7 @@ export function StartRunDialog({
             </button>
           )}
           <button type="button" className="button button--primary" onClick={onClose} data-autofocus>
-            Close
+            Done
           </button>
         </footer>
       </Dialog>
