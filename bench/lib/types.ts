@@ -22,9 +22,9 @@ export interface BenchResult {
 /** What the runner gives a case. */
 export interface BenchContext {
   /** Prints one result line (text or JSON). */
-  report(result: BenchResult): void
+  report: (result: BenchResult) => void
   /** A note on stderr (progress, what the denominator was); never part of the JSON output. */
-  log(message: string): void
+  log: (message: string) => void
   /** `--quick`: smaller inputs and fewer runs, for a smoke test of the suite. */
   quick: boolean
 }

@@ -196,6 +196,7 @@ describe('IndexedDbOutputCache', () => {
   it('succeeds on the retry when evicting old payloads made enough room', async () => {
     const { cache } = createCache()
     await cache.put(keyOf({ outputNo: 0 }), patternBytes(100))
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- applied with the store as `this`
     const original = IDBObjectStore.prototype.put
     let failures = 0
     vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (

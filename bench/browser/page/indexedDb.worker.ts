@@ -63,7 +63,7 @@ async function measure(request: IndexedDbBenchRequest): Promise<IndexedDbBenchRe
     ])
     result.rawPutMs.push(performance.now() - putStartMs)
     const getStartMs = performance.now()
-    const read = await database.getAll('chunks')
+    const read = (await database.getAll('chunks')) as ArrayBuffer[]
     result.rawGetMs.push(performance.now() - getStartMs)
     if (read.reduce((sum, chunk) => sum + chunk.byteLength, 0) !== payload.length) {
       throw new Error('The raw IndexedDB read returned the wrong size.')
