@@ -67,6 +67,12 @@ import { buildArrowSegments, sampleArrowRows } from './vectorField.ts'
 export const CONTEXT_LOST_MESSAGE =
   'The 3D view lost its graphics context. Waiting for it to come back…'
 
+/**
+ * Hover picks test at most this many points (≈10 ms on one core): hover runs every 30 ms and must
+ * not starve the frames; a click tests every drawn point.
+ */
+export const HOVER_PICK_POINT_LIMIT = 1_000_000
+
 /** How long after a load's reply its output may still arrive before the load counts as failed. */
 const MISSING_OUTPUT_GRACE_MS = 2000
 
@@ -242,7 +248,7 @@ export class RenderEngine implements RenderWorkerApi {
   forwardPointer(event: ForwardedPointerEvent): void {
     if (this.#disposed) return
     const now = this.#options.nowMs()
-    const result = this.#controls.handleEvent(this.#camera, event, this.#size.height, now)
+    const result = this.#controls.handleEvent(this.#camera, event, this.#size, now)
     if (result.camera !== this.#camera) this.#setCamera(result.camera)
     if (result.click !== null) this.#pick = this.#pickAt(result.click.x, result.click.y)
     if (result.hover !== null) this.#pendingHover = result.hover
@@ -698,7 +704,11 @@ export class RenderEngine implements RenderWorkerApi {
     }
     if (this.#pendingHover !== null && !interacting) {
       if (this.#hoverThrottle.tryAcquire(now)) {
-        this.#hover = this.#pickAt(this.#pendingHover.x, this.#pendingHover.y)
+        this.#hover = this.#pickAt(
+          this.#pendingHover.x,
+          this.#pendingHover.y,
+          HOVER_PICK_POINT_LIMIT,
+        )
         this.#pendingHover = null
       } else again = true
     }
@@ -832,13 +842,21 @@ export class RenderEngine implements RenderWorkerApi {
     return targets
   }
 
-  #pickAt(xPx: number, yPx: number): PickResult | null {
+  /** Picks over the drawn points; `maxPoints` bounds the work (a prefix is a uniform subset). */
+  #pickAt(xPx: number, yPx: number, maxPoints = Infinity): PickResult | null {
     const view = this.#displayed?.view ?? null
     const scene = this.#scene
     if (view === null || scene === null) return null
     const [ndcX, ndcY] = pointerToDevice(xPx, yPx, this.#size.width, this.#size.height)
+    let targets = this.#pickTargets(view)
+    const total = targets.reduce((sum, target) => sum + target.count, 0)
+    if (total > maxPoints)
+      targets = targets.map((target) => ({
+        ...target,
+        count: Math.ceil((target.count * maxPoints) / total),
+      }))
     const hit = pickPoint(
-      this.#pickTargets(view),
+      targets,
       scene.viewProjection().elements,
       ndcX,
       ndcY,

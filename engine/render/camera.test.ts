@@ -1,3 +1,4 @@
+import { Matrix4, PerspectiveCamera, Vector3 } from 'three'
 import { describe, expect, it } from 'vitest'
 import { FIELD_OF_VIEW_DEG } from '../../domain/constants.ts'
 import type { CameraState } from '../../domain/results.ts'
@@ -13,6 +14,7 @@ import {
   switchCameraMode,
   viewCubeOrientations,
   zoomCamera,
+  zoomCameraTowards,
   CAMERA_DISTANCE_LIMITS,
   ORBIT_RADIANS_PER_PX,
   subtractVectors,
@@ -82,6 +84,41 @@ describe('orbit, pan and zoom', () => {
     expect(cameraDistance(zoomCamera(camera, 1e-12))).toBeCloseTo(CAMERA_DISTANCE_LIMITS.minM)
     expect(zoomCamera(camera, NaN)).toBe(camera)
     expect(zoomCamera(camera, 2).target).toEqual(camera.target)
+  })
+})
+
+describe('zoom towards the pointer', () => {
+  function project(state: CameraState, point: Vector3, aspect: number): [number, number] {
+    const three = new PerspectiveCamera(FIELD_OF_VIEW_DEG, aspect, 0.01, 100)
+    three.position.set(...state.position)
+    three.up.set(...state.up)
+    three.lookAt(...state.target)
+    three.updateMatrixWorld()
+    const matrix = new Matrix4().multiplyMatrices(three.projectionMatrix, three.matrixWorldInverse)
+    const projected = point.clone().applyMatrix4(matrix)
+    return [projected.x, projected.y]
+  }
+
+  it('keeps the point under the pointer where it is on screen', () => {
+    const aspect = 1.5
+    // The point on the target plane under device position (0.6, -0.4).
+    const halfHeight = 10 * Math.tan((FIELD_OF_VIEW_DEG * Math.PI) / 360)
+    // Looking along -x with z up: screen right is +y, screen up is +z.
+    const point = new Vector3(0, 0.6 * halfHeight * aspect, -0.4 * halfHeight)
+    const before = project(camera, point, aspect)
+    expect(before[0]).toBeCloseTo(0.6)
+    expect(before[1]).toBeCloseTo(-0.4)
+    const zoomed = zoomCameraTowards(camera, 0.5, 0.6, -0.4, aspect)
+    expect(cameraDistance(zoomed)).toBeCloseTo(5)
+    const after = project(zoomed, point, aspect)
+    expect(after[0]).toBeCloseTo(0.6)
+    expect(after[1]).toBeCloseTo(-0.4)
+  })
+
+  it('zooms straight in at the centre of the view', () => {
+    const zoomed = zoomCameraTowards(camera, 0.5, 0, 0, 1)
+    expect(zoomed.target).toEqual(camera.target)
+    close(zoomed.position, zoomCamera(camera, 0.5).position)
   })
 })
 

@@ -151,6 +151,34 @@ export function zoomCamera(camera: CameraState, factor: number): CameraState {
   return { ...camera, position: addVectors(camera.target, scaleVector(offset, wanted / distance)) }
 }
 
+/**
+ * Dollies by `factor` towards the point under the pointer (device coordinates ndcX, ndcY on the
+ * plane through the target): that point stays where it is on screen, in both camera modes.
+ */
+export function zoomCameraTowards(
+  camera: CameraState,
+  factor: number,
+  ndcX: number,
+  ndcY: number,
+  aspect: number,
+): CameraState {
+  const zoomed = zoomCamera(camera, factor)
+  if (zoomed === camera) return camera
+  const applied = cameraDistance(zoomed) / cameraDistance(camera)
+  const { right, up } = cameraBasis(camera)
+  const halfHeight = viewHeightAtTargetM(camera) / 2
+  const underPointer = addVectors(
+    scaleVector(right, ndcX * halfHeight * aspect),
+    scaleVector(up, ndcY * halfHeight),
+  )
+  const shift = scaleVector(underPointer, 1 - applied)
+  return {
+    ...zoomed,
+    position: addVectors(zoomed.position, shift),
+    target: addVectors(zoomed.target, shift),
+  }
+}
+
 /** Zoom factor of a wheel delta: 100 units (one notch) dolly by 10 %. */
 export function wheelZoomFactor(deltaY: number): number {
   return Math.pow(1.1, Math.max(-10, Math.min(10, deltaY / 100)))

@@ -6,7 +6,7 @@
  */
 import type { CameraState } from '../../domain/results.ts'
 import type { ForwardedPointerEvent } from '../protocol.ts'
-import { orbitCamera, panCamera, wheelZoomFactor, zoomCamera } from './camera.ts'
+import { orbitCamera, panCamera, wheelZoomFactor, zoomCameraTowards } from './camera.ts'
 
 /** A press that moves less than this is a click, not a drag. */
 export const CLICK_SLOP_PX = 4
@@ -37,13 +37,14 @@ export class CameraControls {
   } | null = null
   #wheelUntilMs = -Infinity
 
-  /** Applies one event; `viewportHeightPx` scales pans. */
+  /** Applies one event; the viewport size (CSS pixels) scales pans and places wheel zooms. */
   handleEvent(
     camera: CameraState,
     event: ForwardedPointerEvent,
-    viewportHeightPx: number,
+    viewport: { width: number; height: number },
     nowMs: number,
   ): ControlsResult {
+    const viewportHeightPx = viewport.height
     const result: ControlsResult = { camera, click: null, hover: null }
     switch (event.type) {
       case 'pointerdown': {
@@ -95,7 +96,14 @@ export class CameraControls {
         return result
       case 'wheel':
         this.#wheelUntilMs = nowMs + WHEEL_SETTLE_MS
-        result.camera = zoomCamera(camera, wheelZoomFactor(event.deltaY))
+        // Towards the point under the pointer, so the wheel zooms into what it points at.
+        result.camera = zoomCameraTowards(
+          camera,
+          wheelZoomFactor(event.deltaY),
+          (event.x / viewport.width) * 2 - 1,
+          1 - (event.y / viewport.height) * 2,
+          viewport.width / viewport.height,
+        )
         return result
     }
   }
