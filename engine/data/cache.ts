@@ -62,7 +62,7 @@ export function isQuotaError(error: unknown): boolean {
     typeof error === 'object' &&
     error !== null &&
     'name' in error &&
-    (error as { name: unknown }).name === 'QuotaExceededError'
+    error.name === 'QuotaExceededError'
   )
 }
 

@@ -487,7 +487,7 @@ function writeToCache(
     try {
       writes.push(cache.put(cacheKeyOf(request.key, request.dataset, objectId), bytes))
     } catch (error) {
-      writes.push(Promise.reject(error))
+      writes.push(Promise.reject(error instanceof Error ? error : new Error(String(error))))
     }
   }
   for (const { objectId, payload } of fresh) put(objectId, payload)

@@ -232,15 +232,16 @@ describe('LoadScheduler', () => {
   it('counts a cancelled load as in flight until its worker lets go', async () => {
     const scheduler = new LoadScheduler<SchedulableWorker>({ requestWorker: () => {} })
     let release: () => void = () => {}
+    const cancel = vi.fn()
     const stubborn: SchedulableWorker = {
       load: () => new Promise((_, reject) => (release = () => reject(new Error('late')))),
-      cancel: vi.fn(),
+      cancel,
     }
     scheduler.addWorker(stubborn)
     const load = scheduler.schedule(request('a1', 'shown', 5 * MB))
     scheduler.cancel('a1')
     expect(isAbortError(await load.catch((e: unknown) => e))).toBe(true)
-    expect(stubborn.cancel).toHaveBeenCalledWith('a1')
+    expect(cancel).toHaveBeenCalledWith('a1')
     expect(scheduler.state().bytesInFlight).toBe(5 * MB)
     expect(scheduler.loadingOutputNos()).toEqual([])
     release()

@@ -73,10 +73,7 @@ export function createAbortError(message = 'The load was cancelled.'): Error {
 /** True for a cancellation (an AbortError from the scheduler, a data worker or fetch). */
 export function isAbortError(error: unknown): boolean {
   return (
-    typeof error === 'object' &&
-    error !== null &&
-    'name' in error &&
-    (error as { name: unknown }).name === 'AbortError'
+    typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError'
   )
 }
 
@@ -110,8 +107,10 @@ function byteEstimate(request: LoadRequest): number {
 
 /** A priority queue of loads over an on-demand pool of data workers, gated by bytes in flight. */
 export class LoadScheduler<W extends SchedulableWorker> {
-  #options: Required<Omit<LoadSchedulerOptions, 'onChange'>> &
-    Pick<LoadSchedulerOptions, 'onChange'>
+  #requestWorker: () => void
+  #onChange: () => void
+  #maxWorkers: number
+  #maxBytesInFlight: number
   #queue: Job<W>[] = []
   #running = new Map<string, Job<W>>()
   #workers = new Set<W>()
@@ -124,12 +123,10 @@ export class LoadScheduler<W extends SchedulableWorker> {
   #disposed = false
 
   constructor(options: LoadSchedulerOptions) {
-    this.#options = {
-      requestWorker: options.requestWorker,
-      maxWorkers: Math.max(1, options.maxWorkers ?? MAX_DATA_WORKERS),
-      maxBytesInFlight: options.maxBytesInFlight ?? MAX_BYTES_IN_FLIGHT,
-      onChange: options.onChange,
-    }
+    this.#requestWorker = () => options.requestWorker()
+    this.#onChange = () => options.onChange?.()
+    this.#maxWorkers = Math.max(1, options.maxWorkers ?? MAX_DATA_WORKERS)
+    this.#maxBytesInFlight = options.maxBytesInFlight ?? MAX_BYTES_IN_FLIGHT
   }
 
   /** Adds a worker (the answer to `requestWorker`) and starts what it can. */
@@ -277,7 +274,7 @@ export class LoadScheduler<W extends SchedulableWorker> {
   }
 
   #changed(): void {
-    this.#options.onChange?.()
+    this.#onChange()
   }
 
   /** Frees a finished (or abandoned) load's worker and bytes. */
@@ -296,7 +293,7 @@ export class LoadScheduler<W extends SchedulableWorker> {
     try {
       result = worker.load({ ...job.request })
     } catch (error) {
-      result = Promise.reject(error)
+      result = Promise.reject(error instanceof Error ? error : new Error(String(error)))
     }
     result.then(
       (summary) => {
@@ -342,8 +339,7 @@ export class LoadScheduler<W extends SchedulableWorker> {
     while (index < this.#queue.length) {
       const job = this.#queue[index]!
       const bytes = byteEstimate(job.request)
-      const fits =
-        projectedRunning === 0 || projectedBytes + bytes <= this.#options.maxBytesInFlight
+      const fits = projectedRunning === 0 || projectedBytes + bytes <= this.#maxBytesInFlight
       if (!fits) break
       projectedBytes += bytes
       projectedRunning++
@@ -356,11 +352,11 @@ export class LoadScheduler<W extends SchedulableWorker> {
       this.#queue.splice(index, 1)
       this.#start(job, worker)
     }
-    const room = this.#options.maxWorkers - this.#workers.size - this.#pendingWorkers
+    const room = this.#maxWorkers - this.#workers.size - this.#pendingWorkers
     const toRequest = Math.min(wanted - this.#pendingWorkers, room)
     for (let i = 0; i < toRequest; i++) {
       this.#pendingWorkers++
-      this.#options.requestWorker()
+      this.#requestWorker()
     }
   }
 }

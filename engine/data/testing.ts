@@ -46,10 +46,10 @@ export function createFakeServer(outputs: Map<number, WrittenOutput>): FakeServe
     outputs,
     override: null,
     fetch: (input, init) => {
-      const url = new URL(String(input))
+      const url = new URL(input instanceof Request ? input.url : input.toString())
       const headers = new Headers(init?.headers)
       server.calls.push({ url: url.toString(), authorization: headers.get('authorization') })
-      if (init?.signal?.aborted) return Promise.reject(init.signal.reason)
+      if (init?.signal?.aborted) return Promise.reject(init.signal.reason as Error)
       const match = /\/outputs\/(\d+)\/bundle$/.exec(url.pathname)
       const output = match ? outputs.get(Number(match[1])) : undefined
       if (output === undefined) {

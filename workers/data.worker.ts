@@ -1,0 +1,29 @@
+/**
+ * A data worker: a Comlink shell over engine/data/dataWorker.ts (all logic lives there). It
+ * supplies the browser pieces: fetch, the output cache, and Comlink on the render port (the render
+ * worker calls this API over that port and receives the outputs there as transferables).
+ */
+import * as Comlink from 'comlink'
+import { NO_OUTPUT_CACHE } from '../engine/data/cache.ts'
+import { createDataWorkerApi } from '../engine/data/dataWorker.ts'
+import type { DataWorkerApi } from '../engine/protocol.ts'
+
+const logic = createDataWorkerApi({
+  fetch: (input, init) => fetch(input, init),
+  cache: NO_OUTPUT_CACHE,
+})
+
+/** The exposed API: exactly DataWorkerApi, on the worker scope (client) and on the render port. */
+export const api: DataWorkerApi = {
+  ...logic,
+  connectRenderPort(port) {
+    logic.connectRenderPort(port)
+    Comlink.expose(api, port)
+  },
+}
+
+// Only inside a worker: importing this module in Node (the contract test) exposes nothing.
+const scope = globalThis as { WorkerGlobalScope?: abstract new () => unknown }
+if (scope.WorkerGlobalScope !== undefined && globalThis instanceof scope.WorkerGlobalScope) {
+  Comlink.expose(api)
+}
