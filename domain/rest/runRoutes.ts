@@ -46,6 +46,13 @@ export const RUN_TEXTS = {
   unknownSolver: 'The chosen solver does not exist.',
   creditsStop: 'The simulation stopped: not enough credits left.',
   serverRestartFailed: 'The server restarted while the job was running.',
+  editSetup: 'Edit Setup',
+  unlockTitle: 'Edit Setup?',
+  unlockText:
+    'Unlocking the setup makes resuming from the last output impossible. This cannot be undone.',
+  unlockConfirm: 'Yes, edit setup',
+  unlockWhileRunning: 'The setup cannot be unlocked while the simulation is running.',
+  lockedTooltip: 'The setup is locked by a run. Use Edit Setup to change it.',
 } as const
 
 /**
@@ -285,6 +292,15 @@ export const RUN_ROUTES = {
     status: 200,
     params: IdParamSchema,
     response: DeletedSchema,
+  },
+  unlockSetup: {
+    method: 'DELETE',
+    path: '/simulations/{id}/setup_lock',
+    summary: 'Unlock the setup for editing (irreversible: the run can no longer be resumed)',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    response: SimulationSchema,
   },
   getDiscretization: {
     method: 'GET',

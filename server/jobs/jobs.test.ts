@@ -242,6 +242,31 @@ describeEachDialect('jobs and runs', (dialect) => {
     expect((await request('GET', `/api/simulations/${id}/jobs`)).body).toHaveLength(2)
   })
 
+  it('unlocks the setup of a stopped run for editing, after which it can only restart', async () => {
+    script.stepMs = 80
+    script.outputs = 6
+    const id = await newSimulation()
+    await start(id)
+    await waitForState(id, ['running'])
+    const refused = await request('DELETE', `/api/simulations/${id}/setup_lock`)
+    expect(refused.status).toBe(409)
+    expect(refused.body.description).toBe(RUN_TEXTS.unlockWhileRunning)
+    for (;;) {
+      const outputs = await request('GET', `/api/simulations/${id}/outputs`)
+      if (outputs.body.length >= 1) break
+      await sleep(20)
+    }
+    await request('DELETE', `/api/simulations/${id}/jobs`)
+    expect(await waitForState(id, ['stopped'])).toMatchObject({
+      setupLocked: true,
+      resumable: true,
+    })
+    const unlocked = await request('DELETE', `/api/simulations/${id}/setup_lock`)
+    expect(unlocked.status).toBe(200)
+    expect(unlocked.body).toMatchObject({ setupLocked: false, resumable: false, state: 'stopped' })
+    expect((await start(id, true)).body.description).toBe(RUN_TEXTS.notResumable)
+  })
+
   it('ends a stop during launch cleanly: stopped, nothing written, not resumable', async () => {
     script.startDelayMs = 300
     const id = await newSimulation()

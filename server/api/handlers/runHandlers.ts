@@ -246,6 +246,23 @@ const stopJob: AreaHandlers<typeof RUN_ROUTES>['stopJob'] = async (
   return viewOf(db, simulation.id)
 }
 
+/** Unlocks the setup; the run can no longer be resumed (spec/results.md §2). */
+const unlockSetup: AreaHandlers<typeof RUN_ROUTES>['unlockSetup'] = async (
+  { params },
+  { db, user, clock },
+) => {
+  const simulation = await findAccessibleSimulation(db, user, params.id)
+  const result = await db
+    .updateTable('simulations')
+    .set({ setup_locked: 0, resumable: 0, updated_at: clock.nowIso() })
+    .where('id', '=', simulation.id)
+    .where('state', 'not in', ACTIVE_SIMULATION_STATES)
+    .executeTakeFirst()
+  if (Number(result.numUpdatedRows) !== 1) throw conflict(RUN_TEXTS.unlockWhileRunning)
+  jobRunnerFor(db).notifySimulationChanged(simulation.id)
+  return viewOf(db, simulation.id)
+}
+
 const listJobs: AreaHandlers<typeof RUN_ROUTES>['listJobs'] = async ({ params }, { db, user }) => {
   const simulation = await findAccessibleSimulation(db, user, params.id)
   const runs = await db
@@ -532,6 +549,7 @@ const cancelDiscretization: AreaHandlers<typeof RUN_ROUTES>['cancelDiscretizatio
 export const runHandlers: AreaHandlers<typeof RUN_ROUTES> = {
   startJob,
   stopJob,
+  unlockSetup,
   listJobs,
   listSolvers,
   listLogs,

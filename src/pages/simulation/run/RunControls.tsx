@@ -10,11 +10,16 @@ import { usePushToast } from '../../../components/Toasts.tsx'
 import { Tooltip } from '../../../components/Tooltip.tsx'
 import { useLiveSimulation } from '../../../live/useLiveSimulation.ts'
 import { runButtonFor, type RunAction } from './runButton.ts'
-import { useSetupValidationQuery, useSolversQuery, useStopRunMutation } from './runQueries.ts'
+import {
+  useSetupValidationQuery,
+  useSolversQuery,
+  useStopRunMutation,
+  useUnlockSetupMutation,
+} from './runQueries.ts'
 import { StartRunDialog } from './StartRunDialog.tsx'
 import './run.css'
 
-type OpenDialog = 'start' | 'resume' | 'restart-confirm' | 'restart' | 'stop' | null
+type OpenDialog = 'start' | 'resume' | 'restart-confirm' | 'restart' | 'stop' | 'unlock' | null
 
 /**
  * The simulation header's run controls: the Run / Stop / Resume / Restart button with its
@@ -56,8 +61,21 @@ export function RunControls({ simulation }: { simulation: Simulation }) {
     </button>
   )
 
+  const canUnlock = simulation.setupLocked && (status === 'resumable' || status === 'restartable')
+
   return (
     <div className="run-controls">
+      {canUnlock && (
+        <Tooltip content={RUN_TEXTS.lockedTooltip}>
+          <button
+            type="button"
+            className="tag run-controls__badge"
+            onClick={() => setDialog('unlock')}
+          >
+            {RUN_TEXTS.editSetup}
+          </button>
+        </Tooltip>
+      )}
       {showProgress && <RunProgress simulation={simulation} progress={progress} />}
       {button.tooltip ? (
         <Tooltip content={button.tooltip}>
@@ -91,6 +109,9 @@ export function RunControls({ simulation }: { simulation: Simulation }) {
       )}
       {dialog === 'stop' && (
         <StopRunDialog simulation={simulation} onClose={() => setDialog(null)} />
+      )}
+      {dialog === 'unlock' && (
+        <UnlockSetupDialog simulation={simulation} onClose={() => setDialog(null)} />
       )}
     </div>
   )
@@ -156,6 +177,33 @@ function ConfirmDialog({
         </button>
       </footer>
     </Dialog>
+  )
+}
+
+/** Asks before unlocking the setup, which gives up resuming for good. */
+function UnlockSetupDialog({
+  simulation,
+  onClose,
+}: {
+  simulation: Simulation
+  onClose: () => void
+}) {
+  const unlock = useUnlockSetupMutation(simulation.id)
+  const pushToast = usePushToast()
+  return (
+    <ConfirmDialog
+      title={RUN_TEXTS.unlockTitle}
+      text={`${RUN_TEXTS.unlockText} ${RUN_TEXTS.restartAfterEdit}`}
+      confirmLabel={RUN_TEXTS.unlockConfirm}
+      busy={unlock.isPending}
+      onClose={onClose}
+      onConfirm={() =>
+        unlock.mutate(undefined, {
+          onSettled: onClose,
+          onError: (error) => pushToast({ kind: 'error', title: messageOf(error) }),
+        })
+      }
+    />
   )
 }
 

@@ -51,12 +51,13 @@ export function StartRunDialog({
   const cpuChoice = useHasFeature(user.organization.id, 'cpu')
   const [step, setStep] = useState<1 | 2>(1)
   const cores = coreOptions(organization.data?.activeSubscription?.maxCores)
-  const [coreCount, setCoreCount] = useState<number>(
-    simulation.cores ?? cores[cores.length - 1] ?? 1,
-  )
+  // Until chosen: the previous run's cores, else the most the subscription allows (known later).
+  const [chosenCores, setCoreCount] = useState<number | null>(simulation.cores)
+  const coreCount = chosenCores ?? cores[cores.length - 1] ?? 1
   // A resumed run keeps the solver type of the original.
   const choosable = mode === 'resume' ? solvers.filter((s) => s.gpu === simulation.gpu) : solvers
-  const [solverId, setSolverId] = useState<number | undefined>(choosable[0]?.id)
+  const [chosenSolverId, setSolverId] = useState<number | undefined>(undefined)
+  const solverId = chosenSolverId ?? choosable[0]?.id
   const start = useStartRunMutation(simulation.id)
   const coresId = useId()
   const solverLabelId = useId()

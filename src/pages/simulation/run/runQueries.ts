@@ -70,6 +70,14 @@ export function useStopRunMutation(simulationId: number) {
   })
 }
 
+export function useUnlockSetupMutation(simulationId: number) {
+  const storeSimulation = useStoreSimulation()
+  return useMutation({
+    mutationFn: () => callApi('unlockSetup', paramsOf(simulationId)),
+    onSuccess: storeSimulation,
+  })
+}
+
 export function useAddConditionMutation(simulationId: number) {
   const queryClient = useQueryClient()
   return useMutation({

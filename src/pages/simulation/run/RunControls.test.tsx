@@ -1,0 +1,222 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { Provider as JotaiProvider, createStore } from 'jotai'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { permissionsForRole, type User } from '../../../../domain/account.ts'
+import type { Simulation } from '../../../../domain/projects.ts'
+import { defaultSettings } from '../../../../domain/settings.ts'
+import { tokenStore } from '../../../api/index.ts'
+import { CurrentUserContext } from '../../../lib/currentUser.ts'
+import { RunControls } from './RunControls.tsx'
+
+const USER: User = {
+  id: 2,
+  firstName: 'Mia',
+  lastName: 'Manager',
+  fullName: 'Mia Manager',
+  email: 'manager@dive.example',
+  phoneNumber: null,
+  department: null,
+  location: null,
+  avatarId: 0,
+  role: 'manager',
+  active: true,
+  organization: { id: 1, name: 'Demo Organization' },
+  activeAccessGrantId: null,
+  permissions: [...permissionsForRole('manager')],
+  createdAt: '2026-01-01T00:00:00.000Z',
+}
+
+function simulationIn(patch: Partial<Simulation>): Simulation {
+  return {
+    id: 4,
+    name: 'Dam break',
+    description: '',
+    state: 'not started',
+    uploadedSetup: false,
+    activeRunId: null,
+    setupLocked: false,
+    resumable: false,
+    creditsConsumed: 0,
+    size: 0,
+    creator: { id: 2, fullName: 'Mia Manager', avatarId: 0 },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    projectId: 2,
+    project: { id: 2, name: 'Demo project' },
+    lastStopCondition: null,
+    simulationHoursConsumed: 0,
+    cores: null,
+    freeInstance: false,
+    gpu: false,
+    solver: null,
+    startedAt: null,
+    remoteVmRunState: null,
+    postImageId: null,
+    log: null,
+    outputTimeInterval: 0.02,
+    settings: defaultSettings(),
+    ...patch,
+  }
+}
+
+const ORGANIZATION = {
+  id: 1,
+  name: 'Demo Organization',
+  credits: 2500,
+  features: ['cpu'],
+  activeSubscription: {
+    kind: 'engineering',
+    startDate: '',
+    endDate: '',
+    coreHours: 1000,
+    oneOffCoreHours: 0,
+    vmHoursPerMonth: 20,
+    maxCores: 2,
+    freeInstance: false,
+  },
+  freeInstanceOccupied: false,
+  maximumSimulationsExceeded: false,
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+
+let requests: { method: string; url: URL; body: unknown }[] = []
+let runnable = true
+
+class FakeWebSocket {
+  readyState = 0
+  onopen = null
+  onmessage = null
+  onclose = null
+  onerror = null
+  send() {}
+  close() {}
+}
+
+beforeEach(() => {
+  requests = []
+  runnable = true
+  tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
+  vi.stubGlobal('WebSocket', FakeWebSocket)
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(
+        input instanceof Request ? input.url : input.toString(),
+        'http://dive.test',
+      )
+      const method = init?.method ?? 'GET'
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined
+      requests.push({ method, url, body })
+      const path = `${method} ${url.pathname}`
+      if (path === 'GET /api/solvers')
+        return json([{ id: 1, name: 'Dive SPH (CPU)', latest: true, gpu: false }])
+      if (path === 'GET /api/organizations') return json([ORGANIZATION])
+      if (path === 'GET /api/simulations/4/setup_validation')
+        return json({ issues: [], runnable, message: null })
+      if (path === 'GET /api/simulations/4/conditions') return json([])
+      if (path === 'POST /api/simulations/4/jobs')
+        return json(simulationIn({ state: 'launching', setupLocked: true }), 201)
+      if (path === 'DELETE /api/simulations/4/jobs')
+        return json(simulationIn({ state: 'stopping', setupLocked: true }))
+      return json({ code: 'resource_not_found', title: 'x', description: 'x' }, 404)
+    }),
+  )
+})
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+  tokenStore.clear()
+})
+
+function renderControls(simulation: Simulation) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  render(
+    <JotaiProvider store={createStore()}>
+      <QueryClientProvider client={queryClient}>
+        <CurrentUserContext value={USER}>
+          <RunControls simulation={simulation} />
+        </CurrentUserContext>
+      </QueryClientProvider>
+    </JotaiProvider>,
+  )
+}
+
+describe('RunControls', () => {
+  it('starts a run through the two-step start form with the chosen cores', async () => {
+    renderControls(simulationIn({}))
+    fireEvent.click(await screen.findByRole('button', { name: 'Run' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Run simulation' })
+    expect(dialog.textContent).toContain('Step 1 of 2: General')
+    await waitFor(() =>
+      expect(screen.getByLabelText('Cores').querySelectorAll('option')).toHaveLength(2),
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    expect(screen.getByRole('dialog').textContent).toContain('Step 2 of 2: Alerts')
+    fireEvent.click(screen.getByRole('button', { name: 'Start' }))
+    await screen.findByText('The simulation is launching!')
+    const start = requests.find((r) => r.method === 'POST')
+    expect(start?.url.pathname).toBe('/api/simulations/4/jobs')
+    expect(start?.url.searchParams.get('resume')).toBe('false')
+    expect(start?.body).toEqual({ cores: 2, solver_id: 1 })
+  })
+
+  it('disables Run with the fix-errors tooltip while the setup is not runnable', async () => {
+    runnable = false
+    renderControls(simulationIn({}))
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(
+        true,
+      ),
+    )
+  })
+
+  it('asks before stopping a running simulation and then stops it', async () => {
+    renderControls(simulationIn({ state: 'running', setupLocked: true, log: null }))
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Stop simulation?' })
+    expect(dialog.textContent).toContain('Resuming is possible only if the simulation is resumable')
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, stop' }))
+    await waitFor(() =>
+      expect(requests.some((r) => r.method === 'DELETE' && r.url.pathname.endsWith('/jobs'))).toBe(
+        true,
+      ),
+    )
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  })
+
+  it('shows a disabled, loading button while stopping and the progress as a percent', () => {
+    renderControls(
+      simulationIn({
+        state: 'stopping',
+        setupLocked: true,
+        log: {
+          progress: 0.42,
+          time: 420,
+          runtime: 1000,
+          runtimeLeft: 1000,
+          particles: 10,
+          output: 3,
+        },
+      }),
+    )
+    const button = screen.getByRole('button', { name: /Stopping\.\.\./ }) as HTMLButtonElement
+    expect(button.disabled).toBe(true)
+    const bar = screen.getByRole('progressbar', { name: 'Run progress' })
+    expect(bar.getAttribute('aria-valuenow')).toBe('42')
+    expect(bar.getAttribute('aria-valuetext')).toBe('42%')
+  })
+
+  it('offers Resume for a resumable run and Restart with the Edit Setup badge otherwise', () => {
+    renderControls(simulationIn({ state: 'stopped', setupLocked: true, resumable: true }))
+    expect(screen.getByRole('button', { name: 'Resume' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Edit Setup' })).toBeTruthy()
+    cleanup()
+    renderControls(simulationIn({ state: 'completed', setupLocked: true, resumable: false }))
+    fireEvent.click(screen.getByRole('button', { name: 'Restart' }))
+    expect(screen.getByRole('dialog', { name: 'Restart simulation?' })).toBeTruthy()
+  })
+})
