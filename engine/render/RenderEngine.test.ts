@@ -547,6 +547,41 @@ describe('render engine', () => {
     expect(pick?.value).toBe(105)
   })
 
+  it('hovers the particle under a moving pointer at most every 30 ms and clears it on leave', async () => {
+    const harness = await createHarness({ count: 11 })
+    setOutputs(harness.engine, 1)
+    harness.engine.dispatch({ type: 'view_orientation', direction: [0, 0, -1], up: [0, 1, 0] })
+    await harness.flush()
+    const move = {
+      pointerId: 1,
+      button: 0,
+      buttons: 0,
+      deltaY: 0,
+      shiftKey: false,
+      ctrlKey: false,
+      altKey: false,
+      metaKey: false,
+    }
+    harness.engine.forwardPointer({ ...move, type: 'pointermove', x: 200, y: 150 })
+    await harness.flush()
+    expect(harness.last().hover?.index).toBe(5)
+    harness.clock.now += 10
+    harness.engine.forwardPointer({ ...move, type: 'pointermove', x: 5, y: 5 })
+    await harness.flush()
+    // Within 30 ms of the last hover pick: the old result stands until the throttle lets go.
+    expect(harness.last().hover?.index).toBe(5)
+    harness.clock.now += 30
+    await harness.flush()
+    expect(harness.last().hover).toBeNull()
+    harness.engine.forwardPointer({ ...move, type: 'pointermove', x: 200, y: 150 })
+    harness.clock.now += 30
+    await harness.flush()
+    expect(harness.last().hover?.index).toBe(5)
+    harness.engine.forwardPointer({ ...move, type: 'pointerleave', x: 200, y: 150 })
+    await harness.flush()
+    expect(harness.last().hover).toBeNull()
+  })
+
   it('keeps position, up and target when switching camera mode', async () => {
     const harness = await createHarness()
     await harness.flush()
