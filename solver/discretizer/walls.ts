@@ -38,7 +38,7 @@ export interface WallCandidates {
 const scratch = new Float64Array(3)
 
 /** Closest point of triangle abc to p (Ericson, Real-Time Collision Detection 5.1.5) into out. */
-function closestPointOnTriangle(
+export function closestPointOnTriangle(
   px: number,
   py: number,
   pz: number,
@@ -152,9 +152,50 @@ function lastSite(hi: number, dp: number, origin: number, size: number): number 
   return Math.min(size - 1, Math.floor(hi / dp - 0.5) - origin)
 }
 
+/** Growable per-candidate arrays. */
+interface CandidateStore {
+  capacity: number
+  sites: Int32Array
+  distances: Float32Array
+  sides: Float32Array
+  directions: Float32Array
+  triangles: Int32Array
+  /** Propagation round in which the candidate was last queued. */
+  queued: Int32Array
+}
+
+function createStore(capacity: number): CandidateStore {
+  return {
+    capacity,
+    sites: new Int32Array(capacity),
+    distances: new Float32Array(capacity),
+    sides: new Float32Array(capacity),
+    directions: new Float32Array(capacity * 3),
+    triangles: new Int32Array(capacity),
+    queued: new Int32Array(capacity).fill(-1),
+  }
+}
+
+function growStore(store: CandidateStore): void {
+  const grown = createStore(store.capacity * 2)
+  grown.sites.set(store.sites)
+  grown.distances.set(store.distances)
+  grown.sides.set(store.sides)
+  grown.directions.set(store.directions)
+  grown.triangles.set(store.triangles)
+  grown.queued.set(store.queued)
+  Object.assign(store, grown)
+}
+
 /**
  * The sites within `thickness` (m, exclusive) of the surface of `mesh`, with distance and side.
  * `orientation` −1 swaps front and back (a closed mesh whose normals point inwards).
+ *
+ * Seeds are exact: every triangle tests the sites within half a lattice diagonal of it. The band
+ * then grows by propagation (a closest-point transform): a site offers its nearest triangle to its
+ * 26 neighbours, which keep it when it is nearer than what they have. Each site thus tests a few
+ * triangles instead of every triangle within `thickness`, which matters for finely meshed CAD
+ * surfaces (a million small triangles).
  */
 export function findWallCandidates(
   mesh: TriangleMesh,
@@ -165,29 +206,10 @@ export function findWallCandidates(
   const grid = subGridOfBox(computeBoundingBox(mesh), dp, thickness)
   const p = mesh.positions
   const t = mesh.indices
-  // about two candidate layers per side of every triangle, a few times over at edges
-  let area = 0
-  for (let tri = 0; tri * 3 + 2 < t.length; tri++) {
-    const a = t[tri * 3]! * 3
-    const b = t[tri * 3 + 1]! * 3
-    const c = t[tri * 3 + 2]! * 3
-    const ux = p[b]! - p[a]!
-    const uy = p[b + 1]! - p[a + 1]!
-    const uz = p[b + 2]! - p[a + 2]!
-    const vx = p[c]! - p[a]!
-    const vy = p[c + 1]! - p[a + 1]!
-    const vz = p[c + 2]! - p[a + 2]!
-    area += Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2
-  }
-  const table = createSiteTable(Math.min(1 << 22, (area * 2 * thickness) / dp ** 3))
-  let capacity = 1024
-  let sites = new Int32Array(capacity)
-  let distances = new Float32Array(capacity)
-  let sides = new Float32Array(capacity)
-  let directions = new Float32Array(capacity * 3)
-  let count = 0
-  const tolerance = 1e-6 * dp
   const triangleCount = Math.floor(t.length / 3)
+  // oriented unit normals and the area for sizing the table
+  const normals = new Float64Array(triangleCount * 3)
+  let area = 0
   for (let tri = 0; tri < triangleCount; tri++) {
     const a = t[tri * 3]! * 3
     const b = t[tri * 3 + 1]! * 3
@@ -198,81 +220,145 @@ export function findWallCandidates(
     const vx = p[c]! - p[a]!
     const vy = p[c + 1]! - p[a + 1]!
     const vz = p[c + 2]! - p[a + 2]!
-    let nx = uy * vz - uz * vy
-    let ny = uz * vx - ux * vz
-    let nz = ux * vy - uy * vx
-    const length = Math.hypot(nx, ny, nz)
+    const nx = uy * vz - uz * vy
+    const ny = uz * vx - ux * vz
+    const nz = ux * vy - uy * vx
+    const length = Math.sqrt(nx * nx + ny * ny + nz * nz)
+    area += length / 2
     if (!(length > 0)) continue
-    nx = (nx / length) * orientation
-    ny = (ny / length) * orientation
-    nz = (nz / length) * orientation
-    const x0 = firstSite(Math.min(p[a]!, p[b]!, p[c]!) - thickness, dp, grid.i0)
-    const x1 = lastSite(Math.max(p[a]!, p[b]!, p[c]!) + thickness, dp, grid.i0, grid.nx)
-    const y0 = firstSite(Math.min(p[a + 1]!, p[b + 1]!, p[c + 1]!) - thickness, dp, grid.j0)
-    const y1 = lastSite(Math.max(p[a + 1]!, p[b + 1]!, p[c + 1]!) + thickness, dp, grid.j0, grid.ny)
-    const z0 = firstSite(Math.min(p[a + 2]!, p[b + 2]!, p[c + 2]!) - thickness, dp, grid.k0)
-    const z1 = lastSite(Math.max(p[a + 2]!, p[b + 2]!, p[c + 2]!) + thickness, dp, grid.k0, grid.nz)
-    // a plane bounds the slab of sites worth testing: skip rows farther than `thickness` from it
+    normals[tri * 3] = (nx / length) * orientation
+    normals[tri * 3 + 1] = (ny / length) * orientation
+    normals[tri * 3 + 2] = (nz / length) * orientation
+  }
+  const expected = Math.min(1 << 22, (area * 2 * thickness) / dp ** 3)
+  const table = createSiteTable(expected)
+  const store = createStore(Math.max(1024, Math.ceil(expected)))
+  let count = 0
+  const tolerance = 1e-6 * dp
+  const plane = grid.nx * grid.ny
+
+  /** Offers triangle `tri` to site (i, j, k); returns the slot when it changed, else −1. */
+  const offer = (tri: number, i: number, j: number, k: number): number => {
+    const x = siteCoordinate(i + grid.i0, dp)
+    const y = siteCoordinate(j + grid.j0, dp)
+    const z = siteCoordinate(k + grid.k0, dp)
+    const nx = normals[tri * 3]!
+    const ny = normals[tri * 3 + 1]!
+    const nz = normals[tri * 3 + 2]!
+    if (nx === 0 && ny === 0 && nz === 0) return -1
+    closestPointOnTriangle(
+      x,
+      y,
+      z,
+      p,
+      t[tri * 3]! * 3,
+      t[tri * 3 + 1]! * 3,
+      t[tri * 3 + 2]! * 3,
+      scratch,
+    )
+    const dx = x - scratch[0]!
+    const dy = y - scratch[1]!
+    const dz = z - scratch[2]!
+    const distance = Math.sqrt(dx * dx + dy * dy + dz * dz)
+    if (distance >= thickness) return -1
+    const side = distance > 0 ? (dx * nx + dy * ny + dz * nz) / distance : 0
+    const site = i + grid.nx * j + plane * k
+    const slot = insertSite(table, site)
+    if (table.added) {
+      if (count === store.capacity) growStore(store)
+      count++
+      store.sites[slot] = site
+    } else {
+      const best = store.distances[slot]!
+      if (store.triangles[slot] === tri) return -1
+      const nearer = distance < best - tolerance
+      const aligned = distance <= best + tolerance && Math.abs(side) > Math.abs(store.sides[slot]!)
+      if (!nearer && !aligned) return -1
+    }
+    store.distances[slot] = distance
+    store.sides[slot] = side
+    store.triangles[slot] = tri
+    writeDirection(store.directions, slot, dx, dy, dz, distance, nx, ny, nz)
+    return slot
+  }
+
+  // ── seeds: a large triangle tests every site within `thickness` of it (exact, and cheap for
+  // it), a small one only those within half a lattice diagonal, which then propagate ──
+  let frontier: number[] = []
+  for (let tri = 0; tri < triangleCount; tri++) {
+    const a = t[tri * 3]! * 3
+    const b = t[tri * 3 + 1]! * 3
+    const c = t[tri * 3 + 2]! * 3
+    const size = Math.max(
+      Math.max(p[a]!, p[b]!, p[c]!) - Math.min(p[a]!, p[b]!, p[c]!),
+      Math.max(p[a + 1]!, p[b + 1]!, p[c + 1]!) - Math.min(p[a + 1]!, p[b + 1]!, p[c + 1]!),
+      Math.max(p[a + 2]!, p[b + 2]!, p[c + 2]!) - Math.min(p[a + 2]!, p[b + 2]!, p[c + 2]!),
+    )
+    const large = size >= 2 * thickness
+    const reach = large ? thickness : Math.min(thickness, 0.87 * dp)
+    const x0 = firstSite(Math.min(p[a]!, p[b]!, p[c]!) - reach, dp, grid.i0)
+    const x1 = lastSite(Math.max(p[a]!, p[b]!, p[c]!) + reach, dp, grid.i0, grid.nx)
+    const y0 = firstSite(Math.min(p[a + 1]!, p[b + 1]!, p[c + 1]!) - reach, dp, grid.j0)
+    const y1 = lastSite(Math.max(p[a + 1]!, p[b + 1]!, p[c + 1]!) + reach, dp, grid.j0, grid.ny)
+    const z0 = firstSite(Math.min(p[a + 2]!, p[b + 2]!, p[c + 2]!) - reach, dp, grid.k0)
+    const z1 = lastSite(Math.max(p[a + 2]!, p[b + 2]!, p[c + 2]!) + reach, dp, grid.k0, grid.nz)
+    const nx = normals[tri * 3]!
+    const ny = normals[tri * 3 + 1]!
+    const nz = normals[tri * 3 + 2]!
     const offset = nx * p[a]! + ny * p[a + 1]! + nz * p[a + 2]!
     for (let k = z0; k <= z1; k++) {
       const z = siteCoordinate(k + grid.k0, dp)
       for (let j = y0; j <= y1; j++) {
         const y = siteCoordinate(j + grid.j0, dp)
         for (let i = x0; i <= x1; i++) {
-          const x = siteCoordinate(i + grid.i0, dp)
-          const planeDistance = nx * x + ny * y + nz * z - offset
-          if (planeDistance >= thickness || planeDistance <= -thickness) continue
-          closestPointOnTriangle(x, y, z, p, a, b, c, scratch)
-          const dx = x - scratch[0]!
-          const dy = y - scratch[1]!
-          const dz = z - scratch[2]!
-          const distance = Math.sqrt(dx * dx + dy * dy + dz * dz)
-          if (distance >= thickness) continue
-          const side = distance > 0 ? (dx * nx + dy * ny + dz * nz) / distance : 0
-          const site = i + grid.nx * (j + grid.ny * k)
-          const slot = insertSite(table, site)
-          if (table.added) {
-            if (count === capacity) {
-              capacity *= 2
-              const grownSites = new Int32Array(capacity)
-              grownSites.set(sites)
-              sites = grownSites
-              const grownDistances = new Float32Array(capacity)
-              grownDistances.set(distances)
-              distances = grownDistances
-              const grownSides = new Float32Array(capacity)
-              grownSides.set(sides)
-              sides = grownSides
-              const grownDirections = new Float32Array(capacity * 3)
-              grownDirections.set(directions)
-              directions = grownDirections
-            }
-            sites[count] = site
-            distances[count] = distance
-            sides[count] = side
-            writeDirection(directions, count, dx, dy, dz, distance, nx, ny, nz)
-            count++
-            continue
-          }
-          const best = distances[slot]!
-          if (
-            distance < best - tolerance ||
-            (distance <= best + tolerance && Math.abs(side) > Math.abs(sides[slot]!))
-          ) {
-            distances[slot] = Math.min(distance, best)
-            sides[slot] = side
-            writeDirection(directions, slot, dx, dy, dz, distance, nx, ny, nz)
+          // the plane bounds the slab worth testing
+          const planeDistance = nx * siteCoordinate(i + grid.i0, dp) + ny * y + nz * z - offset
+          if (planeDistance >= reach || planeDistance <= -reach) continue
+          const slot = offer(tri, i, j, k)
+          if (slot >= 0 && !large && store.queued[slot] !== 0) {
+            store.queued[slot] = 0
+            frontier.push(slot)
           }
         }
       }
     }
   }
+
+  // ── propagation: neighbours take a site's triangle when it is nearer than theirs ──
+  for (let round = 1; frontier.length > 0; round++) {
+    const next: number[] = []
+    for (const slot of frontier) {
+      const tri = store.triangles[slot]!
+      const site = store.sites[slot]!
+      const k = Math.floor(site / plane)
+      const j = Math.floor((site - k * plane) / grid.nx)
+      const i = site - k * plane - j * grid.nx
+      for (let dk = -1; dk <= 1; dk++) {
+        const nk = k + dk
+        if (nk < 0 || nk >= grid.nz) continue
+        for (let dj = -1; dj <= 1; dj++) {
+          const nj = j + dj
+          if (nj < 0 || nj >= grid.ny) continue
+          for (let di = -1; di <= 1; di++) {
+            const ni = i + di
+            if (ni < 0 || ni >= grid.nx || (di === 0 && dj === 0 && dk === 0)) continue
+            const changed = offer(tri, ni, nj, nk)
+            if (changed >= 0 && store.queued[changed] !== round) {
+              store.queued[changed] = round
+              next.push(changed)
+            }
+          }
+        }
+      }
+    }
+    frontier = next
+  }
   return {
     grid,
     count,
-    sites: sites.subarray(0, count),
-    distances: distances.subarray(0, count),
-    sides: sides.subarray(0, count),
-    directions: directions.subarray(0, count * 3),
+    sites: store.sites.subarray(0, count),
+    distances: store.distances.subarray(0, count),
+    sides: store.sides.subarray(0, count),
+    directions: store.directions.subarray(0, count * 3),
   }
 }
