@@ -1,11 +1,11 @@
 /**
  * What every browser case shares, started once per run: a production build of the UI plus the bench
- * page (bench/browser/page/), the real server (buildApp with a fresh SQLite database) serving it,
+ * pages (bench/browser/page/), the real server (buildApp with a fresh SQLite database) serving it,
  * and headless chromium with the flags of TOOLCHAIN.md.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { BenchSkip } from '../lib/types.ts'
@@ -22,35 +22,64 @@ export const BENCH_CHROMIUM_ARGS = [
 ]
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
-/** The bench page's path under the built UI. */
-export const BENCH_PAGE_PATH = '/bench/browser/page/index.html'
 
 export interface BenchHarness {
   baseUrl: string
   browser: Browser
-  /** A fresh context (own IndexedDB) with the bench page loaded and `window.diveBench` ready. */
-  openBenchPage(): Promise<{ context: BrowserContext; page: Page }>
+  /** Writes a file the server serves (under /bench-data/) and returns its URL. */
+  writeStaticFile(path: string, bytes: Uint8Array): string
+  /** A fresh context (own IndexedDB) with a bench page loaded and `window.diveBench` ready. */
+  openBenchPage(name: BenchPageName): Promise<{ context: BrowserContext; page: Page }>
 }
 
 let harness: Promise<BenchHarness> | null = null
 const cleanups: (() => Promise<void> | void)[] = []
 
-async function buildUi(outDir: string, withApp: boolean): Promise<void> {
+/** The bench pages (bench/browser/page/<name>.html), each built on its own so one broken page spares the rest. */
+export const BENCH_PAGES = ['indexedDb', 'frames'] as const
+export type BenchPageName = (typeof BENCH_PAGES)[number]
+
+async function buildEntry(outDir: string, name: string, htmlPath: string): Promise<void> {
   const { build } = await import('vite')
-  const bench = join(REPO_ROOT, 'bench/browser/page/index.html')
   await build({
     configFile: join(REPO_ROOT, 'vite.config.ts'),
     root: REPO_ROOT,
-    logLevel: 'warn',
+    logLevel: 'silent',
     build: {
       outDir,
-      emptyOutDir: true,
+      emptyOutDir: false,
       sourcemap: false,
-      rollupOptions: {
-        input: withApp ? { app: join(REPO_ROOT, 'index.html'), bench } : { bench },
-      },
+      rollupOptions: { input: { [name]: join(REPO_ROOT, htmlPath) } },
     },
   })
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n').slice(0, 3).join(' ')
+}
+
+/** Builds the app and every bench page into outDir; returns why each page that failed did. */
+async function buildUi(
+  outDir: string,
+  log: (message: string) => void,
+): Promise<Map<BenchPageName, string>> {
+  const failures = new Map<BenchPageName, string>()
+  try {
+    await buildEntry(outDir, 'app', 'index.html')
+  } catch (error) {
+    // The app may be mid-change in a working tree; the bench pages are built on their own.
+    log(`the app does not build: ${firstLine(error)}`)
+    writeFileSync(join(outDir, 'index.html'), '<!doctype html><title>Dive bench</title>')
+  }
+  for (const page of BENCH_PAGES) {
+    try {
+      await buildEntry(outDir, page, `bench/browser/page/${page}.html`)
+    } catch (error) {
+      failures.set(page, firstLine(error))
+      log(`bench page ${page} does not build: ${firstLine(error)}`)
+    }
+  }
+  return failures
 }
 
 async function startServer(distDir: string, dataDir: string): Promise<string> {
@@ -84,20 +113,11 @@ async function startHarness(log: (message: string) => void): Promise<BenchHarnes
   const workDir = mkdtempSync(join(tmpdir(), 'dive-bench-browser-'))
   cleanups.push(() => rmSync(workDir, { recursive: true, force: true }))
   const distDir = join(workDir, 'dist')
+  mkdirSync(distDir, { recursive: true })
   const startMs = performance.now()
-  try {
-    await buildUi(distDir, true)
-  } catch (error) {
-    // The app may be mid-change in a working tree; cases that only need the bench page still run.
-    log(
-      `the app does not build (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); bench page only`,
-    )
-    await buildUi(distDir, false)
-    // The server serves a dist/ only when it has an index.html.
-    writeFileSync(join(distDir, 'index.html'), '<!doctype html><title>Dive bench</title>')
-  }
+  const pageFailures = await buildUi(distDir, log)
   log(
-    `production build with the bench page in ${((performance.now() - startMs) / 1000).toFixed(1)} s`,
+    `production build with the bench pages in ${((performance.now() - startMs) / 1000).toFixed(1)} s`,
   )
   const baseUrl = await startServer(distDir, join(workDir, 'data'))
   const { chromium } = await import('playwright-core')
@@ -106,10 +126,19 @@ async function startHarness(log: (message: string) => void): Promise<BenchHarnes
   return {
     baseUrl,
     browser,
-    async openBenchPage() {
+    writeStaticFile(path, bytes) {
+      const target = join(distDir, 'bench-data', path)
+      mkdirSync(dirname(target), { recursive: true })
+      writeFileSync(target, bytes)
+      return `${baseUrl}/bench-data/${path}`
+    },
+    async openBenchPage(name) {
+      const failure = pageFailures.get(name)
+      if (failure !== undefined)
+        throw new BenchSkip(`bench page ${name} does not build: ${failure}`)
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
       const page = await context.newPage()
-      await page.goto(`${baseUrl}${BENCH_PAGE_PATH}`)
+      await page.goto(`${baseUrl}/bench/browser/page/${name}.html`)
       await page.waitForFunction(() => 'diveBench' in globalThis)
       return { context, page }
     },

@@ -5,7 +5,7 @@
 import { computeMedian, judgeAtLeast, measureStorageBandwidth, toMBps } from '../lib/measure.ts'
 import type { BenchCase, BenchContext } from '../lib/types.ts'
 import { disposeHarness, useHarness } from './harness.ts'
-import type { DiveBenchApi, IndexedDbBenchResult } from './page/api.ts'
+import type { IndexedDbPageApi, IndexedDbBenchResult } from './page/api.ts'
 
 /** The full-dataset bundle of the 5M synthetic output is 193.5 MB. */
 const FULL_SIZE_BYTES = 193_500_000
@@ -19,18 +19,18 @@ async function runIndexedDb(context: BenchContext): Promise<void> {
     `storage (temp dir): write ${storage.writeMBps.toFixed(0)} MB/s with fsync, read ${storage.readMBps.toFixed(0)} MB/s`,
   )
   const harness = await useHarness(context.log)
-  const { context: browserContext, page } = await harness.openBenchPage()
+  const { context: browserContext, page } = await harness.openBenchPage('indexedDb')
   try {
     await page.evaluate(() =>
-      (globalThis as unknown as { diveBench: DiveBenchApi }).diveBench.takeLongTasks(),
+      (globalThis as unknown as { diveBench: IndexedDbPageApi }).diveBench.takeLongTasks(),
     )
     const result: IndexedDbBenchResult = await page.evaluate(
       (request) =>
-        (globalThis as unknown as { diveBench: DiveBenchApi }).diveBench.runIndexedDb(request),
+        (globalThis as unknown as { diveBench: IndexedDbPageApi }).diveBench.runIndexedDb(request),
       { sizeBytes, runs: context.quick ? 2 : 5 },
     )
     const { longTasks, heapBytes } = await page.evaluate(() => {
-      const api = (globalThis as unknown as { diveBench: DiveBenchApi }).diveBench
+      const api = (globalThis as unknown as { diveBench: IndexedDbPageApi }).diveBench
       return { longTasks: api.takeLongTasks(), heapBytes: api.readHeapBytes() }
     })
     const rate = (samplesMs: number[]): number => toMBps(sizeBytes, computeMedian(samplesMs))

@@ -25,10 +25,82 @@ export interface IndexedDbBenchResult {
   memcpyMs: number[]
 }
 
-export interface DiveBenchApi {
+/** What every bench page exposes. */
+export interface BenchPageApi {
   /** Long tasks observed since the last call (the list is cleared). */
   takeLongTasks(): LongTaskRecord[]
   /** performance.memory.usedJSHeapSize of the main thread, or null where not available. */
   readHeapBytes(): number | null
   runIndexedDb(request: IndexedDbBenchRequest): Promise<IndexedDbBenchResult>
+}
+
+/** bench/browser/page/indexedDb.html */
+export type IndexedDbPageApi = BenchPageApi
+
+/** One output as the render worker's set_outputs intent lists it. */
+export interface BenchOutput {
+  outputNo: number
+  timeS: number
+  bundleUrl: string
+  estimatedBytes: number
+}
+
+/** Show one output of a list and wait for the frame that draws it. */
+export interface ShowOutputRequest {
+  simulationId: number
+  runId: number
+  outputs: BenchOutput[]
+  outputNo: number
+  timeoutMs: number
+}
+
+/** Detail levels (engine/protocol.ts DetailLevel). */
+export type BenchDetailLevel = 'Low' | 'Medium' | 'High' | 'All'
+
+/** When the awaited snapshot came, and what it said. */
+export interface FrameResult {
+  elapsedMs: number
+  timedOut: boolean
+  shownOutput: number | null
+  pointsDrawn: number
+  error: string | null
+}
+
+/** A bare three.js draw of a bundle's particles in a worker: upload, draw, and wait for the GPU. */
+export interface BareDrawRequest {
+  bundleUrl: string
+  width: number
+  height: number
+}
+
+export interface BareDrawResult {
+  points: number
+  /** Geometry upload, shader compile, one draw and a 1-pixel readback (the GPU finished). */
+  drawMs: number
+}
+
+/** Playback at a speed for a while: which outputs were shown when. */
+export interface PlaybackRequest {
+  speed: number
+  durationMs: number
+}
+
+export interface PlaybackResult {
+  /** Output numbers in the order the snapshots showed them, with the time each first appeared. */
+  shown: { outputNo: number; atMs: number }[]
+  durationMs: number
+}
+
+/** bench/browser/page/frames.html: the real engine (engine/client.ts) on a canvas. */
+export interface FramesPageApi extends BenchPageApi {
+  startEngine(size: { width: number; height: number }): Promise<void>
+  showOutput(request: ShowOutputRequest): Promise<FrameResult>
+  setDetail(level: BenchDetailLevel, timeoutMs: number): Promise<FrameResult>
+  play(request: PlaybackRequest): Promise<PlaybackResult>
+  disposeEngine(): void
+  /** Deletes the output cache's database (a cold start). */
+  deleteOutputCache(): Promise<void>
+  /** Waits until the output cache holds at least `minBytes` (its writes run after the frame); returns the bytes. */
+  waitForCachedBytes(minBytes: number, timeoutMs: number): Promise<number>
+  drawBare(request: BareDrawRequest): Promise<BareDrawResult>
 }

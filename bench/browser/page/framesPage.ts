@@ -1,0 +1,170 @@
+/**
+ * The frames bench page: the real engine (engine/client.ts, the render worker of workers/) on a
+ * canvas, with data workers that cache in IndexedDB (cachedData.worker.ts), plus a bare three.js
+ * draw to compare against.
+ */
+import { deleteDB } from 'idb'
+import { createEngine, type Engine, type EngineState } from '../../../engine/client.ts'
+import { CACHE_DATABASE_NAME, IndexedDbOutputCache } from '../../../engine/cache/outputCache.ts'
+import type { RenderSnapshot } from '../../../engine/protocol.ts'
+import type {
+  BareDrawRequest,
+  BareDrawResult,
+  FrameResult,
+  FramesPageApi,
+  PlaybackResult,
+} from './api.ts'
+import {
+  publishBenchApi,
+  readHeapBytes,
+  runIndexedDb,
+  runInWorker,
+  takeLongTasks,
+} from './common.ts'
+
+let engine: Engine | null = null
+let outputsKey = ''
+
+function requireEngine(): Engine {
+  if (engine === null) throw new Error('Start the engine first.')
+  return engine
+}
+
+/** Resolves with the first snapshot (after now) that `accept` takes, or the last one on timeout. */
+function waitForSnapshot(
+  accept: (snapshot: RenderSnapshot) => boolean,
+  timeoutMs: number,
+  act: () => void,
+): Promise<FrameResult> {
+  const running = requireEngine()
+  return new Promise((resolve) => {
+    const startMs = performance.now()
+    let last: RenderSnapshot | null = null
+    const finish = (timedOut: boolean): void => {
+      unsubscribe()
+      clearTimeout(timer)
+      resolve({
+        elapsedMs: performance.now() - startMs,
+        timedOut,
+        shownOutput: last?.shownOutput ?? null,
+        pointsDrawn: last?.pointsDrawn ?? 0,
+        error: last?.error ?? running.getState().failure,
+      })
+    }
+    const unsubscribe = running.subscribe((state: EngineState) => {
+      if (state.snapshot === null || state.snapshot === last) return
+      last = state.snapshot
+      if (accept(state.snapshot)) finish(false)
+    })
+    const timer = setTimeout(() => finish(true), timeoutMs)
+    act()
+  })
+}
+
+const api: FramesPageApi = {
+  takeLongTasks,
+  readHeapBytes,
+  runIndexedDb,
+
+  async startEngine(size) {
+    const canvas = document.createElement('canvas')
+    canvas.style.width = `${size.width}px`
+    canvas.style.height = `${size.height}px`
+    canvas.style.display = 'block'
+    document.body.replaceChildren(canvas)
+    outputsKey = ''
+    engine = createEngine(canvas, {
+      devicePixelRatio: 1,
+      createDataWorker: () =>
+        new Worker(new URL('./cachedData.worker.ts', import.meta.url), {
+          type: 'module',
+          name: 'dive-data-bench',
+        }),
+    })
+    await engine.ready
+    engine.dispatch({ type: 'resize', width: size.width, height: size.height, devicePixelRatio: 1 })
+  },
+
+  showOutput(request) {
+    const running = requireEngine()
+    return waitForSnapshot(
+      (snapshot) =>
+        (snapshot.shownOutput === request.outputNo && snapshot.pointsDrawn > 0) ||
+        snapshot.error !== null,
+      request.timeoutMs,
+      () => {
+        const key = JSON.stringify([request.simulationId, request.runId, request.outputs])
+        if (key !== outputsKey) {
+          outputsKey = key
+          running.dispatch({
+            type: 'set_outputs',
+            simulationId: request.simulationId,
+            runId: request.runId,
+            outputs: request.outputs,
+          })
+        }
+        running.dispatch({ type: 'show_output', outputNo: request.outputNo })
+      },
+    )
+  },
+
+  setDetail(level, timeoutMs) {
+    const running = requireEngine()
+    const before = running.getState().snapshot?.pointsDrawn ?? 0
+    return waitForSnapshot(
+      (snapshot) => snapshot.pointsDrawn !== before && snapshot.pointsDrawn > 0,
+      timeoutMs,
+      () => running.dispatch({ type: 'set_detail', level }),
+    )
+  },
+
+  play(request) {
+    const running = requireEngine()
+    return new Promise<PlaybackResult>((resolve) => {
+      const shown: PlaybackResult['shown'] = []
+      const startMs = performance.now()
+      const unsubscribe = running.subscribe((state) => {
+        const outputNo = state.snapshot?.shownOutput ?? null
+        if (outputNo === null || shown.at(-1)?.outputNo === outputNo) return
+        shown.push({ outputNo, atMs: performance.now() - startMs })
+      })
+      running.dispatch({ type: 'play', speed: request.speed, loop: true })
+      setTimeout(() => {
+        running.dispatch({ type: 'pause' })
+        unsubscribe()
+        resolve({ shown, durationMs: performance.now() - startMs })
+      }, request.durationMs)
+    })
+  },
+
+  disposeEngine() {
+    engine?.dispose()
+    engine = null
+  },
+
+  async deleteOutputCache() {
+    await deleteDB(CACHE_DATABASE_NAME)
+  },
+
+  async waitForCachedBytes(minBytes, timeoutMs) {
+    const cache = new IndexedDbOutputCache()
+    const deadlineMs = performance.now() + timeoutMs
+    try {
+      for (;;) {
+        const storedBytes = await cache.storedBytes()
+        if (storedBytes >= minBytes || performance.now() > deadlineMs) return storedBytes
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    } finally {
+      await cache.close()
+    }
+  },
+
+  drawBare: (request) =>
+    runInWorker<BareDrawRequest, BareDrawResult>(
+      new Worker(new URL('./bareDraw.worker.ts', import.meta.url), { type: 'module' }),
+      request,
+    ),
+}
+
+publishBenchApi(api)
