@@ -449,10 +449,26 @@ describe('render engine', () => {
     harness.engine.dispatch({ type: 'set_detail', level: 'Medium' })
     await harness.flush()
     expect(harness.scene.renders).toBe(renders)
+    expect(harness.last().pointsDrawn).toBe(1000)
     expect(harness.frames.length).toBeGreaterThan(0)
     harness.scene.busy = false
     await harness.flush()
     expect(harness.scene.renders).toBe(renders + 1)
+  })
+
+  it('reports an output as shown only once a frame of it was drawn', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 3)
+    await harness.flush()
+    expect(harness.last().shownOutput).toBe(0)
+    harness.scene.busy = true
+    harness.engine.dispatch({ type: 'show_output', outputNo: 1 })
+    await harness.flush()
+    expect(harness.last().loadedOutputs).toContain(1)
+    expect(harness.last().shownOutput).toBe(0)
+    harness.scene.busy = false
+    await harness.flush()
+    expect(harness.last().shownOutput).toBe(1)
   })
 
   it('draws nothing and sends no snapshot when nothing changed', async () => {

@@ -175,6 +175,8 @@ export class RenderEngine implements RenderWorkerApi {
   #loaded = new Map<number, LoadedOutput>()
   #loading = new Map<string, PendingLoad>()
   #displayed: LoadedOutput | null = null
+  /** The output of the last frame drawn: what the snapshot calls shown (it is on screen). */
+  #drawnOutput: number | null = null
   #outputErrors = new Map<number, string>()
   #initError: string | null = null
   #contextLost = false
@@ -696,6 +698,7 @@ export class RenderEngine implements RenderWorkerApi {
         this.#updateDrawCounts(interacting)
         if (!interacting && this.#arrowsStale) this.#updateArrows()
         scene.render()
+        this.#drawnOutput = this.#displayed?.outputNo ?? null
         this.#needsDraw = false
         this.#fps.recordFrame(now)
         // Let the fps readout fall back once frames stop.
@@ -894,7 +897,7 @@ export class RenderEngine implements RenderWorkerApi {
       fps: this.#fps.framesPerSecond(now),
       pointsDrawn: this.#displayed === null ? 0 : this.#pointsDrawn,
       trianglesDrawn: this.#displayed === null ? 0 : this.#trianglesDrawn,
-      shownOutput: this.#displayed?.outputNo ?? null,
+      shownOutput: this.#drawnOutput,
       loadedOutputs: loaded,
       loadingOutputs: loading,
       bytesInFlight: this.#scheduler.state().bytesInFlight,
