@@ -38,7 +38,7 @@ function sphereMesh(radius: number, segments: number): TriangleMesh {
 }
 
 describe('wall candidates', () => {
-  it('match a brute-force distance to every triangle on a finely meshed sphere (to 10 % of dp)', () => {
+  it('match a brute-force distance to every triangle on a finely meshed sphere', () => {
     const dp = 0.02
     const thickness = 3 * dp
     const mesh = sphereMesh(0.1, 40)
@@ -73,16 +73,16 @@ describe('wall candidates', () => {
             expect(c).toBeUndefined()
             continue
           }
-          // propagation may settle on a triangle a hair farther than the nearest one
+          // the band's edge grows by propagation: a site a hair inside it may not be reached
           if (c === undefined) {
-            expect(best).toBeGreaterThan(thickness - 0.1 * dp)
+            expect(thickness - best).toBeLessThan(0.05 * dp)
             continue
           }
           inBand++
-          expect(Math.abs(candidates.distances[c]! - best)).toBeLessThan(0.1 * dp)
+          expect(candidates.distances[c!]).toBeCloseTo(best, 6)
           // outside the sphere is in front of its outward normals
           const outside = Math.hypot(x - 0.003, y + 0.002, z) > 0.1
-          if (best > 1e-3) expect(candidates.sides[c]! > 0).toBe(outside)
+          if (best > 1e-3) expect(candidates.sides[c!]! > 0).toBe(outside)
         }
     expect(inBand).toBe(candidates.count)
     expect(inBand).toBeGreaterThan(500)

@@ -353,6 +353,32 @@ export function findWallCandidates(
     }
     frontier = next
   }
+
+  // ── refinement: where the lattice is coarser than the triangles, a site's nearest triangle may
+  // be nobody's among its neighbours: walk the mesh from the one it has to nearer ones ──
+  const vertexCount = p.length / 3
+  const starts = new Int32Array(vertexCount + 1)
+  for (let e = 0; e < triangleCount * 3; e++) starts[t[e]! + 1]!++
+  for (let v = 0; v < vertexCount; v++) starts[v + 1]! += starts[v]!
+  const incident = new Int32Array(triangleCount * 3)
+  const cursor = starts.slice(0, vertexCount)
+  for (let e = 0; e < triangleCount * 3; e++) incident[cursor[t[e]!]!++] = Math.floor(e / 3)
+  const exactReach = 0.87 * dp
+  for (let slot = 0; slot < count; slot++) {
+    if (store.distances[slot]! < exactReach) continue
+    const site = store.sites[slot]!
+    const k = Math.floor(site / plane)
+    const j = Math.floor((site - k * plane) / grid.nx)
+    const i = site - k * plane - j * grid.nx
+    for (let steps = 0; steps < 64; steps++) {
+      const current = store.triangles[slot]!
+      for (let corner = 0; corner < 3; corner++) {
+        const v = t[current * 3 + corner]!
+        for (let e = starts[v]!; e < starts[v + 1]!; e++) offer(incident[e]!, i, j, k)
+      }
+      if (store.triangles[slot] === current) break
+    }
+  }
   return {
     grid,
     count,
