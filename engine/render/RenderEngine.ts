@@ -39,6 +39,7 @@ import type {
   RenderableOutput,
 } from '../protocol.ts'
 import {
+  cameraBasis,
   fitCamera,
   metresPerPixel,
   orientCamera,
@@ -816,6 +817,7 @@ export class RenderEngine implements RenderWorkerApi {
         rows,
         maxMagnitude,
         lengthM,
+        cameraBasis(this.#camera).forward,
       ),
     )
     const segments = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0))

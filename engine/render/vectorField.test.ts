@@ -1,6 +1,11 @@
 import { Matrix4, OrthographicCamera } from 'three'
 import { describe, expect, it } from 'vitest'
-import { buildArrowSegments, sampleArrowRows, type ArrowSource } from './vectorField.ts'
+import {
+  ARROW_FLOATS,
+  buildArrowSegments,
+  sampleArrowRows,
+  type ArrowSource,
+} from './vectorField.ts'
 
 // An orthographic camera over [-1, 1]² so world x, y map linearly to a 1000 × 1000 px screen.
 function viewProjection(): Matrix4 {
@@ -64,10 +69,15 @@ describe('vector-field arrow sampling', () => {
       Float32Array.from([0, 0]),
       Float32Array.from([0, 0]),
     ] as const
-    const segments = buildArrowSegments(source, vectors, [0, 1], 2, 0.1)
-    expect(Array.from(segments.subarray(0, 6)).map((v) => +v.toFixed(6))).toEqual([
-      0, 0, 0, 0.1, 0, 0,
-    ])
-    expect(Array.from(segments.subarray(6, 12))).toEqual([1, 0, 0, 1, 0, 0])
+    const segments = buildArrowSegments(source, vectors, [0, 1], 2, 0.1, [0, 0, -1])
+    expect(segments).toHaveLength(2 * ARROW_FLOATS)
+    const round = (values: Float32Array) => Array.from(values).map((v) => +v.toFixed(6) + 0)
+    // Shaft from the particle to the tip, one tenth of a metre along x.
+    expect(round(segments.subarray(0, 6))).toEqual([0, 0, 0, 0.1, 0, 0])
+    // Head strokes from the tip back 30 % and out ±15 % across, in the plane facing the camera.
+    expect(round(segments.subarray(6, 12))).toEqual([0.1, 0, 0, 0.07, 0.015, 0])
+    expect(round(segments.subarray(12, 18))).toEqual([0.1, 0, 0, 0.07, -0.015, 0])
+    // NaN: a zero-length arrow at the particle.
+    expect(round(segments.subarray(18, 24))).toEqual([1, 0, 0, 1, 0, 0])
   })
 })

@@ -78,9 +78,15 @@ export function sampleArrowRows(
   return result
 }
 
+/** Floats per arrow: a shaft and two head strokes, two xyz points each. */
+export const ARROW_FLOATS = 18
+/** The head strokes are this share of the arrow long and half as wide. */
+const HEAD_SHARE = 0.3
+
 /**
- * Arrow segments (start and end per arrow, xyz each) for the sampled rows: the longest vector
- * spans `maxLengthM`, the others in proportion; non-finite vectors get no length.
+ * Arrow segments for the sampled rows: per arrow a shaft from the particle along its vector and
+ * two head strokes in the plane facing the camera (`viewDirection`, camera → target). The longest
+ * vector spans `maxLengthM`, the others in proportion; non-finite vectors get no length.
  */
 export function buildArrowSegments(
   source: ArrowSource,
@@ -88,9 +94,11 @@ export function buildArrowSegments(
   rows: readonly number[],
   maxMagnitude: number,
   maxLengthM: number,
+  viewDirection: readonly [number, number, number] = [0, 0, -1],
 ): Float32Array {
-  const segments = new Float32Array(rows.length * 6)
+  const segments = new Float32Array(rows.length * ARROW_FLOATS)
   const scale = maxMagnitude > 0 && Number.isFinite(maxMagnitude) ? maxLengthM / maxMagnitude : 0
+  const [dx, dy, dz] = viewDirection
   rows.forEach((row, k) => {
     const px = source.x[row] as number
     const py = source.y[row] as number
@@ -99,7 +107,47 @@ export function buildArrowSegments(
     let vy = (vectors[1][row] as number) * scale
     let vz = (vectors[2][row] as number) * scale
     if (!Number.isFinite(vx + vy + vz)) vx = vy = vz = 0
-    segments.set([px, py, pz, px + vx, py + vy, pz + vz], k * 6)
+    const tx = px + vx
+    const ty = py + vy
+    const tz = pz + vz
+    // Side of the head: perpendicular to the arrow and to the view, so the head faces the camera.
+    let sx = vy * dz - vz * dy
+    let sy = vz * dx - vx * dz
+    let sz = vx * dy - vy * dx
+    const sideLength = Math.hypot(sx, sy, sz)
+    const length = Math.hypot(vx, vy, vz)
+    const half = (HEAD_SHARE * length) / 2
+    if (sideLength > 0) {
+      sx = (sx / sideLength) * half
+      sy = (sy / sideLength) * half
+      sz = (sz / sideLength) * half
+    } else sx = sy = sz = 0
+    const bx = tx - HEAD_SHARE * vx
+    const by = ty - HEAD_SHARE * vy
+    const bz = tz - HEAD_SHARE * vz
+    segments.set(
+      [
+        px,
+        py,
+        pz,
+        tx,
+        ty,
+        tz,
+        tx,
+        ty,
+        tz,
+        bx + sx,
+        by + sy,
+        bz + sz,
+        tx,
+        ty,
+        tz,
+        bx - sx,
+        by - sy,
+        bz - sz,
+      ],
+      k * ARROW_FLOATS,
+    )
   })
   return segments
 }
