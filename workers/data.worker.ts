@@ -4,13 +4,15 @@
  * worker calls this API over that port and receives the outputs there as transferables).
  */
 import * as Comlink from 'comlink'
+import { IndexedDbOutputCache } from '../engine/cache/outputCache.ts'
 import { NO_OUTPUT_CACHE } from '../engine/data/cache.ts'
 import { createDataWorkerApi } from '../engine/data/dataWorker.ts'
 import type { DataWorkerApi } from '../engine/protocol.ts'
 
 const logic = createDataWorkerApi({
   fetch: (input, init) => fetch(input, init),
-  cache: NO_OUTPUT_CACHE,
+  // Without IndexedDB (Node, some private modes) every load goes to the network.
+  cache: typeof indexedDB === 'undefined' ? NO_OUTPUT_CACHE : new IndexedDbOutputCache(),
 })
 
 /** The exposed API: exactly DataWorkerApi, on the worker scope (client) and on the render port. */

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import * as Comlink from 'comlink'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { COLOUR_MAP_STATUS } from '../../domain/results.ts'
 import type { DataToRenderMessage, DataWorkerApi, SubsetRequest } from '../protocol.ts'
 import { BufferPool } from './bufferPool.ts'
@@ -198,5 +199,47 @@ describe('workers/data.worker.ts', () => {
     ]
     expect(Object.keys(api).sort()).toEqual([...keys].sort())
     for (const key of keys) expect(typeof api[key]).toBe('function')
+  })
+})
+
+describe('workers/data.worker.ts over a real MessagePort with Comlink', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('answers load calls on the render port and posts outputs and failures beside the replies', async () => {
+    const { api } = await import('../../workers/data.worker.ts')
+    const server = createFakeServer(outputs)
+    vi.stubGlobal('fetch', server.fetch)
+    const channel = new MessageChannel()
+    api.connectRenderPort(channel.port1)
+    const remote = Comlink.wrap<DataWorkerApi>(channel.port2)
+    const received: DataToRenderMessage[] = []
+    channel.port2.addEventListener('message', (event: MessageEvent) => {
+      const data = event.data as Partial<DataToRenderMessage> | null
+      if (data?.type === 'output' || data?.type === 'load_failed') {
+        received.push(data as DataToRenderMessage)
+      }
+    })
+    try {
+      const summary = await remote.load({ ...createLoadRequest(1), requestId: 'port-1' })
+      expect(summary.requestId).toBe('port-1')
+      // The output arrives before the reply that resolves the call.
+      expect(received.map((m) => m.type)).toEqual(['output'])
+      const output = received[0]!
+      if (output.type !== 'output') throw new Error('expected an output')
+      const fluid = output.output.objects.find((o) => o.objectId === 'fluid-0')!
+      expect(fluid.buffer.byteLength).toBeGreaterThan(0)
+      expect(fluid.particleCount).toBe(2000)
+
+      await expect(remote.load({ ...createLoadRequest(9), requestId: 'port-9' })).rejects.toThrow(
+        'Output 9 was not found on the server.',
+      )
+      await vi.waitFor(() => expect(received.map((m) => m.type)).toEqual(['output', 'load_failed']))
+    } finally {
+      remote[Comlink.releaseProxy]()
+      channel.port1.close()
+      channel.port2.close()
+    }
   })
 })
