@@ -81,8 +81,6 @@ async function runFirstFrame(context: BenchContext): Promise<void> {
   const { outputs, bundleBytes } = writeOutputs(harness, particles, 2)
   const bundleSize = bundleBytes[0] ?? 0
   const { context: browserContext, page } = await harness.openBenchPage('frames')
-  const bench = (): FramesPageApi =>
-    (globalThis as unknown as { diveBench: FramesPageApi }).diveBench
   try {
     // Floors, same run: a raw IndexedDB read of the bundle's bytes and a bare draw of its points.
     const idb = await page.evaluate(
@@ -254,8 +252,6 @@ async function runPlayback(context: BenchContext): Promise<void> {
   const harness = await useHarness(context.log)
   const { outputs } = writeOutputs(harness, particles, 10)
   const { context: browserContext, page } = await harness.openBenchPage('frames')
-  const bench = (): FramesPageApi =>
-    (globalThis as unknown as { diveBench: FramesPageApi }).diveBench
   try {
     await page.evaluate(
       (size) => (globalThis as unknown as { diveBench: FramesPageApi }).diveBench.startEngine(size),
