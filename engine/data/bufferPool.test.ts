@@ -4,15 +4,15 @@ import { BufferPool, MIN_POOLED_BYTES, sizeClassOf } from './bufferPool.ts'
 const MB = 1024 ** 2
 
 describe('sizeClassOf', () => {
-  it('rounds up to four classes per power of two, wasting at most a quarter', () => {
+  it('rounds up to eight classes per power of two, wasting at most an eighth', () => {
     expect(sizeClassOf(1)).toBe(MIN_POOLED_BYTES)
     expect(sizeClassOf(8 * MB)).toBe(8 * MB)
-    expect(sizeClassOf(8 * MB + 1)).toBe(10 * MB)
-    expect(sizeClassOf(13 * MB)).toBe(14 * MB)
+    expect(sizeClassOf(8 * MB + 1)).toBe(9 * MB)
+    expect(sizeClassOf(12.5 * MB)).toBe(13 * MB)
     for (const bytes of [70_000, 1_234_567, 99 * MB + 5]) {
       const size = sizeClassOf(bytes)
       expect(size).toBeGreaterThanOrEqual(bytes)
-      expect(size).toBeLessThanOrEqual(bytes * 1.25)
+      expect(size).toBeLessThanOrEqual(bytes * 1.125)
     }
   })
 })

@@ -2,8 +2,8 @@
  * A pool of ArrayBuffers to reuse. A fresh allocation is paid in page faults on first touch
  * (memcpy into it ≈ 1 GB/s against ≈ 7.5 GB/s into a touched buffer, TOOLCHAIN.md), so buffers that
  * come back (copied cache chunks, bundles the render worker is done with) are kept by size and
- * handed out again. Sizes are rounded up to size classes (4 per power of two, so at most 25 %
- * waste) so that a buffer released for one output fits the next output of about the same size.
+ * handed out again. Sizes are rounded up to size classes (8 per power of two, so at most 12.5 %
+ * more memory than asked for, since a fetched bundle's buffer is transferred and held whole) so that a buffer released for one output fits the next output of about the same size.
  */
 
 /** Smallest size class: below this, pooling saves nothing worth the bookkeeping. */
@@ -11,11 +11,11 @@ export const MIN_POOLED_BYTES = 64 * 1024
 /** Default cap on bytes kept idle in a pool (oldest dropped first). */
 export const DEFAULT_MAX_RETAINED_BYTES = 512 * 1024 ** 2
 
-/** The size class of a request: the smallest of 2^k × {1, 1.25, 1.5, 1.75} that holds `bytes`. */
+/** The size class of a request: the smallest 2^k × (1 + j/8) that holds `bytes`. */
 export function sizeClassOf(bytes: number): number {
   if (bytes <= MIN_POOLED_BYTES) return MIN_POOLED_BYTES
   const base = 2 ** Math.floor(Math.log2(bytes))
-  const step = base / 4
+  const step = base / 8
   return Math.ceil(bytes / step) * step
 }
 
