@@ -34,6 +34,13 @@ describe('parseStl', () => {
     expect(computeMeshVolume(mesh)).toBeCloseTo(48, 4)
   })
 
+  it('reads ASCII coordinates in every decimal notation exactly as Number() does', () => {
+    const numbers = ['1', '-2.5', '+0.125', '1e-3', '-4.5E+2', '.5', '3.', '0.1', '123456.789012']
+    const text = `solid t\nfacet normal 0 0 0\nouter loop\nvertex ${numbers.slice(0, 3).join(' ')}\nvertex ${numbers.slice(3, 6).join(' ')}\nvertex ${numbers.slice(6, 9).join(' ')}\nendloop\nendfacet\nendsolid t`
+    const mesh = parseStl(new TextEncoder().encode(text), 'm')
+    expect([...mesh.positions]).toEqual([...Float32Array.from(numbers.map(Number))])
+  })
+
   it('converts millimetres and inches to metres', () => {
     const bytes = encodeBinaryStl(box)
     expect(computeMeshVolume(parseStl(bytes, 'mm'))).toBeCloseTo(48e-9, 12)

@@ -136,39 +136,121 @@ function parseBinary(bytes: Uint8Array, scale: number): Float32Array {
   return raw
 }
 
+const isSpace = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d)
+
+/** Whether the token bytes[start, end) is `word` (lower-case ASCII), ignoring case. */
+function tokenIs(bytes: Uint8Array, start: number, end: number, word: string): boolean {
+  if (end - start !== word.length) return false
+  for (let i = 0; i < word.length; i++)
+    if ((bytes[start + i]! | 0x20) !== word.charCodeAt(i)) return false
+  return true
+}
+
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => 10 ** i)
+
+/**
+ * A decimal number from bytes[start, end) without building a string: digits into an exact integer
+ * mantissa (exact up to 2^53), then one correctly rounded multiplication or division by an exact
+ * power of ten. Anything else (inf, nan, long mantissas, huge exponents) goes through Number().
+ */
+function parseDecimal(bytes: Uint8Array, start: number, end: number): number {
+  let i = start
+  let sign = 1
+  if (bytes[i] === 0x2d) {
+    sign = -1
+    i++
+  } else if (bytes[i] === 0x2b) i++
+  let mantissa = 0
+  let digits = 0
+  let exponent = 0
+  let code = bytes[i]!
+  while (i < end && code >= 0x30 && code <= 0x39) {
+    mantissa = mantissa * 10 + (code - 0x30)
+    digits++
+    code = bytes[++i]!
+  }
+  if (i < end && code === 0x2e) {
+    code = bytes[++i]!
+    while (i < end && code >= 0x30 && code <= 0x39) {
+      mantissa = mantissa * 10 + (code - 0x30)
+      digits++
+      exponent--
+      code = bytes[++i]!
+    }
+  }
+  if (i < end && (code | 0x20) === 0x65) {
+    let exponentSign = 1
+    code = bytes[++i]!
+    if (code === 0x2d || code === 0x2b) {
+      exponentSign = code === 0x2d ? -1 : 1
+      code = bytes[++i]!
+    }
+    let value = 0
+    let exponentDigits = 0
+    while (i < end && code >= 0x30 && code <= 0x39) {
+      value = value * 10 + (code - 0x30)
+      exponentDigits++
+      code = bytes[++i]!
+    }
+    if (exponentDigits === 0) digits = 0
+    exponent += exponentSign * value
+  }
+  if (i !== end || digits === 0 || mantissa > Number.MAX_SAFE_INTEGER || Math.abs(exponent) > 22)
+    return Number(String.fromCharCode(...bytes.subarray(start, end)))
+  const magnitude =
+    exponent >= 0 ? mantissa * POWERS_OF_TEN[exponent]! : mantissa / POWERS_OF_TEN[-exponent]!
+  return sign * magnitude
+}
+
+/** ASCII STL, scanned byte by byte: only 'facet', 'vertex' and 'endfacet' matter. */
 function parseAscii(bytes: Uint8Array, scale: number): Float32Array {
-  const text = new TextDecoder('latin1').decode(bytes)
-  const token = /\S+/g
-  const values: number[] = []
+  let values = new Float32Array(1 << 12)
+  let count = 0
   let facet = 0
   let inFacet = false
   let facetVertices = 0
-  for (let match = token.exec(text); match; match = token.exec(text)) {
-    const word = match[0].toLowerCase()
-    if (word === 'facet') {
+  let position = 0
+  const length = bytes.length
+  const nextToken = (): [number, number] | null => {
+    while (position < length && isSpace(bytes[position]!)) position++
+    if (position >= length) return null
+    const start = position
+    while (position < length && !isSpace(bytes[position]!)) position++
+    return [start, position]
+  }
+  for (let token = nextToken(); token; token = nextToken()) {
+    const [start, end] = token
+    const first = bytes[start]! | 0x20
+    if (first === 0x66 /* f */ && tokenIs(bytes, start, end, 'facet')) {
       if (inFacet) throw new StlError('not_stl', STL_MESSAGES.badFacet(facet))
       inFacet = true
       facet++
       facetVertices = 0
-    } else if (word === 'endfacet') {
+    } else if (first === 0x65 /* e */ && tokenIs(bytes, start, end, 'endfacet')) {
       if (facetVertices !== 3) throw new StlError('not_stl', STL_MESSAGES.badFacet(facet))
       inFacet = false
-    } else if (word === 'vertex') {
+    } else if (first === 0x76 /* v */ && tokenIs(bytes, start, end, 'vertex')) {
       if (!inFacet) throw new StlError('not_stl', STL_MESSAGES.notStl)
+      if (facetVertices === 3) throw new StlError('not_stl', STL_MESSAGES.badFacet(facet))
+      if (count + 3 > values.length) {
+        const grown = new Float32Array(values.length * 2)
+        grown.set(values)
+        values = grown
+      }
       for (let k = 0; k < 3; k++) {
-        const next = token.exec(text)
-        if (!next) throw new StlError('truncated', STL_MESSAGES.truncatedAscii)
-        const value = Number(next[0])
+        const number = nextToken()
+        if (!number) throw new StlError('truncated', STL_MESSAGES.truncatedAscii)
+        const value = parseDecimal(bytes, number[0], number[1])
         if (!Number.isFinite(value))
           throw new StlError('invalid_number', STL_MESSAGES.invalidNumber(facet))
-        values.push(value * scale)
+        values[count++] = value * scale
       }
       facetVertices++
     }
   }
   if (inFacet) throw new StlError('truncated', STL_MESSAGES.truncatedAscii)
   if (facet === 0) throw new StlError('empty', STL_MESSAGES.noTriangles)
-  return Float32Array.from(values)
+  return values.slice(0, count)
 }
 
 /**
