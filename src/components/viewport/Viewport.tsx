@@ -1,0 +1,128 @@
+import { useSetAtom } from 'jotai'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { createEngine, type Engine, type EngineState } from '../../../engine/client.ts'
+import { tokenStore, useAuthTokens } from '../../api/index.ts'
+import {
+  INITIAL_ENGINE_STATE,
+  viewportEngineAtom,
+  viewportStateAtom,
+} from '../../state/viewportAtoms.ts'
+import { Spinner } from '../Spinner.tsx'
+import './viewport.css'
+
+/** How the 3D view is readout-labelled: frames per second and points drawn. */
+export function formatViewportReadout(state: EngineState): { fps: string; points: string } {
+  const snapshot = state.snapshot
+  return {
+    fps: `${snapshot ? Math.round(snapshot.fps) : 0} fps`,
+    points: `${(snapshot?.pointsDrawn ?? 0).toLocaleString('en-US')} points`,
+  }
+}
+
+/** Why the view cannot show anything (start failure, or the snapshot's problem with the output). */
+export function viewportProblem(state: EngineState): string | null {
+  if (state.failure) return state.failure
+  return state.snapshot?.error ?? null
+}
+
+interface ViewportProps {
+  /** Accessible name of the 3D view. */
+  label?: string
+  /** Controls drawn over the view (bottom), e.g. playback. */
+  children?: ReactNode
+}
+
+/**
+ * The 3D view: creates its own canvas, starts the engine on it (render worker, data workers) and
+ * shows fps, points drawn, loading and the engine's error over it. React never touches three.js or
+ * a particle buffer: the canvas belongs to the render worker once the engine has started.
+ */
+export function Viewport({ label = '3D view', children }: ViewportProps) {
+  const hostRef = useRef<HTMLDivElement>(null)
+  const engineRef = useRef<Engine | null>(null)
+  const [state, setState] = useState<EngineState>(INITIAL_ENGINE_STATE)
+  const setEngine = useSetAtom(viewportEngineAtom)
+  const setSharedState = useSetAtom(viewportStateAtom)
+  const tokens = useAuthTokens()
+  const accessToken = tokens?.accessToken ?? null
+
+  useEffect(() => {
+    const host = hostRef.current
+    if (!host) return
+    // A fresh canvas per engine: a canvas can hand its control to a worker only once.
+    const canvas = document.createElement('canvas')
+    canvas.className = 'viewport__canvas'
+    canvas.setAttribute('aria-label', label)
+    canvas.setAttribute('role', 'img')
+    host.prepend(canvas)
+    const publish = (next: EngineState) => {
+      setState(next)
+      setSharedState(next)
+    }
+    let engine: Engine
+    try {
+      engine = createEngine(canvas, { accessToken: tokenStore.read()?.accessToken ?? null })
+    } catch (error) {
+      // No OffscreenCanvas or no worker support: say so instead of showing a blank box.
+      publish({
+        ...INITIAL_ENGINE_STATE,
+        status: 'failed',
+        failure: `The 3D view could not start: ${error instanceof Error ? error.message : String(error)}`,
+      })
+      return () => canvas.remove()
+    }
+    engineRef.current = engine
+    publish(engine.getState())
+    const unsubscribe = engine.subscribe(publish)
+    setEngine(engine)
+    return () => {
+      unsubscribe()
+      engine.dispose()
+      engineRef.current = null
+      setEngine(null)
+      setSharedState(INITIAL_ENGINE_STATE)
+      canvas.remove()
+    }
+  }, [label, setEngine, setSharedState])
+
+  useEffect(() => {
+    engineRef.current?.setAccessToken(accessToken)
+  }, [accessToken])
+
+  const readout = formatViewportReadout(state)
+  const problem = viewportProblem(state)
+  const loading = state.snapshot?.loadingOutputs ?? []
+  const starting = state.status === 'starting'
+  return (
+    <div className="viewport" ref={hostRef} data-engine-status={state.status}>
+      <div className="viewport__readout" aria-live="off">
+        <span data-testid="viewport-fps">{readout.fps}</span>
+        <span data-testid="viewport-points">{readout.points}</span>
+        {state.snapshot?.shownOutput !== null && state.snapshot?.shownOutput !== undefined && (
+          <span data-testid="viewport-shown-output">Output {state.snapshot.shownOutput}</span>
+        )}
+      </div>
+      {(starting || loading.length > 0) && (
+        <div className="viewport__loading" role="status">
+          <Spinner label="Loading" size={14} />
+          <span>
+            {starting
+              ? 'Starting the 3D view…'
+              : `Loading output${loading.length > 1 ? 's' : ''} ${loading.join(', ')}…`}
+          </span>
+        </div>
+      )}
+      {problem && (
+        <div className="viewport__error" role="alert">
+          {problem}
+        </div>
+      )}
+      {state.snapshot?.colourStatus && !problem && (
+        <div className="viewport__status" role="status">
+          {state.snapshot.colourStatus}
+        </div>
+      )}
+      {children && <div className="viewport__overlay">{children}</div>}
+    </div>
+  )
+}

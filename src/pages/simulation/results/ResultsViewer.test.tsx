@@ -1,0 +1,291 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { Provider as JotaiProvider, createStore } from 'jotai'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Simulation } from '../../../../domain/projects.ts'
+import type { OutputManifestList } from '../../../../domain/rest/resultsRoutes.ts'
+import type { EngineState } from '../../../../engine/client.ts'
+import type { RenderIntent, RenderSnapshot } from '../../../../engine/protocol.ts'
+import { tokenStore } from '../../../api/index.ts'
+import { ResultsViewer } from './ResultsViewer.tsx'
+
+/*
+ * The engine is replaced by a recorder: these tests check what the page asks of it (intents) and
+ * what it shows of its snapshots. The real workers are exercised by tests/e2e/viewport.spec.ts.
+ */
+
+const fake = vi.hoisted(() => ({
+  intents: [] as RenderIntent[],
+  tokens: [] as (string | null)[],
+  disposed: 0,
+  listeners: new Set<(state: EngineState) => void>(),
+  state: null as EngineState | null,
+}))
+
+vi.mock('../../../../engine/client.ts', () => ({
+  createEngine: (_canvas: HTMLCanvasElement, options: { accessToken?: string | null }) => {
+    fake.tokens.push(options.accessToken ?? null)
+    fake.state = { status: 'ready', snapshot: null, failure: null, dataWorkerCount: 0 }
+    return {
+      dispatch: (intent: RenderIntent) => fake.intents.push(intent),
+      setAccessToken: (token: string | null) => fake.tokens.push(token),
+      saveImage: () => Promise.resolve(new Blob()),
+      getState: () => fake.state,
+      subscribe: (listener: (state: EngineState) => void) => {
+        fake.listeners.add(listener)
+        return () => fake.listeners.delete(listener)
+      },
+      ready: Promise.resolve(),
+      dispose: () => {
+        fake.disposed++
+      },
+    }
+  },
+}))
+
+const SIMULATION = { id: 5, state: 'completed', activeRunId: 3 } as Simulation
+
+function manifest(outputNo: number) {
+  return {
+    formatVersion: '1.0',
+    simulationId: 5,
+    runId: 3,
+    outputNo,
+    timeS: outputNo * 0.05,
+    objects: [
+      {
+        objectId: 'fluid-0',
+        kind: 'fluid' as const,
+        name: 'Fluid 1',
+        sourceId: 0,
+        columns: ['vx', 'vy', 'vz', 'pressure', 'density', 'mass'],
+        particleCount: { full: 1000, fast: 1000 },
+        triangleCount: 0,
+        sizeBytes: { full: 40_000, fast: 40_000 },
+      },
+      {
+        objectId: 'wall-1',
+        kind: 'wall_boundary' as const,
+        name: 'Tank',
+        sourceId: 1,
+        columns: ['pressure'],
+        particleCount: { full: 200, fast: 200 },
+        triangleCount: 12,
+        sizeBytes: { full: 9_000, fast: 9_000 },
+      },
+    ],
+  }
+}
+
+const LIST: OutputManifestList = {
+  simulationId: 5,
+  runId: 3,
+  outputs: [manifest(0), manifest(1), manifest(2)],
+}
+
+const SNAPSHOT: RenderSnapshot = {
+  camera: { position: [1, 1, 1], target: [0, 0, 0], up: [0, 0, 1], mode: 'perspective' },
+  fps: 24.4,
+  pointsDrawn: 123456,
+  trianglesDrawn: 12,
+  shownOutput: 1,
+  loadedOutputs: [1],
+  loadingOutputs: [2],
+  bytesInFlight: 0,
+  dataRange: { min: 0, max: 2.5 },
+  colourRange: { min: 0, max: 2.5 },
+  playing: false,
+  speed: 1,
+  scaleBar: null,
+  pick: null,
+  hover: null,
+  error: null,
+  colourStatus: null,
+}
+
+function publish(patch: Partial<EngineState>) {
+  fake.state = { ...fake.state!, ...patch }
+  act(() => {
+    for (const listener of fake.listeners) listener(fake.state!)
+  })
+}
+
+let manifestBody: OutputManifestList = LIST
+
+beforeEach(() => {
+  fake.intents = []
+  fake.tokens = []
+  fake.disposed = 0
+  fake.listeners.clear()
+  manifestBody = LIST
+  tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: RequestInfo | URL) => {
+      const url = new URL(
+        input instanceof Request ? input.url : input.toString(),
+        'http://localhost',
+      )
+      if (url.pathname === '/api/simulations/5/output_manifests')
+        return Promise.resolve(
+          new Response(JSON.stringify(manifestBody), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          }),
+        )
+      return Promise.resolve(new Response('{}', { status: 404 }))
+    }),
+  )
+})
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+function renderViewer() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  return render(
+    <JotaiProvider store={createStore()}>
+      <QueryClientProvider client={client}>
+        <ResultsViewer simulation={SIMULATION} />
+      </QueryClientProvider>
+    </JotaiProvider>,
+  )
+}
+
+const ofType = <T extends RenderIntent['type']>(type: T) =>
+  fake.intents.filter(
+    (intent): intent is Extract<RenderIntent, { type: T }> => intent.type === type,
+  )
+
+describe('ResultsViewer', () => {
+  it('hands the listed outputs to the engine with their bundle URLs and sizes, and the token', async () => {
+    renderViewer()
+    await waitFor(() => expect(ofType('set_outputs')).toHaveLength(1))
+    expect(fake.tokens[0]).toBe('a')
+    expect(ofType('set_outputs')[0]).toEqual({
+      type: 'set_outputs',
+      simulationId: 5,
+      runId: 3,
+      outputs: [0, 1, 2].map((outputNo) => ({
+        outputNo,
+        timeS: outputNo * 0.05,
+        bundleUrl: `/api/simulations/5/runs/3/outputs/${outputNo}/bundle`,
+        estimatedBytes: 49_000,
+      })),
+    })
+    expect(ofType('set_colour')[0]).toEqual({
+      type: 'set_colour',
+      attribute: 'velocity',
+      columns: ['vx', 'vy', 'vz'],
+      scheme: 'rainbow',
+      range: null,
+    })
+  })
+
+  it('recolours on a scheme, attribute or component change, and applies a typed range', async () => {
+    renderViewer()
+    await screen.findByLabelText('Colour scheme')
+    fireEvent.change(screen.getByLabelText('Colour scheme'), { target: { value: 'diverging' } })
+    expect(ofType('set_colour').at(-1)).toMatchObject({ scheme: 'diverging' })
+    fireEvent.change(screen.getByLabelText('Component'), { target: { value: 'z' } })
+    expect(ofType('set_colour').at(-1)).toMatchObject({ columns: ['vz'] })
+    fireEvent.change(screen.getByLabelText('Attribute'), { target: { value: 'pressure' } })
+    expect(ofType('set_colour').at(-1)).toMatchObject({
+      attribute: 'pressure',
+      columns: ['pressure'],
+      range: null,
+    })
+    expect(screen.queryByLabelText('Component')).toBeNull()
+    fireEvent.change(screen.getByLabelText('Min'), { target: { value: '10' } })
+    fireEvent.change(screen.getByLabelText('Max'), { target: { value: '200' } })
+    fireEvent.blur(screen.getByLabelText('Max'))
+    expect(ofType('set_colour').at(-1)).toMatchObject({ range: { min: 10, max: 200 } })
+    fireEvent.click(screen.getByRole('button', { name: 'Rescale' }))
+    expect(ofType('set_colour').at(-1)).toMatchObject({ range: null })
+  })
+
+  it("refuses a range whose max is not above its min with the spec's message", async () => {
+    renderViewer()
+    await screen.findByLabelText('Min')
+    fireEvent.change(screen.getByLabelText('Min'), { target: { value: '5' } })
+    fireEvent.change(screen.getByLabelText('Max'), { target: { value: '1' } })
+    fireEvent.blur(screen.getByLabelText('Max'))
+    expect(screen.getByRole('alert').textContent).toContain('Max must be greater than Min.')
+    expect(ofType('set_colour').some((intent) => intent.range !== null)).toBe(false)
+  })
+
+  it('sends the clipping plane: enabled, orientation, flipped, offset, reset', async () => {
+    renderViewer()
+    await screen.findByLabelText('Clipping plane')
+    fireEvent.click(screen.getByLabelText('Clipping plane'))
+    fireEvent.click(screen.getByRole('button', { name: 'z' }))
+    fireEvent.click(screen.getByLabelText('Flipped'))
+    fireEvent.change(screen.getByLabelText('Offset (m)'), { target: { value: '0.25' } })
+    expect(ofType('set_clip').at(-1)).toEqual({
+      type: 'set_clip',
+      clip: { enabled: true, axis: 'z', flipped: true, offsetM: 0.25 },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Reset' }))
+    expect(ofType('set_clip').at(-1)?.clip).toEqual({
+      enabled: true,
+      axis: 'x',
+      flipped: false,
+      offsetM: 0,
+    })
+  })
+
+  it('plays, pauses, changes speed in powers of two and seeks with the output slider', async () => {
+    renderViewer()
+    await screen.findByRole('button', { name: 'Play' })
+    fireEvent.click(screen.getByRole('button', { name: 'Faster' }))
+    expect(ofType('set_speed').at(-1)).toEqual({ type: 'set_speed', speed: 2 })
+    expect(screen.getByLabelText('Speed').textContent).toContain('2×')
+    fireEvent.click(screen.getByRole('button', { name: 'Play' }))
+    expect(ofType('play').at(-1)).toEqual({ type: 'play', speed: 2, loop: true })
+    publish({ snapshot: { ...SNAPSHOT, playing: true } })
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }))
+    expect(ofType('pause')).toHaveLength(1)
+    fireEvent.change(screen.getByLabelText('Output'), { target: { value: '2' } })
+    expect(ofType('show_output').at(-1)).toEqual({ type: 'show_output', outputNo: 2 })
+  })
+
+  it('toggles playback with Space unless a field has focus', async () => {
+    renderViewer()
+    const play = await screen.findByRole('button', { name: 'Play' })
+    await waitFor(() => expect((play as HTMLButtonElement).disabled).toBe(false))
+    fireEvent.keyDown(document.body, { code: 'Space', key: ' ' })
+    expect(ofType('play')).toHaveLength(1)
+    fireEvent.keyDown(screen.getByLabelText('Min'), { code: 'Space', key: ' ' })
+    expect(ofType('play')).toHaveLength(1)
+  })
+
+  it('shows fps, points, the shown output with its time, loading outputs and the engine error', async () => {
+    renderViewer()
+    await screen.findByRole('button', { name: 'Play' })
+    publish({ snapshot: SNAPSHOT })
+    expect(screen.getByTestId('viewport-fps').textContent).toContain('24 fps')
+    expect(screen.getByTestId('viewport-points').textContent).toContain('123,456 points')
+    expect(screen.getByTestId('timeline-label').textContent).toContain('Output 1 · 0.05 s')
+    expect(screen.getByText('Loading output 2…')).toBeTruthy()
+    publish({
+      snapshot: { ...SNAPSHOT, error: 'Output 2 could not be loaded. The bundle is truncated.' },
+    })
+    expect(screen.getByRole('alert').textContent).toContain('The bundle is truncated.')
+  })
+
+  it('says so when the run has no outputs yet, and starts no engine', async () => {
+    manifestBody = { simulationId: 5, runId: null, outputs: [] }
+    renderViewer()
+    expect(await screen.findByText('No outputs yet')).toBeTruthy()
+    expect(fake.tokens).toHaveLength(0)
+  })
+
+  it('disposes the engine when the page goes away', async () => {
+    const view = renderViewer()
+    await screen.findByRole('button', { name: 'Play' })
+    view.unmount()
+    expect(fake.disposed).toBe(1)
+  })
+})
