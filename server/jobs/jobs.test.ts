@@ -1,4 +1,10 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import type { FieldError } from '../../domain/errors.ts'
+import type { Simulation } from '../../domain/projects.ts'
+import type { RunRecord } from '../../domain/rest/runRoutes.ts'
 import { DISCRETIZATION_BLOCKED } from '../../domain/discretization.ts'
 import { CONDITION_MESSAGES } from '../../domain/conditions.ts'
 import { RUN_TEXTS } from '../../domain/rest/runRoutes.ts'
@@ -23,6 +29,7 @@ import {
   type JobsTestServer,
 } from './testing.ts'
 
+const outputNumbers = (body: unknown) => (body as { outputNo: number }[]).map((o) => o.outputNo)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describeEachDialect('jobs and runs', (dialect) => {
@@ -45,7 +52,8 @@ describeEachDialect('jobs and runs', (dialect) => {
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     const text = await response.text()
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json }
+    const parsed: Json = text ? JSON.parse(text) : undefined
+    return { status: response.status, body: parsed }
   }
   const login = async (email: string) => {
     const response = await fetch(`${server.baseUrl}/api/auth/login`, {
@@ -63,14 +71,15 @@ describeEachDialect('jobs and runs', (dialect) => {
     expect(reply.status).toBe(201)
     return reply.body.id as number
   }
-  const readSimulation = async (id: number) => (await request('GET', `/api/simulations/${id}`)).body
+  const readSimulation = async (id: number): Promise<Simulation> =>
+    (await request('GET', `/api/simulations/${id}`)).body as Simulation
   const waitForState = async (id: number, states: string[], timeoutMs = 10_000) => {
     const until = Date.now() + timeoutMs
     for (;;) {
       const simulation = await readSimulation(id)
       if (states.includes(simulation.state)) return simulation
       if (Date.now() > until) {
-        const runs = (await request('GET', `/api/simulations/${id}/jobs`)).body as Json[]
+        const runs = (await request('GET', `/api/simulations/${id}/jobs`)).body as RunRecord[]
         throw new Error(
           `simulation ${id} stayed ${simulation.state}, wanted ${states.join('|')} (${runs[0]?.message})`,
         )
@@ -156,7 +165,7 @@ describeEachDialect('jobs and runs', (dialect) => {
       message: null,
     })
     const outputs = await request('GET', `/api/simulations/${id}/outputs`)
-    expect(outputs.body.map((o: Json) => o.outputNo)).toEqual([0, 1, 2])
+    expect(outputNumbers(outputs.body)).toEqual([0, 1, 2])
     expect(outputs.body[0]).toEqual({
       outputNo: 0,
       states: { visualization: 'ready', sensor: 'pending' },
@@ -224,7 +233,7 @@ describeEachDialect('jobs and runs', (dialect) => {
       resumeFromRunId: run.id,
     })
     const outputs = await request('GET', `/api/simulations/${id}/outputs`)
-    expect(outputs.body.map((o: Json) => o.outputNo)).toEqual([0, 1, 2, 3, 4, 5])
+    expect(outputNumbers(outputs.body)).toEqual([0, 1, 2, 3, 4, 5])
   })
 
   it('restarts from output 0 as a new run, and refuses resume when nothing can be resumed', async () => {
@@ -333,7 +342,9 @@ describeEachDialect('jobs and runs', (dialect) => {
     expect(reply.status).toBe(400)
     expect(reply.body.code).toBe('validation_error')
     expect(reply.body.errors[0].message).toBe(RUN_TEXTS.startBlocked)
-    expect(reply.body.errors.map((e: Json) => e.message)).toContain('Add your first object')
+    expect((reply.body.errors as FieldError[]).map((e) => e.message)).toContain(
+      'Add your first object',
+    )
     expect((await readSimulation(id)).state).toBe('not started')
   })
 
@@ -537,9 +548,6 @@ describeEachDialect('jobs across a server restart', (dialect) => {
       .executeTakeFirstOrThrow()
 
   it('resumes a run left running from its last checkpoint', async () => {
-    const { mkdtempSync } = await import('node:fs')
-    const { tmpdir } = await import('node:os')
-    const { join } = await import('node:path')
     const dataDir = mkdtempSync(join(tmpdir(), 'dive-restart-'))
     const id = await startRunAndCrash(dataDir, true)
     expect((await readState(id)).state).toBe('running')
@@ -564,9 +572,6 @@ describeEachDialect('jobs across a server restart', (dialect) => {
   })
 
   it('fails a run left running without a checkpoint, never leaving it running', async () => {
-    const { mkdtempSync } = await import('node:fs')
-    const { tmpdir } = await import('node:os')
-    const { join } = await import('node:path')
     const dataDir = mkdtempSync(join(tmpdir(), 'dive-restart-'))
     const id = await startRunAndCrash(dataDir, false)
     await database.handle.db

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Simulation } from '../../domain/projects.ts'
 import { DEMO_PROJECT_NAME, DEMO_SIMULATION_NAME, DEMO_USERS } from '../db/demoAccounts.ts'
 import { startTestServer, type Json, type TestServer } from '../../tests/integration/harness.ts'
 
@@ -59,20 +60,24 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
       body: { cores: 1, solver_id: 1 },
     })
     expect(started.status, JSON.stringify(started.body)).toBe(201)
-    let simulation: Json
+    let simulation: Simulation
     const until = Date.now() + 90_000
     do {
       await sleep(200)
-      simulation = (await server.request('GET', `/api/simulations/${simulationId}`, { token })).body
+      simulation = (
+        await server.request<Simulation>('GET', `/api/simulations/${simulationId}`, { token })
+      ).body
     } while (!['completed', 'failed', 'stopped'].includes(simulation.state) && Date.now() < until)
     const runs = await server.request('GET', `/api/simulations/${simulationId}/jobs`, { token })
     expect(runs.body[0].message).toBeNull()
     expect(simulation.state).toBe('completed')
-    expect(simulation.log.progress).toBeCloseTo(1)
+    expect(simulation.log?.progress).toBeCloseTo(1)
     const outputs = await server.request('GET', `/api/simulations/${simulationId}/outputs`, {
       token,
     })
-    expect(outputs.body.map((o: Json) => o.outputNo).slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5])
+    expect((outputs.body as { outputNo: number }[]).map((o) => o.outputNo).slice(0, 6)).toEqual([
+      0, 1, 2, 3, 4, 5,
+    ])
     const logs = await server.request(
       'GET',
       `/api/simulations/${simulationId}/logs?key=particles`,

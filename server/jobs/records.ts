@@ -45,8 +45,10 @@ function readMessages(text: string): PartMessage[] {
   const value = parseJson(text)
   if (!Array.isArray(value)) return []
   return value.filter(
-    (item): item is PartMessage =>
-      typeof item === 'object' && item !== null && typeof item.description === 'string',
+    (item: unknown): item is PartMessage =>
+      typeof item === 'object' &&
+      item !== null &&
+      typeof (item as { description?: unknown }).description === 'string',
   )
 }
 

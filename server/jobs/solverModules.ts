@@ -48,7 +48,8 @@ function readMessages(list: unknown): PartMessage[] {
   return list.map((item: unknown) => {
     if (typeof item === 'string') return { description: item }
     const record = (item ?? {}) as Record<string, unknown>
-    const description = String(record.description ?? record.message ?? 'Unknown problem')
+    const text = record.description ?? record.message
+    const description = typeof text === 'string' ? text : 'Unknown problem'
     const partId = typeof record.partId === 'number' ? record.partId : null
     return { description, partId }
   })

@@ -34,7 +34,7 @@ function connect(url: string) {
   let closed: { code: number; reason: string } | null = null
   const closeWaiters: ((c: { code: number; reason: string }) => void)[] = []
   socket.on('message', (data) => {
-    const parsed = parseLiveServerFrame(String(data))
+    const parsed = parseLiveServerFrame((data as Buffer).toString('utf8'))
     if (!parsed.ok) throw new Error(`unparsable frame: ${parsed.reason}`)
     frames.push(parsed.frame)
     for (const waiter of [...waiters])
@@ -101,7 +101,8 @@ describeEachDialect('live channel', (dialect) => {
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     const text = await response.text()
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json }
+    const parsed: Json = text ? JSON.parse(text) : undefined
+    return { status: response.status, body: parsed }
   }
   const login = async (email: string) => {
     const response = await fetch(`${server.baseUrl}/api/auth/login`, {
@@ -204,12 +205,12 @@ describeEachDialect('live channel', (dialect) => {
 
     const states = client.frames
       .filter(isUpdate(['simulations', String(simulationId)], 'REPLACE'))
-      .map((f) => (f as Json).value.state)
+      .map((f) => (f as { value: { state: string } }).value.state)
     expect(states).toContain('launching')
     expect(states).toContain('running')
     const ids = client.frames
       .filter((f) => f.type === 'StoreUpdate')
-      .map((f) => (f as Json).updateId)
+      .map((f) => (f as { updateId: number }).updateId)
     expect(ids).toEqual(ids.map((_, i) => i + 1))
     const transaction = client.frames.find((f) => f.type === 'TransactionMessage') as Json
     expect(transaction).toMatchObject({ kind: 'simulation', credits: -0.5 })

@@ -274,8 +274,8 @@ const listJobs: AreaHandlers<typeof RUN_ROUTES>['listJobs'] = async ({ params },
   return runs.map(toRunRecord)
 }
 
-const listSolvers: AreaHandlers<typeof RUN_ROUTES>['listSolvers'] = async ({ query }) =>
-  SOLVERS.filter((s) => query.gpu === undefined || s.gpu === query.gpu)
+const listSolvers: AreaHandlers<typeof RUN_ROUTES>['listSolvers'] = ({ query }) =>
+  Promise.resolve(SOLVERS.filter((s) => query.gpu === undefined || s.gpu === query.gpu))
 
 async function findRunOf(db: Db, simulation: SimulationRow, runId: number | undefined) {
   const id = runId ?? simulation.active_run_id

@@ -82,6 +82,20 @@ const ORGANIZATION = {
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
+function replyTo(path: string): Response {
+  if (path === 'GET /api/solvers')
+    return json([{ id: 1, name: 'Dive SPH (CPU)', latest: true, gpu: false }])
+  if (path === 'GET /api/organizations') return json([ORGANIZATION])
+  if (path === 'GET /api/simulations/4/setup_validation')
+    return json({ issues: [], runnable, message: null })
+  if (path === 'GET /api/simulations/4/conditions') return json([])
+  if (path === 'POST /api/simulations/4/jobs')
+    return json(simulationIn({ state: 'launching', setupLocked: true }), 201)
+  if (path === 'DELETE /api/simulations/4/jobs')
+    return json(simulationIn({ state: 'stopping', setupLocked: true }))
+  return json({ code: 'resource_not_found', title: 'x', description: 'x' }, 404)
+}
+
 let requests: { method: string; url: URL; body: unknown }[] = []
 let runnable = true
 
@@ -102,7 +116,7 @@ beforeEach(() => {
   vi.stubGlobal('WebSocket', FakeWebSocket)
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(
         input instanceof Request ? input.url : input.toString(),
         'http://dive.test',
@@ -111,17 +125,7 @@ beforeEach(() => {
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined
       requests.push({ method, url, body })
       const path = `${method} ${url.pathname}`
-      if (path === 'GET /api/solvers')
-        return json([{ id: 1, name: 'Dive SPH (CPU)', latest: true, gpu: false }])
-      if (path === 'GET /api/organizations') return json([ORGANIZATION])
-      if (path === 'GET /api/simulations/4/setup_validation')
-        return json({ issues: [], runnable, message: null })
-      if (path === 'GET /api/simulations/4/conditions') return json([])
-      if (path === 'POST /api/simulations/4/jobs')
-        return json(simulationIn({ state: 'launching', setupLocked: true }), 201)
-      if (path === 'DELETE /api/simulations/4/jobs')
-        return json(simulationIn({ state: 'stopping', setupLocked: true }))
-      return json({ code: 'resource_not_found', title: 'x', description: 'x' }, 404)
+      return Promise.resolve(replyTo(path))
     }),
   )
 })
@@ -168,9 +172,7 @@ describe('RunControls', () => {
     runnable = false
     renderControls(simulationIn({}))
     await waitFor(() =>
-      expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(
-        true,
-      ),
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Run' }).disabled).toBe(true),
     )
   })
 
@@ -203,7 +205,7 @@ describe('RunControls', () => {
         },
       }),
     )
-    const button = screen.getByRole('button', { name: /Stopping\.\.\./ }) as HTMLButtonElement
+    const button = screen.getByRole<HTMLButtonElement>('button', { name: /Stopping\.\.\./ })
     expect(button.disabled).toBe(true)
     const bar = screen.getByRole('progressbar', { name: 'Run progress' })
     expect(bar.getAttribute('aria-valuenow')).toBe('42')
