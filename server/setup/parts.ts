@@ -49,6 +49,25 @@ export function mergeComponent(
   return { ...base, ...update } as Component
 }
 
+/** Warnings a shape's mesh health gives (holes, non-manifold edges); a plane is open by design. */
+export function geometryWarnings(shape: Part['shape']): Part['warnings'] {
+  const info = shape.info
+  if (!info || shape.type === 'plane') return []
+  const warnings: Part['warnings'] = []
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  if (info.holes.length > 0)
+    warnings.push({
+      errorCode: 'mesh_holes',
+      message: `The mesh has ${plural(info.holes.length, 'hole')}: it is not watertight.`,
+    })
+  if (info.nonManifold.length > 0)
+    warnings.push({
+      errorCode: 'mesh_non_manifold',
+      message: `The mesh has ${plural(info.nonManifold.length, 'non-manifold edge group')}.`,
+    })
+  return warnings
+}
+
 /** Geometry still to be assigned is not a reason to refuse a part. */
 function isRefusable(issue: Issue): boolean {
   return issue.message !== PART_MESSAGES.emptyGeometry
@@ -115,9 +134,10 @@ async function buildPart(
       ...update.appearance,
     },
     shape,
-    hasWarnings: existing?.hasWarnings ?? false,
-    warnings: existing?.warnings ?? [],
+    hasWarnings: false,
+    warnings: update.shape ? geometryWarnings(shape) : (existing?.warnings ?? []),
   }
+  part.hasWarnings = part.warnings.length > 0
   const broken = newErrors(
     existing ? checkPart(existing, rules) : [],
     checkPart(part, rules),
@@ -136,6 +156,7 @@ function partColumns(part: Part) {
     component: JSON.stringify(part.component),
     shape: JSON.stringify(part.shape),
     appearance: JSON.stringify(appearance),
+    warnings: JSON.stringify(part.warnings),
     updated_at: part.updatedAt,
   }
 }
@@ -166,7 +187,6 @@ export async function createStoredPart(
       simulation_id: context.simulation.id,
       organization_id: context.simulation.organization_id,
       created_by: user.id,
-      warnings: '[]',
       created_at: context.nowIso,
     })
     .returning('id')

@@ -131,6 +131,21 @@ describeEachDialect('uploads', (dialect) => {
     )
     expect(reply.status).toBe(201)
     expect(reply.body).toMatchObject({ unit: 'in', nbrOfTriangles: 10, watertight: false })
+    const part = await server.request('POST', `/api/simulations/${simulation.id}/parts`, {
+      token: manager,
+      body: {
+        name: 'Lid',
+        component: { type: 'rigid' },
+        shape: { type: 'stl', fileId: reply.body.id },
+      },
+    })
+    expect(part.body).toMatchObject({
+      hasWarnings: true,
+      warnings: [
+        { errorCode: 'mesh_holes', message: 'The mesh has 1 hole: it is not watertight.' },
+      ],
+    })
+    expect(part.body.shape.info.boundingBox.max[0]).toBeCloseTo(50 * 0.0254, 5)
   })
 
   it('refuses a file that is not what it claims to be with 503 and the security-risk message', async () => {
