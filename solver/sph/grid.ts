@@ -35,8 +35,10 @@ export const GRID_PARAM = {
   cellCount: 8,
   /** Stencil reach in cells: neighbours lie within ±reach cells (cell size ≥ 2h / reach). */
   reach: 9,
+  /** Counts the sorts: per-cell marks of the current sort equal it (see dryGeneration). */
+  generation: 10,
 } as const
-export const GRID_PARAM_LENGTH = 10
+export const GRID_PARAM_LENGTH = 11
 
 export interface Box {
   min: [number, number, number]
@@ -49,6 +51,11 @@ export interface GridBuffers {
   cellStart: SharedArrayBuffer
   /** Fluid particles in the cells before c (prefix sums in cell order); length maxCells + 1. */
   fluidBefore: SharedArrayBuffer
+  /**
+   * Per cell: the sort generation in which its stencil was found to hold no fluid (wall passes
+   * skip such cells until the next sort); length maxCells.
+   */
+  dryGeneration: SharedArrayBuffer
   maxCells: number
 }
 
@@ -57,6 +64,7 @@ export function allocateGridBuffers(maxCells: number): GridBuffers {
     params: new SharedArrayBuffer(GRID_PARAM_LENGTH * 8),
     cellStart: new SharedArrayBuffer((maxCells + 2) * 4),
     fluidBefore: new SharedArrayBuffer((maxCells + 1) * 4),
+    dryGeneration: new SharedArrayBuffer(Math.max(maxCells, 1) * 4),
     maxCells,
   }
 }
@@ -232,6 +240,7 @@ export class CellSorter {
     p[GRID_PARAM.particleCount] = kept
     p[GRID_PARAM.cellCount] = cellCount
     p[GRID_PARAM.reach] = request.reach
+    p[GRID_PARAM.generation] = p[GRID_PARAM.generation]! + 1
     return { count: kept, deletedOutside, deletedInvalid, fluidCount }
   }
 
@@ -264,6 +273,7 @@ export interface GridView {
   params: Float64Array
   cellStart: Int32Array
   fluidBefore: Int32Array
+  dryGeneration: Int32Array
 }
 
 export function viewGrid(grid: GridBuffers): GridView {
@@ -271,6 +281,7 @@ export function viewGrid(grid: GridBuffers): GridView {
     params: new Float64Array(grid.params),
     cellStart: new Int32Array(grid.cellStart),
     fluidBefore: new Int32Array(grid.fluidBefore),
+    dryGeneration: new Int32Array(grid.dryGeneration),
   }
 }
 

@@ -57,8 +57,8 @@ export function createInteractionContext(
 
 /**
  * Fills the particle ranges of the stencil rows around cell c ((2·reach + 1)², fewer at the
- * grid's edges and for empty rows); returns how many. With `fluidOnly`, returns 0
- * when no cell of the stencil holds fluid.
+ * grid's edges and for empty rows); returns how many. With `fluidOnly` (callers that only sum
+ * over fluid neighbours), only rows holding fluid, and 0 when no cell of the stencil does.
  */
 function fillStencilRows(ctx: InteractionContext, c: number, fluidOnly: boolean): number {
   const p = ctx.grid.params
@@ -88,10 +88,15 @@ function fillStencilRows(ctx: InteractionContext, c: number, fluidOnly: boolean)
       const begin = cellStart[row + x0]!
       const end = cellStart[row + x1 + 1]!
       if (end > begin) {
+        if (fluidOnly) {
+          // rows without fluid add nothing to a sum over fluid neighbours: leave them out
+          const rowFluid = fluidBefore[row + x1 + 1]! - fluidBefore[row + x0]!
+          if (rowFluid === 0) continue
+          fluid += rowFluid
+        }
         rowBegin[rows] = begin
         rowEnd[rows] = end
         rows++
-        if (fluidOnly) fluid += fluidBefore[row + x1 + 1]! - fluidBefore[row + x0]!
       }
     }
   }
@@ -177,14 +182,20 @@ export function extrapolateWalls(
   const densityMin = k.densityMin
   const densityMax = k.densityMax
   const FLUID = PARTICLE_KIND.fluid
+  const dryGeneration = ctx.grid.dryGeneration
+  const generation = ctx.grid.params[GRID_PARAM.generation]!
   for (let c = cellBegin; c < cellEnd; c++) {
     const pBegin = cellStart[c]!
     const pEnd = cellStart[c + 1]!
-    if (pBegin === pEnd) continue
+    // no fluid around: its walls were set to p = 0, ρ0 in this sort's first pass
+    if (pBegin === pEnd || dryGeneration[c] === generation) continue
     let rows = -1
     for (let i = pBegin; i < pEnd; i++) {
       if (kind[i] === FLUID) continue
-      if (rows < 0) rows = fillStencilRows(ctx, c, true)
+      if (rows < 0) {
+        rows = fillStencilRows(ctx, c, true)
+        if (rows === 0) dryGeneration[c] = generation
+      }
       const xi = posX[i]!
       const yi = posY[i]!
       const zi = posZ[i]!
