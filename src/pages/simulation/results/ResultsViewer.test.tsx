@@ -154,6 +154,12 @@ function renderViewer() {
   )
 }
 
+/** The controls are on screen and the viewport's engine is in place (its effect has run). */
+async function waitForEngine() {
+  const play = await screen.findByRole('button', { name: 'Play' })
+  await waitFor(() => expect((play as HTMLButtonElement).disabled).toBe(false))
+}
+
 const ofType = <T extends RenderIntent['type']>(type: T) =>
   fake.intents.filter(
     (intent): intent is Extract<RenderIntent, { type: T }> => intent.type === type,
@@ -186,7 +192,7 @@ describe('ResultsViewer', () => {
 
   it('recolours on a scheme, attribute or component change, and applies a typed range', async () => {
     renderViewer()
-    await screen.findByLabelText('Colour scheme')
+    await waitForEngine()
     fireEvent.change(screen.getByLabelText('Colour scheme'), { target: { value: 'diverging' } })
     expect(ofType('set_colour').at(-1)).toMatchObject({ scheme: 'diverging' })
     fireEvent.change(screen.getByLabelText('Component'), { target: { value: 'z' } })
@@ -208,7 +214,7 @@ describe('ResultsViewer', () => {
 
   it("refuses a range whose max is not above its min with the spec's message", async () => {
     renderViewer()
-    await screen.findByLabelText('Min')
+    await waitForEngine()
     fireEvent.change(screen.getByLabelText('Min'), { target: { value: '5' } })
     fireEvent.change(screen.getByLabelText('Max'), { target: { value: '1' } })
     fireEvent.blur(screen.getByLabelText('Max'))
@@ -218,7 +224,7 @@ describe('ResultsViewer', () => {
 
   it('sends the clipping plane: enabled, orientation, flipped, offset, reset', async () => {
     renderViewer()
-    await screen.findByLabelText('Clipping plane')
+    await waitForEngine()
     fireEvent.click(screen.getByLabelText('Clipping plane'))
     fireEvent.click(screen.getByRole('button', { name: 'z' }))
     fireEvent.click(screen.getByLabelText('Flipped'))
@@ -238,7 +244,7 @@ describe('ResultsViewer', () => {
 
   it('plays, pauses, changes speed in powers of two and seeks with the output slider', async () => {
     renderViewer()
-    await screen.findByRole('button', { name: 'Play' })
+    await waitForEngine()
     fireEvent.click(screen.getByRole('button', { name: 'Faster' }))
     expect(ofType('set_speed').at(-1)).toEqual({ type: 'set_speed', speed: 2 })
     expect(screen.getByLabelText('Speed').textContent).toContain('2×')
@@ -253,8 +259,7 @@ describe('ResultsViewer', () => {
 
   it('toggles playback with Space unless a field has focus', async () => {
     renderViewer()
-    const play = await screen.findByRole('button', { name: 'Play' })
-    await waitFor(() => expect((play as HTMLButtonElement).disabled).toBe(false))
+    await waitForEngine()
     fireEvent.keyDown(document.body, { code: 'Space', key: ' ' })
     expect(ofType('play')).toHaveLength(1)
     fireEvent.keyDown(screen.getByLabelText('Min'), { code: 'Space', key: ' ' })
@@ -263,7 +268,7 @@ describe('ResultsViewer', () => {
 
   it('shows fps, points, the shown output with its time, loading outputs and the engine error', async () => {
     renderViewer()
-    await screen.findByRole('button', { name: 'Play' })
+    await waitForEngine()
     publish({ snapshot: SNAPSHOT })
     expect(screen.getByTestId('viewport-fps').textContent).toContain('24 fps')
     expect(screen.getByTestId('viewport-points').textContent).toContain('123,456 points')
