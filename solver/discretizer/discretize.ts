@@ -495,15 +495,17 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     if (entry.watertight && !wallInFront) {
       // a closed solid with its walls inside: no fluid anywhere inside it
       const solidGrid = subGridOfBox(entry.box, dp)
-      const overlapping = fills.filter((fill) => gridsOverlap(fill.grid, solidGrid))
-      if (overlapping.length > 0) {
-        const votes = computeInsideVotes(mesh, solidGrid)
+      // only where fluid is: the solid's own box may be far larger than any fill
+      for (const fill of fills) {
+        const overlap = intersectGrids(fill.grid, solidGrid)
+        if (!overlap) continue
+        const votes = computeInsideVotes(mesh, overlap)
         for (let s = 0; s < votes.length; s++) {
           if (votes[s]! < INSIDE_VOTES) continue
-          const i = (s % solidGrid.nx) + solidGrid.i0
-          const j = (Math.floor(s / solidGrid.nx) % solidGrid.ny) + solidGrid.j0
-          const k = Math.floor(s / (solidGrid.nx * solidGrid.ny)) + solidGrid.k0
-          clearFluidAt(overlapping, i, j, k)
+          const i = (s % overlap.nx) + overlap.i0
+          const j = (Math.floor(s / overlap.nx) % overlap.ny) + overlap.j0
+          const k = Math.floor(s / (overlap.nx * overlap.ny)) + overlap.k0
+          clearFluidAt([fill], i, j, k)
         }
       }
       const thickness = estimateThickness(mesh, solidGrid)
@@ -803,6 +805,17 @@ function clearFluidAt(fills: readonly FluidFill[], i: number, j: number, k: numb
   }
 }
 
+/** The sites two grids share, or null. */
+function intersectGrids(a: SubGrid, b: SubGrid): SubGrid | null {
+  const i0 = Math.max(a.i0, b.i0)
+  const j0 = Math.max(a.j0, b.j0)
+  const k0 = Math.max(a.k0, b.k0)
+  const nx = Math.min(a.i0 + a.nx, b.i0 + b.nx) - i0
+  const ny = Math.min(a.j0 + a.ny, b.j0 + b.ny) - j0
+  const nz = Math.min(a.k0 + a.nz, b.k0 + b.nz) - k0
+  return nx > 0 && ny > 0 && nz > 0 ? { dp: a.dp, i0, j0, k0, nx, ny, nz } : null
+}
+
 function gridsOverlap(a: SubGrid, b: SubGrid): boolean {
   return (
     countSites(a) > 0 &&
@@ -816,7 +829,7 @@ function gridsOverlap(a: SubGrid, b: SubGrid): boolean {
   )
 }
 
-/** A numeric key for every lattice site near the given boxes (a string key past 2^53 sites). */
+/** A numeric key for every lattice site near the given boxes (exact while their grid holds under 2^53 sites). */
 function createSiteKey(
   boxes: BoundingBox[],
   dp: number,

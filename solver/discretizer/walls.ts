@@ -19,8 +19,8 @@ export interface WallCandidates {
   /** The sites' block: the surface's bounding box grown by the wall thickness. */
   grid: SubGrid
   count: number
-  /** Local index in `grid` of each candidate. */
-  sites: Int32Array
+  /** Local index in `grid` of each candidate (a double: a large part's grid passes 2^31 sites). */
+  sites: Float64Array
   /** Distance to the surface, m. */
   distances: Float32Array
   /**
@@ -155,7 +155,7 @@ function lastSite(hi: number, dp: number, origin: number, size: number): number 
 /** Growable per-candidate arrays. */
 interface CandidateStore {
   capacity: number
-  sites: Int32Array
+  sites: Float64Array
   distances: Float32Array
   sides: Float32Array
   directions: Float32Array
@@ -167,7 +167,7 @@ interface CandidateStore {
 function createStore(capacity: number): CandidateStore {
   return {
     capacity,
-    sites: new Int32Array(capacity),
+    sites: new Float64Array(capacity),
     distances: new Float32Array(capacity),
     sides: new Float32Array(capacity),
     directions: new Float32Array(capacity * 3),
