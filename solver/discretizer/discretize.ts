@@ -829,7 +829,10 @@ function gridsOverlap(a: SubGrid, b: SubGrid): boolean {
   )
 }
 
-/** A numeric key for every lattice site near the given boxes (exact while their grid holds under 2^53 sites). */
+/**
+ * A numeric key for every lattice site near the given boxes (exact while their grid holds fewer
+ * than 2^53 sites).
+ */
 function createSiteKey(
   boxes: BoundingBox[],
   dp: number,
