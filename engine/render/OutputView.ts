@@ -257,7 +257,7 @@ export class OutputView {
         points,
         mesh: built?.mesh ?? null,
         wireframe: null,
-        meshColumns: built?.columns ?? new Map(),
+        meshColumns: built?.columns ?? new Map<string, Float32Array>(),
         baseColour,
       })
     })
@@ -445,8 +445,7 @@ export function colourDataRange(view: OutputView, names: readonly string[]): Col
         include(slices.find((slice) => slice.name === names[0])?.range ?? null)
       } else if (names.length === 3) {
         const arrays = names.map((name) => views.get(name))
-        if (arrays.every((array) => array !== undefined))
-          include(magnitudeRange(arrays as Float32Array[], count))
+        if (arrays.every((array) => array !== undefined)) include(magnitudeRange(arrays, count))
       }
     }
   }

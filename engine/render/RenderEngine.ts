@@ -871,11 +871,11 @@ export class RenderEngine implements RenderWorkerApi {
     if (hit === null) return null
     const object = view.objects.find((o) => o.object.objectId === hit.objectId)
     const arrays = this.#colour?.columns.map((name) => object?.columns.get(name)) ?? []
+    const values: number[] = []
+    for (const array of arrays) if (array !== undefined) values.push(array[hit.index] ?? NaN)
     let value: number | null = null
-    if (arrays.length > 0 && arrays.every((array) => array !== undefined)) {
-      const values = arrays.map((array) => array![hit.index] as number)
-      value = values.length === 1 ? (values[0] as number) : Math.hypot(...values)
-    }
+    if (values.length > 0 && values.length === arrays.length)
+      value = values.length === 1 ? (values[0] ?? null) : Math.hypot(...values)
     return { objectId: hit.objectId, index: hit.index, position: hit.position, value }
   }
 

@@ -202,7 +202,7 @@ export class RenderScene {
   isGpuBusy(): boolean {
     const gl = this.#gl
     if (this.#fence === null) return false
-    const status = gl.getSyncParameter(this.#fence, gl.SYNC_STATUS)
+    const status = gl.getSyncParameter(this.#fence, gl.SYNC_STATUS) as GLenum
     if (status !== gl.SIGNALED) return true
     gl.deleteSync(this.#fence)
     this.#fence = null

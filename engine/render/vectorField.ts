@@ -34,7 +34,7 @@ export function sampleArrowRows(
   const rows = Math.max(1, Math.ceil(heightPx / spacingPx))
   const taken = new Uint8Array(columns * rows)
   const e = Array.from({ length: 16 }, (_, i) => viewProjection[i] ?? 0)
-  const [m0, m1, , m3, m4, m5, , m7, m8, m9, , m11, m12, m13, , m15] = e as number[] as [
+  const [m0, m1, , m3, m4, m5, , m7, m8, m9, , m11, m12, m13, , m15] = e as [
     number,
     number,
     number,
