@@ -172,6 +172,19 @@ describe('data worker', () => {
     expect(pool.acquire(1000 * 1024)).toBe(buffer)
   })
 
+  it('drops the cached outputs of other runs when a new run of the simulation is loaded', async () => {
+    const { api, cache, server } = createWorker()
+    await api.load(createLoadRequest(0))
+    expect(new Set(cache.keys().map((k) => k.runId))).toEqual(new Set([9]))
+    const nextRun = createLoadRequest(0, {
+      requestId: 'run-10',
+      key: { simulationId: 5, runId: 10, outputNo: 0 },
+    })
+    await api.load(nextRun)
+    expect(server.calls).toHaveLength(2)
+    expect(new Set(cache.keys().map((k) => k.runId))).toEqual(new Set([10]))
+  })
+
   it('drops stale runs from its cache', async () => {
     const { api, cache } = createWorker()
     await api.load(createLoadRequest(0))

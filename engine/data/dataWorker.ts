@@ -2,7 +2,8 @@
  * The data worker's logic behind DataWorkerApi (workers/data.worker.ts only wires it to Comlink):
  * loads outputs and posts them to the render port as transferables, keeps one AbortController per
  * running load, and answers colour range, statistics and histogram requests from the cache or a
- * fresh fetch (the render worker owns the shown output's buffers, so nothing is kept here).
+ * fresh fetch (the render worker owns the shown output's buffers, so nothing is kept here). The
+ * first load of a simulation's run drops the cached outputs of its other runs (a new run makes them stale).
  */
 import { COLOUR_MAP_STATUS, type ColourRange } from '../../domain/results.ts'
 import type { ObjectView } from '../../domain/output/reader.ts'
@@ -86,6 +87,14 @@ export function createDataWorkerApi(options: DataWorkerOptions): DataWorkerApi {
   const subsetLoads = new Map<string, Promise<ObjectView[]>>()
   let renderPort: RenderPort | null = null
   let subsetSequence = 0
+  const runBySimulation = new Map<number, number>()
+
+  /** Drops other runs' cached outputs once per simulation and run (in the background). */
+  const noteRun = (key: LoadRequest['key']): void => {
+    if (runBySimulation.get(key.simulationId) === key.runId) return
+    runBySimulation.set(key.simulationId, key.runId)
+    options.cache.dropStaleRuns(key.simulationId, key.runId).catch(() => undefined)
+  }
 
   /** The object (and mask) views of a subset request; concurrent requests for the same share one load. */
   const loadSubsetViews = (request: SubsetRequest): Promise<ObjectView[]> => {
@@ -93,6 +102,7 @@ export function createDataWorkerApi(options: DataWorkerOptions): DataWorkerApi {
     const id = JSON.stringify([request.key, request.dataset, objectIds, request.source.bundleUrl])
     const existing = subsetLoads.get(id)
     if (existing !== undefined) return existing
+    noteRun(request.key)
     const loadRequest: LoadRequest = {
       requestId: `subset-${++subsetSequence}`,
       key: request.key,
@@ -135,6 +145,7 @@ export function createDataWorkerApi(options: DataWorkerOptions): DataWorkerApi {
       }
       const controller = new AbortController()
       controllers.set(request.requestId, controller)
+      noteRun(request.key)
       try {
         const loaded = await loadRenderableOutput(request, context, controller.signal)
         if (controller.signal.aborted) {
