@@ -79,10 +79,10 @@ describe('wall candidates', () => {
             continue
           }
           inBand++
-          expect(candidates.distances[c!]).toBeCloseTo(best, 6)
+          expect(candidates.distances[c]).toBeCloseTo(best, 6)
           // outside the sphere is in front of its outward normals
           const outside = Math.hypot(x - 0.003, y + 0.002, z) > 0.1
-          if (best > 1e-3) expect(candidates.sides[c!]! > 0).toBe(outside)
+          if (best > 1e-3) expect(candidates.sides[c]! > 0).toBe(outside)
         }
     expect(inBand).toBe(candidates.count)
     expect(inBand).toBeGreaterThan(500)
