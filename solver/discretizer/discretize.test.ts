@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildBoxMesh, type TriangleMesh } from '../geometry/mesh.ts'
+import { encodeBinaryStl, parseStl } from '../geometry/stl.ts'
 import { densityFromPressure } from '../sph/equationOfState.ts'
 import { discretize } from './discretize.ts'
 import { boxShape, fillingPart, makePart, makeSetup, planeShape, stlShape } from './testSetup.ts'
@@ -468,5 +469,26 @@ describe('discretize: errors and warnings', () => {
       ),
     )
     expect(inside.warnings).toEqual([])
+  })
+
+  it('catches an STL uploaded in the wrong unit: mm read as m is refused, m read as mm is flagged', () => {
+    // a 300 mm cube exported in millimetres
+    const millimetres = encodeBinaryStl(boxMesh([0, 0, 0], [300, 300, 300]))
+    const asMetres = discretize(
+      makeSetup([makePart(1, 'flow', stlShape())], dp, { 1: parseStl(millimetres, 'm') }),
+    )
+    expect(codes(asMetres, 'errors')).toEqual(['too_many_particles'])
+    expect(asMetres.errors[0]!.message).toContain('about 3,375,000,000,000 particles')
+    const right = discretize(
+      makeSetup([makePart(1, 'flow', stlShape())], dp, { 1: parseStl(millimetres, 'mm') }),
+    )
+    expect(right.fluidCount).toBe(15 ** 3)
+    // a 0.3 m cube exported in metres but read as millimetres: 0.3 mm, below one particle
+    const metres = encodeBinaryStl(boxMesh([0, 0, 0], [0.3, 0.3, 0.3]))
+    const asMillimetres = discretize(
+      makeSetup([makePart(1, 'flow', stlShape())], dp, { 1: parseStl(metres, 'mm') }),
+    )
+    expect(codes(asMillimetres)).toContain('few_particles')
+    expect(codes(asMillimetres, 'errors')).toEqual(['no_fluid'])
   })
 })
