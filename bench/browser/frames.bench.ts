@@ -15,6 +15,19 @@ import type { BenchOutput, FramesPageApi, LongTaskRecord } from './page/api.ts'
 /** The throttled link of the cold case: 94 Mbit/s. */
 const LINK_BITS_PER_SECOND = 94e6
 const VIEW_SIZE = { width: 800, height: 600 }
+/** engine/protocol.ts MAX_BYTES_IN_FLIGHT. */
+const MAX_BYTES_IN_FLIGHT = 1024 ** 3
+
+function reportBytesInFlight(context: BenchContext, name: string, maxBytes: number): void {
+  context.report({
+    case: name,
+    value: maxBytes / 1e6,
+    unit: 'MB',
+    ratio: maxBytes / MAX_BYTES_IN_FLIGHT,
+    target: '<= 1 x 1 GiB',
+    ok: maxBytes <= MAX_BYTES_IN_FLIGHT,
+  })
+}
 
 type FramesPage = Page
 
@@ -156,6 +169,7 @@ async function runFirstFrame(context: BenchContext): Promise<void> {
       ...judgeRatio(cold.elapsedMs, linkMs + bare.drawMs, null, '(link transfer + bare draw)'),
     })
     reportLongTasks(context, `browser/longTasks.load.${label}`, await takeLongTasks(page))
+    reportBytesInFlight(context, `browser/bytesInFlight.load.${label}`, cold.maxBytesInFlight)
     const heapBytes = await page.evaluate(() =>
       (globalThis as unknown as { diveBench: FramesPageApi }).diveBench.readHeapBytes(),
     )
@@ -186,6 +200,28 @@ async function runFirstFrame(context: BenchContext): Promise<void> {
       ...judgeRatio(detailMs, bare.drawMs, 1, 'one bare draw (within one frame)'),
     })
     reportLongTasks(context, `browser/longTasks.detailSwitch.${label}`, await takeLongTasks(page))
+
+    // Colour range change on the shown output: uniforms only.
+    await takeLongTasks(page)
+    const recolour = await page.evaluate(
+      (range) =>
+        (globalThis as unknown as { diveBench: FramesPageApi }).diveBench.setColourRange(
+          range,
+          60_000,
+        ),
+      { min: 0, max: 12_345 },
+    )
+    context.report({
+      case: `browser/colourRangeChange.${label}`,
+      value: recolour.elapsedMs,
+      unit: 'ms',
+      ...judgeRatio(recolour.elapsedMs, bare.drawMs, 1, 'one bare draw (within one frame)'),
+    })
+    reportLongTasks(
+      context,
+      `browser/longTasks.colourRangeChange.${label}`,
+      await takeLongTasks(page),
+    )
 
     // Warm memory: show another output, then the first again while it is still loaded.
     const second = await show(1)
@@ -297,6 +333,7 @@ async function runPlayback(context: BenchContext): Promise<void> {
       ...judgeAtLeast(onTime / Math.max(1, steps.length), 1, 0.99, 'all on time'),
     })
     reportLongTasks(context, `browser/longTasks.playback.${label}`, await takeLongTasks(page))
+    reportBytesInFlight(context, `browser/bytesInFlight.playback.${label}`, result.maxBytesInFlight)
     await page.evaluate(() =>
       (globalThis as unknown as { diveBench: FramesPageApi }).diveBench.disposeEngine(),
     )

@@ -64,6 +64,8 @@ export interface FrameResult {
   shownOutput: number | null
   pointsDrawn: number
   error: string | null
+  /** Largest `bytesInFlight` any snapshot reported meanwhile. */
+  maxBytesInFlight: number
 }
 
 /** A bare three.js draw of a bundle's particles in a worker: upload, draw, and wait for the GPU. */
@@ -89,6 +91,7 @@ export interface PlaybackResult {
   /** Output numbers in the order the snapshots showed them, with the time each first appeared. */
   shown: { outputNo: number; atMs: number }[]
   durationMs: number
+  maxBytesInFlight: number
 }
 
 /** bench/browser/page/frames.html: the real engine (engine/client.ts) on a canvas. */
@@ -96,6 +99,8 @@ export interface FramesPageApi extends BenchPageApi {
   startEngine(size: { width: number; height: number }): Promise<void>
   showOutput(request: ShowOutputRequest): Promise<FrameResult>
   setDetail(level: BenchDetailLevel, timeoutMs: number): Promise<FrameResult>
+  /** Colours by pressure in a fixed range and waits for the snapshot that uses it. */
+  setColourRange(range: { min: number; max: number }, timeoutMs: number): Promise<FrameResult>
   play(request: PlaybackRequest): Promise<PlaybackResult>
   disposeEngine(): void
   /** Deletes the output cache's database (a cold start). */

@@ -40,6 +40,7 @@ function waitForSnapshot(
   return new Promise((resolve) => {
     const startMs = performance.now()
     let last: RenderSnapshot | null = null
+    let maxBytesInFlight = 0
     const finish = (timedOut: boolean): void => {
       unsubscribe()
       clearTimeout(timer)
@@ -49,11 +50,13 @@ function waitForSnapshot(
         shownOutput: last?.shownOutput ?? null,
         pointsDrawn: last?.pointsDrawn ?? 0,
         error: last?.error ?? running.getState().failure,
+        maxBytesInFlight,
       })
     }
     const unsubscribe = running.subscribe((state: EngineState) => {
       if (state.snapshot === null || state.snapshot === last) return
       last = state.snapshot
+      maxBytesInFlight = Math.max(maxBytesInFlight, state.snapshot.bytesInFlight)
       if (accept(state.snapshot)) finish(false)
     })
     const timer = setTimeout(() => finish(true), timeoutMs)
@@ -118,12 +121,31 @@ const api: FramesPageApi = {
     )
   },
 
+  setColourRange(range, timeoutMs) {
+    const running = requireEngine()
+    return waitForSnapshot(
+      (snapshot) =>
+        snapshot.colourRange?.min === range.min && snapshot.colourRange.max === range.max,
+      timeoutMs,
+      () =>
+        running.dispatch({
+          type: 'set_colour',
+          attribute: 'pressure',
+          columns: ['pressure'],
+          scheme: 'rainbow',
+          range,
+        }),
+    )
+  },
+
   play(request) {
     const running = requireEngine()
     return new Promise<PlaybackResult>((resolve) => {
       const shown: PlaybackResult['shown'] = []
       const startMs = performance.now()
+      let maxBytesInFlight = 0
       const unsubscribe = running.subscribe((state) => {
+        maxBytesInFlight = Math.max(maxBytesInFlight, state.snapshot?.bytesInFlight ?? 0)
         const outputNo = state.snapshot?.shownOutput ?? null
         if (outputNo === null || shown.at(-1)?.outputNo === outputNo) return
         shown.push({ outputNo, atMs: performance.now() - startMs })
@@ -132,7 +154,7 @@ const api: FramesPageApi = {
       setTimeout(() => {
         running.dispatch({ type: 'pause' })
         unsubscribe()
-        resolve({ shown, durationMs: performance.now() - startMs })
+        resolve({ shown, durationMs: performance.now() - startMs, maxBytesInFlight })
       }, request.durationMs)
     })
   },
