@@ -277,6 +277,11 @@ export interface RenderSnapshot {
   error: string | null
   /** Colour-map status message of spec/results.md (e.g. '{attribute} is not available for this output.'). */
   colourStatus: string | null
+  /**
+   * Bytes uploaded to the GPU since the render worker started (vertex attributes and indices): a
+   * detail level, colour scheme or range change leaves it unchanged.
+   */
+  uploadedBytes?: number
 }
 
 /** The render worker's Comlink interface (workers/render.worker.ts over engine/render/). */

@@ -77,6 +77,9 @@ class FakeScene implements EngineScene {
   isGpuBusy() {
     return this.busy
   }
+  uploadedBytes() {
+    return 0
+  }
   render() {
     this.renders++
   }

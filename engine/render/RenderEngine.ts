@@ -91,6 +91,8 @@ export interface EngineScene {
   uploadView(view: OutputView): void
   arrowMaterial(): LineBasicMaterial
   isGpuBusy(): boolean
+  /** Bytes uploaded to the GPU so far. */
+  uploadedBytes(): number
   render(): void
   saveImage(): Promise<Blob>
   dispose(): void
@@ -912,6 +914,7 @@ export class RenderEngine implements RenderWorkerApi {
       hover: this.#hover,
       error,
       colourStatus: this.#colourStatus,
+      uploadedBytes: this.#scene?.uploadedBytes() ?? 0,
     }
   }
 

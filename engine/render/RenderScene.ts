@@ -29,6 +29,7 @@ import { clipDistances, orthographicHalfExtents, viewHeightAtTargetM } from './c
 import type { PlaneEquation } from './clip.ts'
 import { buildColourLut, LUT_WIDTH, schemeRow } from './colourLut.ts'
 import { OutputView, type SharedUniforms } from './OutputView.ts'
+import { UploadCounter } from './uploads.ts'
 
 /** Viewport size in CSS pixels and the device pixel ratio. */
 export interface ViewportSize {
@@ -56,6 +57,7 @@ export class RenderScene {
   // Arrows draw over the particles: sampled points often lie inside the fluid.
   #arrowMaterial = new LineBasicMaterial({ color: '#1d2733', depthTest: false })
   #mode: CameraState['mode'] = 'perspective'
+  #uploads = new UploadCounter()
 
   constructor(
     canvas: OffscreenCanvas,
@@ -186,6 +188,7 @@ export class RenderScene {
     this.#renderer.autoClear = false
     try {
       const camera = this.#mode === 'orthographic' ? this.#orthographic : this.#perspective
+      this.#uploads.countObjects(objects.filter((object) => object.visible))
       this.#renderer.render(staging, camera)
     } finally {
       this.#renderer.autoClear = autoClear
@@ -196,6 +199,11 @@ export class RenderScene {
 
   arrowMaterial(): LineBasicMaterial {
     return this.#arrowMaterial
+  }
+
+  /** Bytes of vertex attributes and indices uploaded so far. */
+  uploadedBytes(): number {
+    return this.#uploads.totalBytes()
   }
 
   /** True while the previous frame's commands are still executing: skip this frame. */
@@ -212,6 +220,7 @@ export class RenderScene {
   /** Draws one frame and fences it. */
   render(): void {
     const camera = this.#mode === 'orthographic' ? this.#orthographic : this.#perspective
+    this.#uploads.countObjects(this.#scene.children.filter((object) => object.visible))
     this.#renderer.render(this.#scene, camera)
     const gl = this.#gl
     if (this.#fence !== null) gl.deleteSync(this.#fence)
