@@ -313,11 +313,6 @@ export class JobRunner {
     await Promise.allSettled([...this.#pending])
   }
 
-  /** Waits until no job runs in this process (tests). */
-  async idle(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending])
-  }
-
   async #readRun(runId: number) {
     return this.#db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst()
   }
