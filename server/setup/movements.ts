@@ -11,7 +11,6 @@ import {
   type MovementUpdate,
 } from '../../domain/movements.ts'
 import { makeUniqueName, type Part } from '../../domain/parts.ts'
-import type { Vec3 } from '../../domain/vector.ts'
 import { notFound } from '../api/apiError.ts'
 import { readSettings } from '../api/views.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
@@ -127,7 +126,7 @@ export async function updateStoredMovement(
       movements.filter((m) => m.id !== movementId).map((m) => m.name),
     )
   if (body.parents !== undefined) checkLeaders(movementId, body.parents, movements)
-  checkMovementRules({ ...next, id: movementId } as MovementInput, simulation)
+  checkMovementRules({ ...next, id: movementId }, simulation)
   await db
     .updateTable('movements')
     .set({
@@ -201,7 +200,7 @@ export async function computeStoredKeyframes(
   const ends = movements.map((m) => m.end ?? m.start)
   const endTime =
     settings.endTime !== null && settings.endTime > 0 ? settings.endTime : Math.max(1, ...ends)
-  const centres = new Map(parts.map((p) => [p.id, p.shape.info?.center as Vec3 | undefined]))
+  const centres = new Map(parts.map((p) => [p.id, p.shape.info?.center]))
   return computePartKeyframes(part, movements, {
     endTime,
     interpolate,

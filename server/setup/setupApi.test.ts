@@ -35,7 +35,7 @@ describeEachDialect('setup API', (dialect) => {
   const createPart = async (simulationId: number, body: object) => {
     const reply = await api('POST', `/simulations/${simulationId}/parts`, body)
     expect(reply.status, reply.text).toBe(201)
-    return reply.body as Json
+    return reply.body as { id: number } & Record<string, Json>
   }
   const expectRefused = (reply: { status: number; body: Json }, message: string, status = 400) => {
     expect(reply.status).toBe(status)
@@ -120,7 +120,7 @@ describeEachDialect('setup API', (dialect) => {
       'Enabled improved wall pressure treatment',
     ])
     const materials = await api('GET', `/simulations/${simulation.id}/materials`)
-    expect(materials.body.map((m: Json) => m.id)).toEqual([0, 1])
+    expect((materials.body as { id: number }[]).map((m) => m.id)).toEqual([0, 1])
     const off = await api('PUT', `/simulations/${simulation.id}/settings`, { multiphase: false })
     expect(off.body.settings.densityLimiter).toBe(true)
     expect(off.body.adjustments).toEqual(['Enabled density limiter'])
@@ -166,6 +166,27 @@ describeEachDialect('setup API', (dialect) => {
     ).toBe(401)
     const noToken = await server.request('GET', `/api/simulations/${simulation.id}/materials`)
     expect(noToken.status).toBe(401)
+  })
+
+  it('lets a contributor edit the setup of their own simulations only', async () => {
+    const contributor = (await server.login(DEMO_USERS.contributor.email)).accessToken
+    const own = await api('POST', '/projects', { name: 'Contributor setup' }, contributor)
+    const simulation = await api(
+      'POST',
+      `/projects/${own.body.id as number}/simulations`,
+      { name: 'Mine' },
+      contributor,
+    )
+    const path = `/simulations/${simulation.body.id as number}/materials/0`
+    expect((await api('PUT', path, { density: 1010 }, contributor)).status).toBe(200)
+    const managers = await createSimulation('Not for contributors')
+    expect(
+      (await api('PUT', `/simulations/${managers.id}/materials/0`, { density: 1 }, contributor))
+        .status,
+    ).toBe(404)
+    expect(
+      (await api('GET', `/simulations/${managers.id}/parts`, undefined, contributor)).status,
+    ).toBe(404)
   })
 
   it('refuses every setup edit of a locked or uploaded setup with the spec message', async () => {
@@ -314,7 +335,7 @@ describeEachDialect('setup API', (dialect) => {
     })
     expect(flow).toMatchObject({ materialId: 0, shape: { type: 'empty', info: null } })
     const list = await api('GET', `/simulations/${simulation.id}/parts`)
-    expect(list.body.map((p: Json) => p.name)).toEqual([
+    expect((list.body as { name: string }[]).map((p) => p.name)).toEqual([
       'Tank',
       'Tank (1)',
       'Floor',
@@ -446,7 +467,7 @@ describeEachDialect('setup API', (dialect) => {
       },
     ])
     expect(bulk.status).toBe(200)
-    expect(bulk.body.map((p: Json) => p.name)).toEqual(['Renamed', 'B'])
+    expect((bulk.body as { name: string }[]).map((p) => p.name)).toEqual(['Renamed', 'B'])
     expect(bulk.body[1].component).toMatchObject({
       type: 'openboundary',
       ioType: 'riemann_pressure',
@@ -456,7 +477,7 @@ describeEachDialect('setup API', (dialect) => {
     const reset = await api('PUT', `/simulations/${simulation.id}/parts/material_reset`, {
       materialId: 2,
     })
-    expect(reset.body.map((p: Json) => p.materialId)).toEqual([2, 2])
+    expect((reset.body as { materialId: number }[]).map((p) => p.materialId)).toEqual([2, 2])
     expectRefused(
       await api('PUT', `/simulations/${simulation.id}/parts/material_reset`, { materialId: 4 }),
       'Material is required',
@@ -601,7 +622,9 @@ describeEachDialect('setup API', (dialect) => {
       center: [0, 0, 0],
     })
     const raw = await api('GET', `${base}/keyframes?interpolate=false`)
-    expect(raw.body.keyframes.map((k: Json) => k.time)).toEqual([0, 0.2, 1])
+    expect((raw.body as { keyframes: { time: number }[] }).keyframes.map((k) => k.time)).toEqual([
+      0, 0.2, 1,
+    ])
     const dense = await api('GET', `${base}/keyframes`)
     expect(dense.body.keyframes).toHaveLength(5000)
     expect(dense.body.warning).toBe(keyframeWarning('Rotor'))
@@ -656,7 +679,11 @@ describeEachDialect('setup API', (dialect) => {
     const simulationId = demo.simulations[0].id as number
     const validation = await api('GET', `/simulations/${simulationId}/setup_validation`)
     expect(validation.body).toMatchObject({ runnable: true, message: null })
-    expect(validation.body.issues.filter((i: Json) => i.level !== 'warning')).toEqual([])
+    expect(
+      (validation.body as { issues: { level: string }[] }).issues.filter(
+        (i) => i.level !== 'warning',
+      ),
+    ).toEqual([])
     const setup = await loadRunSetup(server.database.handle.db, server.dataDir, simulationId)
     expect(setup.settings).toMatchObject({
       particleDiameter: DEMO_DAM_BREAK.particleDiameter,
