@@ -4,7 +4,7 @@ import { encodeBinaryStl, parseStl } from '../geometry/stl.ts'
 import { densityFromPressure } from '../sph/equationOfState.ts'
 import { discretize } from './discretize.ts'
 import { boxShape, fillingPart, makePart, makeSetup, planeShape, stlShape } from './testSetup.ts'
-import type { Discretization } from './types.ts'
+import { DiscretizationCanceledError, type Discretization } from './types.ts'
 
 const dp = 0.02
 
@@ -490,5 +490,26 @@ describe('discretize: errors and warnings', () => {
     )
     expect(codes(asMillimetres)).toContain('few_particles')
     expect(codes(asMillimetres, 'errors')).toEqual(['no_fluid'])
+  })
+
+  it('stops with DiscretizationCanceledError once isCanceled turns true, reporting progress until then', () => {
+    const fractions: number[] = []
+    const setup = makeSetup(
+      [
+        makePart(1, 'flow', boxShape([0, 0, 0], [0.2, 0.2, 0.2])),
+        makePart(2, 'rigid', planeShape(1, 0)),
+      ],
+      dp,
+    )
+    expect(() =>
+      discretize(setup, {
+        onProgress: (f) => fractions.push(f),
+        isCanceled: () => fractions.length >= 2,
+      }),
+    ).toThrow(DiscretizationCanceledError)
+    expect(fractions).toEqual([0.05, 0.55])
+    const done: number[] = []
+    discretize(setup, { onProgress: (f) => done.push(f) })
+    expect(done.at(-1)).toBe(1)
   })
 })

@@ -32,13 +32,14 @@ import {
   subGridOfBox,
 } from './lattice.ts'
 import { placePartGeometry } from './partGeometry.ts'
-import type {
-  Discretization,
-  DiscretizationIssue,
-  DiscretizationIssueCode,
-  DiscretizeOptions,
-  PartDiscretizationSummary,
-  PartRole,
+import {
+  DiscretizationCanceledError,
+  type Discretization,
+  type DiscretizationIssue,
+  type DiscretizationIssueCode,
+  type DiscretizeOptions,
+  type PartDiscretizationSummary,
+  type PartRole,
 } from './types.ts'
 import { findWallCandidates } from './walls.ts'
 
@@ -197,7 +198,11 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     partId: number | null,
     message: string,
   ) => list.push({ code, partId, message })
-  const progress = options.onProgress ?? (() => {})
+  const isCanceled = options.isCanceled ?? (() => false)
+  const progress = (fraction: number) => {
+    if (isCanceled()) throw new DiscretizationCanceledError()
+    options.onProgress?.(fraction)
+  }
 
   const { settings } = setup
   const gravity = settings.gravity.map((g) => g ?? 0) as Vec3

@@ -9,6 +9,7 @@ export {
 export { placePartGeometry } from './partGeometry.ts'
 export type { PlacedGeometry } from './partGeometry.ts'
 export {
+  DiscretizationCanceledError,
   DISCRETIZATION_ISSUE_CODES,
   PART_ROLES,
   partWarningsOf,

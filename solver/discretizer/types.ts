@@ -137,6 +137,19 @@ export interface DiscretizeOptions {
   wallLayers?: number
   /** Reported as the discretization proceeds, 0 … 1. */
   onProgress?: (fraction: number) => void
+  /**
+   * Polled between parts and phases; true stops the discretization with a
+   * DiscretizationCanceledError (e.g. a flag in a SharedArrayBuffer the job's owner sets).
+   */
+  isCanceled?: () => boolean
+}
+
+/** Thrown by discretize when options.isCanceled() turned true. */
+export class DiscretizationCanceledError extends Error {
+  override name = 'DiscretizationCanceledError'
+  constructor() {
+    super('The discretization was canceled.')
+  }
 }
 
 /** The domain's discretization messages (API records) from discretizer issues. */
