@@ -282,6 +282,11 @@ export interface RenderSnapshot {
    * detail level, colour scheme or range change leaves it unchanged.
    */
   uploadedBytes?: number
+  /**
+   * Playback frames advanced since the render worker started, and how many of them came more than
+   * half a frame interval late (their output was not loaded when due).
+   */
+  playbackFrames?: { shown: number; late: number }
 }
 
 /** The render worker's Comlink interface (workers/render.worker.ts over engine/render/). */

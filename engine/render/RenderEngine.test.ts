@@ -505,6 +505,7 @@ describe('render engine', () => {
     harness.clock.now += 334
     await harness.flush()
     expect(harness.last().shownOutput).toBe(1)
+    expect(harness.last().playbackFrames).toEqual({ shown: 1, late: 0 })
     expect(harness.workers.flatMap((w) => w.requests).some((r) => r.key.outputNo === 11)).toBe(true)
     // The next output's buffers went to the GPU before its turn.
     expect(harness.scene.uploaded.map((view) => view.output.key.outputNo)).toContain(2)

@@ -915,6 +915,7 @@ export class RenderEngine implements RenderWorkerApi {
       error,
       colourStatus: this.#colourStatus,
       uploadedBytes: this.#scene?.uploadedBytes() ?? 0,
+      playbackFrames: this.#clock.punctuality(),
     }
   }
 
