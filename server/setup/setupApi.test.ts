@@ -214,6 +214,14 @@ describeEachDialect('setup API', (dialect) => {
     )
     expectRefused(await api('DELETE', `/parts/${part.id}`), SETUP_LOCKED_MESSAGE, 409)
     expectRefused(
+      await api('PUT', `/simulations/${simulation.id}`, { settings: { endTime: 2 } }),
+      SETUP_LOCKED_MESSAGE,
+      409,
+    )
+    expect(
+      (await api('PUT', `/simulations/${simulation.id}`, { description: 'Still fine' })).status,
+    ).toBe(200)
+    expectRefused(
       await api('PUT', `/simulations/${simulation.id}/materials/0`, { density: 999 }),
       SETUP_LOCKED_MESSAGE,
       409,

@@ -7,6 +7,7 @@ import { ApiError } from '../apiError.ts'
 import { findAccessibleProject, findAccessibleSimulation, touchProject } from '../access.ts'
 import type { RouteHandlers } from '../context.ts'
 import { loadSimulation, readSettings } from '../views.ts'
+import { assertSetupEditable } from '../../setup/access.ts'
 
 type Db = Kysely<Database>
 
@@ -90,6 +91,8 @@ export const updateSimulation: RouteHandlers['updateSimulation'] = async (
 ) =>
   db.transaction().execute(async (trx) => {
     const simulation = await findAccessibleSimulation(trx, user, params.id)
+    // Settings are setup: refused while the setup is locked or was uploaded.
+    if (body.settings !== undefined) await assertSetupEditable(trx, user, simulation)
     if (body.name !== undefined && body.name !== simulation.name)
       await assertSimulationNameFree(trx, simulation.project_id, body.name, simulation.id)
     const nowIso = clock.nowIso()
