@@ -341,6 +341,22 @@ describe('render engine', () => {
     expect(harness.last().error).toBeNull()
   })
 
+  it('retries a failed output when it is asked for again', async () => {
+    let failing = true
+    const harness = await createHarness({
+      respond: (request) => (request.key.outputNo === 1 && failing ? 'fail' : 'output'),
+    })
+    setOutputs(harness.engine, 3)
+    harness.engine.dispatch({ type: 'show_output', outputNo: 1 })
+    await harness.flush()
+    expect(harness.last().error).toBe('Output 1 could not be loaded. The bundle is truncated.')
+    failing = false
+    harness.engine.dispatch({ type: 'show_output', outputNo: 1 })
+    await harness.flush()
+    expect(harness.last().error).toBeNull()
+    expect(harness.last().shownOutput).toBe(1)
+  })
+
   it('says when the colour attribute is not available for this output', async () => {
     const harness = await createHarness()
     setOutputs(harness.engine, 1)

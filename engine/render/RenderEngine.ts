@@ -299,6 +299,8 @@ export class RenderEngine implements RenderWorkerApi {
         this.#setOutputs(intent)
         return
       case 'show_output':
+        // Asking for an output again retries it (a failure may have been passing).
+        this.#outputErrors.delete(intent.outputNo)
         this.#clock.seek(intent.outputNo)
         this.#showCurrentOutput()
         this.#syncLoads()
@@ -307,6 +309,9 @@ export class RenderEngine implements RenderWorkerApi {
         this.#accessToken = intent.token
         for (const worker of this.#workers)
           void Promise.resolve(worker.setAccessToken(intent.token)).catch(() => undefined)
+        // Loads refused with the old token get another chance.
+        this.#outputErrors.clear()
+        this.#syncLoads()
         return
       case 'set_dataset':
         if (intent.dataset === this.#dataset) return
