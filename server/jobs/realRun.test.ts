@@ -89,4 +89,45 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
     expect(logs.body.lines[0].particles).toBeGreaterThan(100)
     expect(simulation.creditsConsumed).toBeGreaterThan(0)
   }, 120_000)
+
+  it('stops a real run after an output and resumes it from that checkpoint to the end', async () => {
+    const path = `/api/simulations/${simulationId}`
+    const restarted = await server.request('POST', `${path}/jobs`, {
+      token,
+      body: { cores: 1, solver_id: 1 },
+    })
+    expect(restarted.status).toBe(201)
+    const waitFor = async (test: (s: Simulation) => boolean) => {
+      const until = Date.now() + 90_000
+      for (;;) {
+        const simulation = (await server.request<Simulation>('GET', path, { token })).body
+        if (test(simulation) || Date.now() > until) return simulation
+        await sleep(100)
+      }
+    }
+    await waitFor((s) => (s.log?.output ?? -1) >= 1)
+    expect((await server.request('DELETE', `${path}/jobs`, { token })).status).toBe(200)
+    const stopped = await waitFor((s) => s.state === 'stopped')
+    expect(stopped).toMatchObject({ state: 'stopped', resumable: true, setupLocked: true })
+    const [run] = (await server.request('GET', `${path}/jobs`, { token })).body as Json[]
+    const lastOutput = run.lastOutput as number
+    expect(lastOutput).toBeGreaterThanOrEqual(1)
+
+    const resumed = await server.request('POST', `${path}/jobs?resume=true`, {
+      token,
+      body: { cores: 1, solver_id: 1 },
+    })
+    expect(resumed.status).toBe(201)
+    const done = await waitFor((s) => ['completed', 'failed'].includes(s.state))
+    expect(done.state).toBe('completed')
+    const outputs = await server.request('GET', `${path}/outputs`, { token })
+    const numbers = (outputs.body as { outputNo: number }[]).map((o) => o.outputNo)
+    expect(numbers.slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5])
+    const [resumedRun] = (await server.request('GET', `${path}/jobs`, { token })).body as Json[]
+    expect(resumedRun).toMatchObject({
+      id: run.id,
+      resumedFromOutput: lastOutput,
+      state: 'completed',
+    })
+  }, 200_000)
 })
