@@ -512,4 +512,11 @@ describe('discretize: errors and warnings', () => {
     discretize(setup, { onProgress: (f) => done.push(f) })
     expect(done.at(-1)).toBe(1)
   })
+
+  it('refuses a part whose placement is not a number', () => {
+    const shape = boxShape([0, 0, 0], [0.1, 0.1, 0.1])
+    const part = makePart(1, 'flow', { ...shape, translation: [Number.NaN, 0, 0] })
+    const d = discretize(makeSetup([part], dp))
+    expect(codes(d, 'errors')).toEqual(['invalid_placement'])
+  })
 })

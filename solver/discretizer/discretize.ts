@@ -276,7 +276,16 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     }
     const mesh = geometry.mesh
     const box = computeBoundingBox(mesh)
-    if (isBoundingBoxEmpty(box) || ![...box.min, ...box.max].every(Number.isFinite)) {
+    if (!mesh.positions.every(Number.isFinite)) {
+      report(
+        errors,
+        'invalid_placement',
+        part.id,
+        `${label}: its translation, rotation or scale is not a valid number, so it cannot be placed.`,
+      )
+      continue
+    }
+    if (isBoundingBoxEmpty(box)) {
       report(errors, 'empty_geometry', part.id, `${label}: ${PART_MESSAGES.emptyGeometry}`)
       continue
     }

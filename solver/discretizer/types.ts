@@ -9,6 +9,7 @@ import type { Vec3 } from '../../domain/vector.ts'
 /** Why the discretizer flags a part or the setup. */
 export const DISCRETIZATION_ISSUE_CODES = [
   'empty_geometry',
+  'invalid_placement',
   'missing_material',
   'unsupported_shape',
   'unsupported_component',
