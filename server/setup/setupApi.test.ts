@@ -679,6 +679,77 @@ describeEachDialect('setup API', (dialect) => {
     expect((await api('GET', path, undefined, other)).status).toBe(404)
   })
 
+  it('clones the whole setup with references pointing at the copies', async () => {
+    const simulation = await createSimulation('To clone')
+    await api('PUT', `/simulations/${simulation.id}/materials/2`, { name: 'Oil' })
+    const table = await api('POST', `/simulations/${simulation.id}/datatables`, {
+      kind: 'openBoundary',
+      headers: ['time', 'vel_x'],
+      table: { time: [0, 1], vel_x: [1, 2] },
+    })
+    const wall = await createPart(simulation.id, {
+      name: 'Wall',
+      component: { type: 'rigid' },
+      shape: { type: 'plane' },
+    })
+    await createPart(simulation.id, {
+      name: 'Inlet',
+      materialId: 2,
+      component: { type: 'openboundary', ioProfileKind: 'field', ioTableId: table.body.id },
+      shape: { type: 'plane' },
+    })
+    const lead = await api('POST', `/parts/${wall.id}/movements`, {
+      type: 'translatory',
+      name: 'translation 1',
+      start: 0,
+      end: null,
+      acc: 0,
+      vel: 1,
+      virtualMovement: true,
+      direction: [1, 0, 0],
+    })
+    const follow = await api('POST', `/parts/${wall.id}/movements`, {
+      type: 'rotatory',
+      name: 'rotation 2',
+      start: 0,
+      end: null,
+      acc: 0,
+      vel: 1,
+      virtualMovement: false,
+      axis: [0, 0, 1],
+      center: null,
+      parents: [lead.body.id],
+    })
+    await api('PUT', `/parts/${wall.id}`, {
+      component: {
+        type: 'rigid',
+        velocityKind: 'moving',
+        velocityConditionMovementId: lead.body.id,
+      },
+    })
+    const clone = await api('POST', `/simulations/${simulation.id}`)
+    expect(clone.status).toBe(201)
+    const id = clone.body.id as number
+    const materials = await api('GET', `/simulations/${id}/materials`)
+    expect((materials.body as { name: string }[]).map((m) => m.name)).toEqual(['Fluid 1', 'Oil'])
+    const parts = (await api('GET', `/simulations/${id}/parts`)).body as Json[]
+    expect(parts.map((p) => p.name as string)).toEqual(['Wall', 'Inlet'])
+    const movements = (await api('GET', `/simulations/${id}/movements`)).body as Json[]
+    expect(movements).toHaveLength(2)
+    const [copiedLead, copiedFollow] = movements
+    expect(copiedLead.id).not.toBe(lead.body.id)
+    expect(copiedFollow.parents).toEqual([copiedLead.id])
+    expect(copiedFollow.id).not.toBe(follow.body.id)
+    expect(parts[0].component.velocityConditionMovementId).toBe(copiedLead.id)
+    const copiedTable = parts[1].component.ioTableId as number
+    expect(copiedTable).not.toBe(table.body.id)
+    expect((await api('GET', `/datatables/${copiedTable}`)).body.table).toEqual({
+      time: [0, 1],
+      vel_x: [1, 2],
+    })
+    expect((await api('GET', `/simulations/${simulation.id}/parts`)).body).toHaveLength(2)
+  })
+
   // ── Demo, run setup, OpenAPI ─────────────────────────────────────────────────────────────────
 
   it('seeds the dam break with a runnable setup: water, a tank and a column twice as high as wide', async () => {

@@ -8,6 +8,7 @@ import { findAccessibleProject, findAccessibleSimulation, touchProject } from '.
 import type { RouteHandlers } from '../context.ts'
 import { loadSimulation, readSettings } from '../views.ts'
 import { assertSetupEditable } from '../../setup/access.ts'
+import { copySetup } from '../../setup/copySetup.ts'
 
 type Db = Kysely<Database>
 
@@ -113,7 +114,7 @@ export const updateSimulation: RouteHandlers['updateSimulation'] = async (
     return loadSimulation(trx, await readSimulationRow(trx, simulation.id))
   })
 
-/** A copy of the setup (name, description, settings) in the same project; runs are not copied. */
+/** A copy of the setup (name, description, settings, materials, parts, movements, tables) in the same project; runs are not copied. */
 export const cloneSimulation: RouteHandlers['cloneSimulation'] = async (
   { params },
   { db, user, clock },
@@ -137,6 +138,7 @@ export const cloneSimulation: RouteHandlers['cloneSimulation'] = async (
       })
       .returning('id')
       .executeTakeFirstOrThrow()
+    await copySetup(trx, original.id, id, nowIso)
     await touchProject(trx, original.project_id, nowIso)
     return loadSimulation(trx, await readSimulationRow(trx, id))
   })
