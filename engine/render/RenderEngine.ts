@@ -226,6 +226,9 @@ export class RenderEngine implements RenderWorkerApi {
         this.#needsDraw = true
         this.#requestFrame()
       })
+      // Intents that came before the canvas: their GPU state goes to the new scene now.
+      this.#scene.setClip(clipPlaneEquation(this.#clip))
+      this.#applyColour()
       this.#applyCamera()
     } catch (error) {
       // No WebGL2 (or a lost context): the UI shows the reason instead of a blank canvas.
