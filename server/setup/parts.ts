@@ -138,6 +138,8 @@ async function buildPart(
     warnings: update.shape ? geometryWarnings(shape) : (existing?.warnings ?? []),
   }
   part.hasWarnings = part.warnings.length > 0
+  if (component.type === 'filling' && component.height !== null && !(component.height >= 0))
+    throw refuseField('component.height', 'Fill height must be at least 0.')
   const broken = newErrors(
     existing ? checkPart(existing, rules) : [],
     checkPart(part, rules),

@@ -401,6 +401,14 @@ describeEachDialect('setup API', (dialect) => {
       }),
       'The STL file was not found.',
     )
+    expectRefused(
+      await api('POST', base, {
+        name: 'Column',
+        component: { type: 'filling', height: -0.1 },
+        shape: { type: 'stl_cube' },
+      }),
+      'Fill height must be at least 0.',
+    )
     const tooLong = await api('POST', base, {
       name: 'x'.repeat(101),
       component: { type: 'rigid' },
