@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
+import { RUN_STOP_MESSAGES, type RunResult } from '../../solver/run/types.ts'
 import { loadDiscretize, loadRunSimulation, readDiscretization } from './solverModules.ts'
 import type { JobWorkerCommand, JobWorkerData, JobWorkerMessage } from './workerProtocol.ts'
 
@@ -11,7 +12,28 @@ function post(message: JobWorkerMessage): void {
   parentPort?.postMessage(message)
 }
 
+/** The end of a simulation stopped before the solver started: nothing was written. */
+function stoppedBeforeStart(data: Extract<JobWorkerData, { kind: 'simulation' }>): RunResult {
+  return {
+    state: 'stopped',
+    reason: 'user',
+    message: RUN_STOP_MESSAGES.user,
+    condition: null,
+    timeS: 0,
+    runtimeMs: 0,
+    lastOutputNo: null,
+    particles: 0,
+    creditsConsumed: data.input.credits.consumedAtStart,
+    deletedParticles: 0,
+  }
+}
+
 async function runJob(data: JobWorkerData, signal: AbortSignal): Promise<void> {
+  // A stop during launch arrives as the thread starts: end before anything is written.
+  if (data.kind === 'simulation' && signal.aborted) {
+    post({ type: 'done', result: stoppedBeforeStart(data) })
+    return
+  }
   const setup = data.kind === 'discretization' ? data.setup : data.input.setup
   const discretize = await loadDiscretize()
   const { particles, outcome } = readDiscretization(
@@ -24,6 +46,10 @@ async function runJob(data: JobWorkerData, signal: AbortSignal): Promise<void> {
   if (outcome.errors.length > 0 || particles === null)
     throw new Error(outcome.errors[0]?.description ?? 'The setup yields no particles.')
   const runSimulation = await loadRunSimulation()
+  if (signal.aborted) {
+    post({ type: 'done', result: stoppedBeforeStart(data) })
+    return
+  }
   post({ type: 'started' })
   const { input } = data
   const result = await runSimulation({

@@ -130,4 +130,24 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
       state: 'completed',
     })
   }, 200_000)
+
+  it('ends a stop during the launch of a real job thread cleanly, with nothing half-started', async () => {
+    const path = `/api/simulations/${simulationId}`
+    const started = await server.request('POST', `${path}/jobs`, {
+      token,
+      body: { cores: 1, solver_id: 1 },
+    })
+    expect(started.body.state).toBe('launching')
+    expect((await server.request('DELETE', `${path}/jobs`, { token })).status).toBe(200)
+    let simulation: Simulation
+    const until = Date.now() + 60_000
+    do {
+      await sleep(100)
+      simulation = (await server.request<Simulation>('GET', path, { token })).body
+    } while (simulation.state !== 'stopped' && Date.now() < until)
+    expect(simulation).toMatchObject({ state: 'stopped', resumable: false })
+    const [run] = (await server.request('GET', `${path}/jobs`, { token })).body as Json[]
+    expect(run).toMatchObject({ state: 'stopped', lastOutput: null })
+    expect((await server.request('GET', `${path}/outputs`, { token })).body).toEqual([])
+  }, 90_000)
 })
