@@ -285,6 +285,7 @@ export function findWallCandidates(
   // ── seeds: a large triangle tests every site within `thickness` of it (exact, and cheap for
   // it), a small one only those within half a lattice diagonal, which then propagate ──
   let frontier: number[] = []
+  const large = new Uint8Array(triangleCount)
   for (let tri = 0; tri < triangleCount; tri++) {
     const a = t[tri * 3]! * 3
     const b = t[tri * 3 + 1]! * 3
@@ -294,8 +295,8 @@ export function findWallCandidates(
       Math.max(p[a + 1]!, p[b + 1]!, p[c + 1]!) - Math.min(p[a + 1]!, p[b + 1]!, p[c + 1]!),
       Math.max(p[a + 2]!, p[b + 2]!, p[c + 2]!) - Math.min(p[a + 2]!, p[b + 2]!, p[c + 2]!),
     )
-    const large = size >= 2 * thickness
-    const reach = large ? thickness : Math.min(thickness, 0.87 * dp)
+    large[tri] = size >= 2 * thickness ? 1 : 0
+    const reach = large[tri] ? thickness : Math.min(thickness, 0.87 * dp)
     const x0 = firstSite(Math.min(p[a]!, p[b]!, p[c]!) - reach, dp, grid.i0)
     const x1 = lastSite(Math.max(p[a]!, p[b]!, p[c]!) + reach, dp, grid.i0, grid.nx)
     const y0 = firstSite(Math.min(p[a + 1]!, p[b + 1]!, p[c + 1]!) - reach, dp, grid.j0)
@@ -315,7 +316,7 @@ export function findWallCandidates(
           const planeDistance = nx * siteCoordinate(i + grid.i0, dp) + ny * y + nz * z - offset
           if (planeDistance >= reach || planeDistance <= -reach) continue
           const slot = offer(tri, i, j, k)
-          if (slot >= 0 && !large && store.queued[slot] !== 0) {
+          if (slot >= 0 && !large[tri] && store.queued[slot] !== 0) {
             store.queued[slot] = 0
             frontier.push(slot)
           }
@@ -365,7 +366,8 @@ export function findWallCandidates(
   for (let e = 0; e < triangleCount * 3; e++) incident[cursor[t[e]!]!++] = Math.floor(e / 3)
   const exactReach = 0.87 * dp
   for (let slot = 0; slot < count; slot++) {
-    if (store.distances[slot]! < exactReach) continue
+    // seeds are exact, and so are sites a large triangle holds (it tested all of them)
+    if (store.distances[slot]! < exactReach || large[store.triangles[slot]!]) continue
     const site = store.sites[slot]!
     const k = Math.floor(site / plane)
     const j = Math.floor((site - k * plane) / grid.nx)
