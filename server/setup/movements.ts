@@ -207,3 +207,29 @@ export async function computeStoredKeyframes(
     partCenter: (id) => centres.get(id) ?? null,
   })
 }
+
+/**
+ * Rigid parts whose moving-wall condition names one of these (deleted) movements lose it, so no
+ * part points at a movement that no longer exists ('Movement is required' shows instead).
+ */
+export async function clearMovementReferences(
+  db: Db,
+  simulationId: number,
+  movementIds: readonly number[],
+  nowIso: string,
+): Promise<void> {
+  if (movementIds.length === 0) return
+  for (const part of await readParts(db, simulationId)) {
+    const component = part.component
+    if (component.type !== 'rigid' || component.velocityConditionMovementId === null) continue
+    if (!movementIds.includes(component.velocityConditionMovementId)) continue
+    await db
+      .updateTable('parts')
+      .set({
+        component: JSON.stringify({ ...component, velocityConditionMovementId: null }),
+        updated_at: nowIso,
+      })
+      .where('id', '=', part.id)
+      .execute()
+  }
+}

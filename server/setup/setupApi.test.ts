@@ -756,6 +756,9 @@ describeEachDialect('setup API', (dialect) => {
       vel_x: [1, 2],
     })
     expect((await api('GET', `/simulations/${simulation.id}/parts`)).body).toHaveLength(2)
+    expect((await api('DELETE', `/movements/${lead.body.id}`)).status).toBe(200)
+    const original = await api('GET', `/parts/${wall.id}`)
+    expect(original.body.component.velocityConditionMovementId).toBeNull()
   })
 
   // ── Demo, run setup, OpenAPI ─────────────────────────────────────────────────────────────────

@@ -17,6 +17,7 @@ import {
 import { MATERIAL_PRESETS } from '../../setup/materialPresets.ts'
 import { deleteStoredMaterial, findMaterial, upsertMaterial } from '../../setup/materials.ts'
 import {
+  clearMovementReferences,
   computeStoredKeyframes,
   createStoredMovement,
   linkFollower,
@@ -156,8 +157,16 @@ export const setupHandlers: AreaHandlers<typeof SETUP_ROUTES> = {
   deletePart: async ({ params }, { db, user, clock }) =>
     db.transaction().execute(async (trx) => {
       const { simulation } = await findEditablePart(trx, user, params.id)
+      const nowIso = clock.nowIso()
+      const own = await readMovements(trx, simulation.id, params.id)
       await trx.deleteFrom('parts').where('id', '=', params.id).execute()
-      await touchSimulation(trx, simulation, clock.nowIso())
+      await clearMovementReferences(
+        trx,
+        simulation.id,
+        own.map((m) => m.id),
+        nowIso,
+      )
+      await touchSimulation(trx, simulation, nowIso)
       return { id: params.id }
     }),
 
@@ -207,8 +216,10 @@ export const setupHandlers: AreaHandlers<typeof SETUP_ROUTES> = {
   deleteMovement: async ({ params }, { db, user, clock }) =>
     db.transaction().execute(async (trx) => {
       const { simulation } = await findEditableMovement(trx, user, params.id)
+      const nowIso = clock.nowIso()
       await trx.deleteFrom('movements').where('id', '=', params.id).execute()
-      await touchSimulation(trx, simulation, clock.nowIso())
+      await clearMovementReferences(trx, simulation.id, [params.id], nowIso)
+      await touchSimulation(trx, simulation, nowIso)
       return { id: params.id }
     }),
 
