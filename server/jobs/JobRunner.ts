@@ -529,11 +529,16 @@ export class JobRunner {
             }),
           onLog: (line) =>
             queue.push(async () => {
-              await this.#db
+              const logged = await this.#db
                 .updateTable('runs')
                 .set({ last_log: JSON.stringify(line), updated_at: this.#clock.nowIso() })
                 .where('id', '=', runId)
-                .execute()
+                .executeTakeFirst()
+              // The simulation (and its run) was deleted: stop computing for nobody.
+              if (Number(logged.numUpdatedRows) === 0) {
+                this.#active.get(job.id)?.controller.abort(USER_REASON)
+                return
+              }
               await this.#db
                 .updateTable('jobs')
                 .set({ progress: line.progress })

@@ -295,6 +295,18 @@ describeEachDialect('jobs and runs', (dialect) => {
     expect(jobs.map((j) => j.state)).toEqual(['canceled'])
   })
 
+  it('stops computing when the simulation is deleted while it runs', async () => {
+    script.stepMs = 60
+    script.outputs = 50
+    const id = await newSimulation()
+    await start(id)
+    await waitForState(id, ['running'])
+    const signal = fake.signals.at(-1)
+    expect((await request('DELETE', `/api/simulations/${id}`)).status).toBe(200)
+    for (let i = 0; i < 100 && !signal?.aborted; i++) await sleep(20)
+    expect(signal?.aborted).toBe(true)
+  })
+
   it('refuses to stop a simulation that is not running', async () => {
     const id = await newSimulation()
     const reply = await request('DELETE', `/api/simulations/${id}/jobs`)

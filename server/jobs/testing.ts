@@ -60,12 +60,14 @@ function writeRunFile(dataDir: string, relative: string, text: string, append = 
   else writeFileSync(path, text)
 }
 
-/** Scripted executors; `calls` records every simulation input. */
+/** Scripted executors; `calls` and `signals` record every simulation's input and abort signal. */
 export function createFakeExecutors(script: FakeScript) {
   const calls: SimulationJobInput[] = []
+  const signals: AbortSignal[] = []
   const executors: JobExecutors = {
     async simulation(input, callbacks, signal) {
       calls.push(input)
+      signals.push(signal)
       const stopped = (lastOutputNo: number | null): RunResult => ({
         state: 'stopped',
         reason: 'user',
@@ -159,7 +161,7 @@ export function createFakeExecutors(script: FakeScript) {
       }
     },
   }
-  return { executors, calls }
+  return { executors, calls, signals }
 }
 
 /** A setup the checklist passes: water, one fluid cube. */
