@@ -223,7 +223,13 @@ export type RenderIntent =
   | { type: 'set_material_display'; objectId: string; mode: MaterialDisplayMode; visible: boolean }
   | { type: 'set_part_view'; objectId: string; mode: PartViewMode; visible: boolean }
   | { type: 'set_vectors'; enabled: boolean; columns: [string, string, string] | null }
-  | { type: 'play'; speed: number; loop: boolean }
+  | {
+      type: 'play'
+      speed: number
+      loop: boolean
+      /** Dataset played (the reduction setting); default PLAYBACK.reduction ('fast'). */
+      dataset?: WrittenDataset
+    }
   | { type: 'pause' }
   | { type: 'set_speed'; speed: number }
   | { type: 'pick'; x: number; y: number }

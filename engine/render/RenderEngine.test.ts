@@ -175,7 +175,10 @@ class FakeDataWorker implements DataWorkerHandle {
     this.#port.postMessage(message)
     // The reply follows the output on the same port, like Comlink's.
     return new Promise((resolve, reject) =>
-      setTimeout(() => (how === 'output' ? resolve(summary) : reject(new Error('failed'))), 5),
+      setTimeout(
+        () => (how === 'output' ? resolve(summary) : reject(new Error('The bundle is truncated.'))),
+        5,
+      ),
     )
   }
   cancel(requestId: string) {
@@ -526,6 +529,32 @@ describe('render engine', () => {
     // The next output's buffers went to the GPU before its turn.
     expect(harness.scene.uploaded.map((view) => view.output.key.outputNo)).toContain(2)
     expect(harness.workers.length).toBeLessThanOrEqual(12)
+  })
+
+  it('plays the fast dataset and shows the chosen dataset again on pause', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 4)
+    await harness.flush()
+    const requests = () => harness.workers.flatMap((worker) => worker.requests)
+    const before = new Set(requests().map((r) => r.requestId))
+    harness.engine.dispatch({ type: 'play', speed: 1, loop: true })
+    await harness.flush()
+    const ahead = requests().filter((r) => !before.has(r.requestId))
+    expect(ahead.length).toBeGreaterThan(0)
+    expect(ahead.every((r) => r.dataset === 'fast')).toBe(true)
+    // The output on screen when playback starts is not reloaded.
+    expect(
+      requests()
+        .filter((r) => r.key.outputNo === 0)
+        .map((r) => r.dataset),
+    ).toEqual(['full'])
+    harness.clock.now += 334
+    await harness.flush()
+    expect(harness.last().shownOutput).toBe(1)
+    harness.engine.dispatch({ type: 'pause' })
+    await harness.flush()
+    expect(requests().some((r) => r.key.outputNo === 1 && r.dataset === 'full')).toBe(true)
+    expect(harness.scene.shown!.output.dataset).toBe('full')
   })
 
   it('drops outputs outside the window and frees their GPU buffers', async () => {

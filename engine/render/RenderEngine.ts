@@ -9,6 +9,7 @@
 import type { LineBasicMaterial, Matrix4 } from 'three'
 import {
   HOVER_THROTTLE_MS,
+  PLAYBACK,
   TRIANGLE_LIMIT,
   VECTOR_FIELD_ARROWS,
   type ColourScheme,
@@ -169,6 +170,8 @@ export class RenderEngine implements RenderWorkerApi {
   #outputInfo = new Map<number, OutputEntry>()
   #accessToken: string | null = null
   #dataset: WrittenDataset = 'full'
+  /** The dataset played (PLAYBACK.reduction, 'fast', unless the play intent names one). */
+  #playDataset: WrittenDataset = PLAYBACK.reduction
   #detail: DetailLevel = 'High'
   #colour: ColourSetting | null = null
   #clip: ClippingPlane | null = null
@@ -387,6 +390,7 @@ export class RenderEngine implements RenderWorkerApi {
         this.#needsDraw = true
         return
       case 'play':
+        this.#playDataset = intent.dataset ?? PLAYBACK.reduction
         this.#clock.play(this.#options.nowMs(), intent.speed, intent.loop)
         this.#syncLoads()
         return
@@ -439,13 +443,18 @@ export class RenderEngine implements RenderWorkerApi {
 
   // ── Loading ─────────────────────────────────────────────────────────────────────────────────
 
+  /** The dataset to show: the played one while playing, else the chosen one. */
+  #effectiveDataset(): WrittenDataset {
+    return this.#clock.isPlaying() ? this.#playDataset : this.#dataset
+  }
+
   #runKey(): string {
     return this.#run === null ? '' : `${this.#run.simulationId}:${this.#run.runId}`
   }
 
   #isReady(outputNo: number): boolean {
     const loaded = this.#loaded.get(outputNo)
-    return loaded !== undefined && loaded.dataset === this.#dataset
+    return loaded !== undefined && loaded.dataset === this.#effectiveDataset()
   }
 
   /**
@@ -456,22 +465,25 @@ export class RenderEngine implements RenderWorkerApi {
     const run = this.#run
     if (run === null) return
     const runKey = this.#runKey()
+    const dataset = this.#effectiveDataset()
     const wanted = this.#clock.wantedOutputs()
     const wantedSet = new Set(wanted)
     for (const [requestId, load] of this.#loading) {
-      if (wantedSet.has(load.outputNo) && load.dataset === this.#dataset && load.runKey === runKey)
+      if (wantedSet.has(load.outputNo) && load.dataset === dataset && load.runKey === runKey)
         continue
       this.#loading.delete(requestId)
       this.#scheduler.cancel(requestId)
     }
     for (const [outputNo, loaded] of this.#loaded) {
-      if (wantedSet.has(outputNo) && loaded.dataset === this.#dataset && loaded.runKey === runKey)
+      if (wantedSet.has(outputNo) && loaded.dataset === dataset && loaded.runKey === runKey)
         continue
       this.#loaded.delete(outputNo)
       if (loaded !== this.#displayed) this.#dropOutput(loaded)
     }
     wanted.forEach((outputNo, index) => {
       if (this.#isReady(outputNo) || this.#outputErrors.has(outputNo)) return
+      // Starting playback keeps the output on screen as it is; the outputs ahead come reduced.
+      if (index === 0 && this.#clock.isPlaying() && this.#displayed?.outputNo === outputNo) return
       const priority: LoadPriority =
         index === 0 ? 'shown' : this.#clock.isPlaying() ? 'playback' : 'prefetch'
       for (const [requestId, load] of this.#loading) {
@@ -484,17 +496,17 @@ export class RenderEngine implements RenderWorkerApi {
       }
       const info = this.#outputInfo.get(outputNo)
       if (info === undefined) return
-      const requestId = `render-${++this.#requestCounter}-${outputNo}-${this.#dataset}`
+      const requestId = `render-${++this.#requestCounter}-${outputNo}-${dataset}`
       const request: LoadRequest = {
         requestId,
         key: { simulationId: run.simulationId, runId: run.runId, outputNo },
         source: { bundleUrl: info.bundleUrl, accessToken: this.#accessToken },
-        dataset: this.#dataset,
+        dataset,
         objectIds: [],
         estimatedBytes: info.estimatedBytes,
         priority,
       }
-      this.#loading.set(requestId, { outputNo, dataset: this.#dataset, runKey, priority })
+      this.#loading.set(requestId, { outputNo, dataset, runKey, priority })
       this.#scheduler.schedule(request).then(
         () => {
           // The output message comes on the same port before the reply; a reply without one (a
@@ -575,7 +587,11 @@ export class RenderEngine implements RenderWorkerApi {
     const outputNo = this.#clock.currentOutput()
     if (outputNo === null) return
     const loaded = this.#loaded.get(outputNo)
-    if (loaded === undefined || loaded.dataset !== this.#dataset || loaded === this.#displayed)
+    if (
+      loaded === undefined ||
+      loaded.dataset !== this.#effectiveDataset() ||
+      loaded === this.#displayed
+    )
       return
     const scene = this.#scene
     if (scene === null) return
@@ -687,11 +703,13 @@ export class RenderEngine implements RenderWorkerApi {
     if (this.#disposed) return
     const now = this.#options.nowMs()
     this.#frameNo++
+    const wasPlaying = this.#clock.isPlaying()
     const next = this.#clock.tick(
       now,
       (outputNo) => this.#isReady(outputNo) || this.#outputErrors.has(outputNo),
     )
-    if (next !== null) {
+    // A new output, or playback ran out (its end shows in the chosen dataset again).
+    if (next !== null || (wasPlaying && !this.#clock.isPlaying())) {
       this.#showCurrentOutput()
       this.#syncLoads()
     }
@@ -739,7 +757,7 @@ export class RenderEngine implements RenderWorkerApi {
     const next = this.#clock.nextOutput()
     const loaded = next === null ? undefined : this.#loaded.get(next)
     if (loaded === undefined || loaded.uploaded || loaded === this.#displayed) return
-    if (loaded.dataset !== this.#dataset) return
+    if (loaded.dataset !== this.#effectiveDataset()) return
     try {
       loaded.view ??= new OutputView(loaded.output, scene.shared)
     } catch {
@@ -894,7 +912,7 @@ export class RenderEngine implements RenderWorkerApi {
   #snapshot(now: number): RenderSnapshot {
     const shown = this.#clock.currentOutput()
     const loaded = [...this.#loaded.values()]
-      .filter((output) => output.dataset === this.#dataset)
+      .filter((output) => output.dataset === this.#effectiveDataset())
       .map((output) => output.outputNo)
       .sort((a, b) => a - b)
     const loading = [...new Set([...this.#loading.values()].map((load) => load.outputNo))].sort(
