@@ -40,6 +40,7 @@ describeEachDialect('jobs and runs', (dialect) => {
   const script: FakeScript = { ...DEFAULT_SCRIPT }
   const fake = createFakeExecutors(script)
   const blockedSimulations = new Set<number>()
+  const unreadableSimulations = new Set<number>()
   let projectId: number
 
   const request = async (method: string, path: string, body?: unknown, as = token) => {
@@ -114,8 +115,14 @@ describeEachDialect('jobs and runs', (dialect) => {
     await seedDatabase(database.handle.db, createClock())
     server = await startJobsApp(database.handle, {
       executors: fake.executors,
-      loadSetup: (id) =>
-        Promise.resolve(blockedSimulations.has(id) ? emptySetup(id) : completeSetup(id)),
+      loadSetup: (id) => {
+        if (unreadableSimulations.has(id)) {
+          const error = new Error('The STL file of part "Tank" was not found.')
+          error.name = 'RunSetupError'
+          return Promise.reject(error)
+        }
+        return Promise.resolve(blockedSimulations.has(id) ? emptySetup(id) : completeSetup(id))
+      },
     })
     token = await login(DEMO_USERS.manager.email)
     otherToken = await login(OTHER_ORGANIZATION_USER.email)
@@ -357,6 +364,17 @@ describeEachDialect('jobs and runs', (dialect) => {
     expect((reply.body.errors as FieldError[]).map((e) => e.message)).toContain(
       'Add your first object',
     )
+    expect((await readSimulation(id)).state).toBe('not started')
+  })
+
+  it('refuses a start and a discretization with the reason when the setup cannot be read', async () => {
+    const id = await newSimulation()
+    unreadableSimulations.add(id)
+    const run = await start(id)
+    expect(run.status).toBe(400)
+    expect(run.body.description).toBe('The STL file of part "Tank" was not found.')
+    const discretization = await request('POST', `/api/simulations/${id}/discretizations`, {})
+    expect(discretization.status).toBe(400)
     expect((await readSimulation(id)).state).toBe('not started')
   })
 

@@ -76,6 +76,17 @@ function blockedError(message: string, issues: readonly Issue[]): ApiError {
   return new ApiError('validation_error', message, errors)
 }
 
+/** The setup of a simulation, or a 400 with the reason it cannot be read (e.g. a missing STL). */
+async function loadSetupOf(db: Db, simulationId: number): Promise<RunSetup> {
+  try {
+    return await jobRunnerFor(db).loadSetup(simulationId)
+  } catch (error) {
+    if (error instanceof Error && error.name === 'RunSetupError')
+      throw new ApiError('wrong_input', error.message)
+    throw error
+  }
+}
+
 function conflict(message: string): ApiError {
   return new ApiError('conflict', message)
 }
@@ -118,7 +129,7 @@ const startJob: AreaHandlers<typeof RUN_ROUTES>['startJob'] = async (
   if (resume && activeRun && activeRun.solver_id !== solver.id)
     throw new ApiError('wrong_input', RUN_TEXTS.resumeSolverMismatch)
 
-  const issues = blockingIssues(await runner.loadSetup(simulation.id))
+  const issues = blockingIssues(await loadSetupOf(db, simulation.id))
   if (issues.length > 0) throw blockedError(RUN_TEXTS.startBlocked, issues)
 
   const nowIso = clock.nowIso()
@@ -503,7 +514,7 @@ const startDiscretization: AreaHandlers<typeof RUN_ROUTES>['startDiscretization'
   if (latest && (ACTIVE_JOB_STATES as readonly string[]).includes(latest.state))
     throw conflict('A discretization is already running.')
   const runner = jobRunnerFor(db)
-  const setup = await runner.loadSetup(simulation.id)
+  const setup = await loadSetupOf(db, simulation.id)
   const issues = validateSetup({
     settings: setup.settings,
     materials: setup.materials,
