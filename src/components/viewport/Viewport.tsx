@@ -1,5 +1,6 @@
 import { useSetAtom } from 'jotai'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { TIMELINE_PROGRESS_THROTTLE_MS } from '../../../domain/constants.ts'
 import { createEngine, type Engine, type EngineState } from '../../../engine/client.ts'
 import { tokenStore, useAuthTokens } from '../../api/index.ts'
 import {
@@ -7,8 +8,10 @@ import {
   viewportEngineAtom,
   viewportStateAtom,
 } from '../../state/viewportAtoms.ts'
-import { Spinner } from '../Spinner.tsx'
 import './viewport.css'
+
+/** React re-renders the view's readouts at most this often (TIMELINE_PROGRESS_THROTTLE_MS). */
+const SNAPSHOT_RENDER_INTERVAL_MS = TIMELINE_PROGRESS_THROTTLE_MS
 
 /** How the 3D view is readout-labelled: frames per second and points drawn. */
 export function formatViewportReadout(state: EngineState): { fps: string; points: string } {
@@ -55,9 +58,32 @@ export function Viewport({ label = '3D view', children }: ViewportProps) {
     canvas.setAttribute('aria-label', label)
     canvas.setAttribute('role', 'img')
     host.prepend(canvas)
-    const publish = (next: EngineState) => {
+    const publishNow = (next: EngineState) => {
       setState(next)
       setSharedState(next)
+    }
+    // Snapshots come up to once per frame (fps changes every frame); React renders at most every
+    // 120 ms (the timeline's throttle), so loading and playback leave the main thread idle.
+    let lastPublishMs = -Infinity
+    let pending: EngineState | null = null
+    let timer: ReturnType<typeof setTimeout> | null = null
+    const publish = (next: EngineState) => {
+      const nowMs = performance.now()
+      if (timer === null && nowMs - lastPublishMs >= SNAPSHOT_RENDER_INTERVAL_MS) {
+        lastPublishMs = nowMs
+        publishNow(next)
+        return
+      }
+      pending = next
+      timer ??= setTimeout(
+        () => {
+          timer = null
+          lastPublishMs = performance.now()
+          if (pending) publishNow(pending)
+          pending = null
+        },
+        Math.max(0, SNAPSHOT_RENDER_INTERVAL_MS - (nowMs - lastPublishMs)),
+      )
     }
     let engine: Engine
     try {
@@ -77,6 +103,7 @@ export function Viewport({ label = '3D view', children }: ViewportProps) {
     setEngine(engine)
     return () => {
       unsubscribe()
+      if (timer !== null) clearTimeout(timer)
       engine.dispose()
       engineRef.current = null
       setEngine(null)
@@ -104,7 +131,7 @@ export function Viewport({ label = '3D view', children }: ViewportProps) {
       </div>
       {(starting || loading.length > 0) && (
         <div className="viewport__loading" role="status">
-          <Spinner label="Loading" size={14} />
+          <span className="viewport__loading-dot" aria-hidden="true" />
           <span>
             {starting
               ? 'Starting the 3D view…'

@@ -251,7 +251,7 @@ describe('ResultsViewer', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Play' }))
     expect(ofType('play').at(-1)).toEqual({ type: 'play', speed: 2, loop: true })
     publish({ snapshot: { ...SNAPSHOT, playing: true } })
-    fireEvent.click(screen.getByRole('button', { name: 'Pause' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Pause' }))
     expect(ofType('pause')).toHaveLength(1)
     fireEvent.change(screen.getByLabelText('Output'), { target: { value: '2' } })
     expect(ofType('show_output').at(-1)).toEqual({ type: 'show_output', outputNo: 2 })
@@ -270,14 +270,17 @@ describe('ResultsViewer', () => {
     renderViewer()
     await waitForEngine()
     publish({ snapshot: SNAPSHOT })
-    expect(screen.getByTestId('viewport-fps').textContent).toContain('24 fps')
+    await waitFor(() => expect(screen.getByTestId('viewport-fps').textContent).toContain('24 fps'))
     expect(screen.getByTestId('viewport-points').textContent).toContain('123,456 points')
     expect(screen.getByTestId('timeline-label').textContent).toContain('Output 1 · 0.05 s')
     expect(screen.getByText('Loading output 2…')).toBeTruthy()
     publish({
       snapshot: { ...SNAPSHOT, error: 'Output 2 could not be loaded. The bundle is truncated.' },
     })
-    expect(screen.getByRole('alert').textContent).toContain('The bundle is truncated.')
+    // Readouts render at most every 120 ms: the second snapshot shows up a moment later.
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain('The bundle is truncated.'),
+    )
   })
 
   it('says so when the run has no outputs yet, and starts no engine', async () => {
