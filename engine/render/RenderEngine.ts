@@ -764,7 +764,11 @@ export class RenderEngine implements RenderWorkerApi {
       // A broken output fails when it is shown, with its message.
       return
     }
-    loaded.view.bindColour(this.#colour === null ? null : this.#colour.columns)
+    const colour = this.#colour
+    loaded.view.bindColour(colour === null ? null : colour.columns)
+    // A vector magnitude's range is a pass over three columns: better now than in its frame.
+    if (colour !== null && !loaded.dataRanges.has(colour.columns.join()))
+      loaded.dataRanges.set(colour.columns.join(), colourDataRange(loaded.view, colour.columns))
     loaded.view.applyDisplay((id) => this.#displayOf(id))
     scene.uploadView(loaded.view)
     loaded.uploaded = true
