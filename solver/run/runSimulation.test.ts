@@ -98,7 +98,9 @@ describe('runSimulation', () => {
     })
     expect(result.timeS).toBeCloseTo(0.06, 12)
     expect(manifests.map((m) => m.outputNo)).toEqual([0, 1, 2, 3])
-    expect(manifests.map((m) => m.timeS)).toEqual([0, 0.02, 0.04, 0.06].map((t) => expect.closeTo(t, 12)))
+    expect(manifests.map((m) => m.timeS)).toEqual(
+      [0, 0.02, 0.04, 0.06].map((t) => expect.closeTo(t, 12)),
+    )
     const manifest = await readManifest(dataDir, 2)
     expect(manifest.objects.map((o) => [o.objectId, o.kind, o.name])).toEqual([
       ['fluid-1', 'fluid', 'Fluid 2'],
@@ -223,6 +225,14 @@ describe('runSimulation', () => {
       level: 'ERROR',
       message: result.message,
     })
+  })
+
+  it('fails with a clear message when the checkpoint to resume from is missing', async () => {
+    const result = await runSimulation(
+      runOptions(await dataDirectory(), {}, { resumeFromOutput: 4 }),
+    )
+    expect(result.state).toBe('failed')
+    expect(result.message).toMatch(/^Cannot resume from output 4: /)
   })
 
   it('deletes fluid leaving the calculation domain and stops when none is left', async () => {

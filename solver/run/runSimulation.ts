@@ -267,8 +267,19 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     if (options.resumeFromOutput != null) {
       const fromRun = options.resumeFromRunId ?? runId
       const path = join(dataDir, checkpointFile(simulationId, fromRun, options.resumeFromOutput))
-      const { header, solverBytes } = decodeRunCheckpoint(new Uint8Array(await readFile(path)))
-      solver.restore(solverBytes)
+      let checkpoint: ReturnType<typeof decodeRunCheckpoint>
+      try {
+        checkpoint = decodeRunCheckpoint(new Uint8Array(await readFile(path)))
+        solver.restore(checkpoint.solverBytes)
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        return finish(
+          'failed',
+          'error',
+          `Cannot resume from output ${options.resumeFromOutput}: ${reason}`,
+        )
+      }
+      const { header } = checkpoint
       state.outputNo = header.outputNo
       state.runtimeOffsetMs = header.runtimeMs
       state.creditsAtStart = credits?.consumedAtStart ?? header.creditsConsumed
