@@ -447,6 +447,7 @@ export class JobRunner {
     this.#events.workloadStarted(simulationId, runId)
     const queue = createSerialQueue((error) => console.error(`Run ${runId}: a write failed`, error))
     let creditsStopped = false
+    let started = false
     try {
       const setup = await this.#loadSetup(simulationId)
       if (signal.aborted) throw signal.reason
@@ -511,6 +512,7 @@ export class JobRunner {
         {
           onStarted: () =>
             queue.push(async () => {
+              started = true
               const nowIso = this.#clock.nowIso()
               await this.#db
                 .updateTable('runs')
@@ -600,6 +602,8 @@ export class JobRunner {
         await this.#finishSimulation(
           job,
           endedRun('failed', 'error', errorMessage(error), lastOutput),
+          // A job thread that failed before the run started: the launch failed, not the run.
+          started ? 'failed' : 'launch failed',
         )
     }
   }
@@ -684,8 +688,12 @@ export class JobRunner {
     return organizationCredits
   }
 
-  /** Writes a run's end to the job, run and simulation rows. */
-  async #finishSimulation(job: JobRow, result: RunResult): Promise<void> {
+  /** Writes a run's end to the job, run and simulation rows (`endState`: the state they get). */
+  async #finishSimulation(
+    job: JobRow,
+    result: RunResult,
+    endState: RunResult['state'] | 'launch failed' = result.state,
+  ): Promise<void> {
     const nowIso = this.#clock.nowIso()
     const runId = job.run_id
     const run = runId === null ? undefined : await this.#readRun(runId)
@@ -720,7 +728,7 @@ export class JobRunner {
       await trx
         .updateTable('runs')
         .set({
-          state: result.state,
+          state: endState,
           last_output: lastOutput,
           message: result.state === 'completed' ? null : result.message,
           ended_at: nowIso,
@@ -731,7 +739,7 @@ export class JobRunner {
       await trx
         .updateTable('simulations')
         .set({
-          state: result.state,
+          state: endState,
           resumable: result.state === 'stopped' && lastOutput !== null ? 1 : 0,
           last_stop_condition:
             lastStopCondition === null ? null : JSON.stringify(lastStopCondition),

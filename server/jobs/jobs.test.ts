@@ -134,7 +134,7 @@ describeEachDialect('jobs and runs', (dialect) => {
     await database?.drop()
   })
   beforeEach(async () => {
-    Object.assign(script, DEFAULT_SCRIPT, { failAtStep: undefined })
+    Object.assign(script, DEFAULT_SCRIPT, { failAtStep: undefined, failBeforeStart: undefined })
     await setCredits(2500)
   })
 
@@ -329,6 +329,23 @@ describeEachDialect('jobs and runs', (dialect) => {
     expect(failed.resumable).toBe(false)
     const [run] = (await request('GET', `/api/simulations/${id}/jobs`)).body
     expect(run.message).toBe('Particles left the domain at t = 0.2 s')
+  })
+
+  it("ends in 'launch failed' when the job thread fails before the run starts", async () => {
+    script.failBeforeStart = 'The job thread ended early (exit code 1).'
+    const id = await newSimulation()
+    await start(id)
+    const failed = await waitForState(id, ['launch failed'])
+    expect(failed.resumable).toBe(false)
+    const [run] = (await request('GET', `/api/simulations/${id}/jobs`)).body as RunRecord[]
+    expect(run).toMatchObject({
+      state: 'launch failed',
+      message: 'The job thread ended early (exit code 1).',
+    })
+    // A failed launch is finished: the simulation can be started again.
+    script.failBeforeStart = undefined
+    expect((await start(id)).status).toBe(201)
+    await waitForState(id, ['completed'])
   })
 
   it("refuses a start with 'Not enough credits left...' when the organization has none", async () => {

@@ -33,6 +33,8 @@ export interface FakeScript {
   startDelayMs: number
   /** Credits each step consumes. */
   creditsPerStep: number
+  /** The job thread fails before the run starts, with this message. */
+  failBeforeStart?: string
   /** Fail at this step with this message. */
   failAtStep?: { step: number; message: string }
   /** Discretization: delay, errors, warnings. */
@@ -82,6 +84,7 @@ export function createFakeExecutors(script: FakeScript) {
       })
       await delay(script.startDelayMs)
       if (signal.aborted) return stopped(null)
+      if (script.failBeforeStart !== undefined) throw new Error(script.failBeforeStart)
       callbacks.onStarted()
       const first = (input.resumeFromOutput ?? -1) + 1
       let lastOutputNo: number | null = input.resumeFromOutput
