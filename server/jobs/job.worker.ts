@@ -35,6 +35,9 @@ async function runJob(data: JobWorkerData, signal: AbortSignal): Promise<void> {
     return
   }
   const setup = data.kind === 'discretization' ? data.setup : data.input.setup
+  // The thread is up: the launch is over. Discretizing is part of the run, so a setup that
+  // yields no particles is a failed run, while a thread that cannot start is a failed launch.
+  if (data.kind === 'simulation') post({ type: 'started' })
   const discretize = await loadDiscretize()
   const { particles, outcome } = readDiscretization(
     discretize(setup, { onProgress: (progress) => post({ type: 'progress', progress }) }),
@@ -50,7 +53,6 @@ async function runJob(data: JobWorkerData, signal: AbortSignal): Promise<void> {
     post({ type: 'done', result: stoppedBeforeStart(data) })
     return
   }
-  post({ type: 'started' })
   const { input } = data
   const result = await runSimulation({
     setup,
