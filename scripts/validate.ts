@@ -68,7 +68,7 @@ function plotDamBreak(result: DamBreakResult): Uint8Array {
   drawLine(raster, px(0), py(0), px(tMax), py(0), black, 2)
   drawLine(raster, px(0), py(0), px(0), py(zMax), black, 2)
   drawText(raster, 'T = t√(2g/a)', width / 2 - 70, height - 26, black)
-  drawText(raster, 'Z = x/a', 4, 4, black)
+  drawText(raster, 'Z = x/a', left + 10, 4, black)
   const curve = (points: [number, number][], colour: Colour) => {
     for (let k = 1; k < points.length; k++) {
       const [t0, z0] = points[k - 1]!
@@ -87,9 +87,11 @@ function plotDamBreak(result: DamBreakResult): Uint8Array {
 }
 
 function writeResults(metrics: ValidationMetric[], seconds: number): void {
+  // a | inside a cell would end it
+  const cell = (text: string) => text.replaceAll('|', '\\|')
   const rows = metrics.map(
     (m) =>
-      `| ${m.case} | ${m.metric} | ${m.value.toPrecision(4)} | ${Number.isFinite(m.tolerance) ? `±${m.tolerance}` : 'reported'} | ${m.ok ? 'ok' : '**FAILED**'} | ${m.note ?? ''} |`,
+      `| ${cell(m.case)} | ${cell(m.metric)} | ${m.value.toPrecision(4)} | ${Number.isFinite(m.tolerance) ? `±${m.tolerance}` : 'reported'} | ${m.ok ? 'ok' : '**FAILED**'} | ${cell(m.note ?? '')} |`,
   )
   const text = `# Solver validation
 
