@@ -181,6 +181,9 @@ describe('ResultsViewer', () => {
         estimatedBytes: 49_000,
       })),
     })
+    expect(ofType('set_part_view')).toEqual([
+      { type: 'set_part_view', objectId: 'wall-1', mode: 'translucent', visible: true },
+    ])
     expect(ofType('set_colour')[0]).toEqual({
       type: 'set_colour',
       attribute: 'velocity',

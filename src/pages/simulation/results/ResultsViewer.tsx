@@ -26,6 +26,7 @@ import {
   formatOutputLabel,
   formatSpeed,
   setOutputsIntent,
+  wallViewIntents,
 } from './resultsModel.ts'
 
 /** Still-running simulations get new outputs: poll at the outputs rate, otherwise rarely. */
@@ -172,6 +173,11 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
   useEffect(() => {
     engine?.dispatch({ type: 'set_clip', clip })
   }, [engine, clip])
+
+  // Walls are drawn translucent, so the fluid inside a closed tank stays in view.
+  useEffect(() => {
+    for (const intent of wallViewIntents(list?.outputs[0])) engine?.dispatch(intent)
+  }, [engine, list])
 
   if (manifests.isPending) return <LoadingBlock label="Loading outputs" />
   if (manifests.isError)

@@ -107,3 +107,17 @@ export function formatOutputLabel(outputNo: number, timeS: number): string {
 export function formatSpeed(speed: number): string {
   return `${formatTimelineNumber(speed)}×`
 }
+
+/** The results viewport's default part views: every wall translucent (a tank hides its fluid). */
+export function wallViewIntents(
+  manifest: OutputManifestInfo | undefined,
+): Extract<RenderIntent, { type: 'set_part_view' }>[] {
+  return (manifest?.objects ?? [])
+    .filter((object) => object.kind === 'wall_boundary')
+    .map((object) => ({
+      type: 'set_part_view',
+      objectId: object.objectId,
+      mode: 'translucent',
+      visible: true,
+    }))
+}
