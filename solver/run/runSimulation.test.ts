@@ -99,7 +99,7 @@ describe('runSimulation', () => {
     expect(result.timeS).toBeCloseTo(0.06, 12)
     expect(manifests.map((m) => m.outputNo)).toEqual([0, 1, 2, 3])
     expect(manifests.map((m) => m.timeS)).toEqual(
-      [0, 0.02, 0.04, 0.06].map((t) => expect.closeTo(t, 12)),
+      [0, 0.02, 0.04, 0.06].map((t): unknown => expect.closeTo(t, 12)),
     )
     const manifest = await readManifest(dataDir, 2)
     expect(manifest.objects.map((o) => [o.objectId, o.kind, o.name])).toEqual([
