@@ -31,8 +31,12 @@ export const DEMO_DAM_BREAK = {
   particleDiameter: 0.02,
   endTime: 1,
   outputTimeInterval: 0.02,
-  /** Weakly compressible: about 9 × the largest flow speed √(2g·2a) ≈ 2.8 m/s (density within ~1 %). */
-  speedOfSound: 25,
+  /**
+   * Weakly compressible: about 7 × the largest flow speed √(2g·2a) ≈ 2.8 m/s, and the solver's own
+   * floor 10√(g·2a) ≈ 19.8 m/s. Measured (solver/run, 2 threads, 1,000 fluid + 10,686 wall
+   * particles, default settings): 65 s for the 1 s run at 20 m/s, 85 s at 25 m/s.
+   */
+  speedOfSound: 20,
   /** Margin of the deletion boundary around the tank. */
   domainMargin: 0.05,
 } as const
