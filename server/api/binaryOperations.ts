@@ -127,4 +127,32 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
       },
     },
   },
+  '/api/simulations/{id}/runs/{runId}/outputs/{outputNo}/bundle': {
+    get: {
+      operationId: 'getOutputBundle',
+      summary: "One output's object payloads as a DIVB bundle (docs/output-format.md)",
+      parameters: [
+        idParameter,
+        { name: 'runId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+        { name: 'outputNo', in: 'path', required: true, schema: { type: 'integer', minimum: 0 } },
+        { name: 'dataset', in: 'query', schema: { type: 'string', enum: ['full', 'fast'] } },
+        {
+          name: 'objects',
+          in: 'query',
+          description: 'Comma-separated object ids; absent: every object of the output',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        200: {
+          description: 'DIVB bundle (immutable; strong ETag)',
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        304: { description: 'Not modified (If-None-Match)' },
+        400: errorResponse('wrong_input: unknown dataset'),
+        401: errorResponse('unauthorized'),
+        404: errorResponse('resource_not_found: no such output or object'),
+      },
+    },
+  },
 }

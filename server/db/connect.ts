@@ -36,6 +36,11 @@ const pgTypes: pg.CustomTypesConfig = {
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, types: pgTypes, max: 10 })
+    // An idle client cut off by the server (restart, admin termination) must not crash the process:
+    // the pool drops it and opens a new one for the next query.
+    pool.on('error', (error) => {
+      console.warn(`PostgreSQL closed an idle connection: ${error.message}`)
+    })
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',

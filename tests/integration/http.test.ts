@@ -60,6 +60,9 @@ describeEachDialect('http surface', (dialect) => {
     }
     expect(doc.paths['/api/simulations/{id}/download'].get.operationId).toBe('downloadSimulation')
     expect(
+      doc.paths['/api/simulations/{id}/runs/{runId}/outputs/{outputNo}/bundle'].get.operationId,
+    ).toBe('getOutputBundle')
+    expect(
       doc.paths['/api/client-upload/simulations/{id}'].put.requestBody.content[
         'multipart/form-data'
       ],
