@@ -1,12 +1,7 @@
-import {
-  Migrator,
-  type CreateTableBuilder,
-  type Kysely,
-  type Migration,
-  type MigrationProvider,
-} from 'kysely'
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import { jobsMigration } from '../jobs/migration.ts'
 import type { DialectName, DatabaseHandle } from './connect.ts'
+import { addTimestamps, createTableWithId } from './migrationHelpers.ts'
 
 /*
  * Migrations are written once for both dialects. They branch only where SQL differs: the
@@ -14,21 +9,6 @@ import type { DialectName, DatabaseHandle } from './connect.ts'
  */
 
 type AnyDb = Kysely<unknown>
-
-function createTableWithId(db: AnyDb, dialect: DialectName, table: string) {
-  const builder = db.schema.createTable(table)
-  if (dialect === 'sqlite')
-    return builder.addColumn('id', 'integer', (column) => column.primaryKey().autoIncrement())
-  return builder.addColumn('id', 'serial', (column) => column.primaryKey())
-}
-
-function addTimestamps<T extends string, C extends string>(
-  builder: CreateTableBuilder<T, C>,
-): CreateTableBuilder<T, C | 'created_at' | 'updated_at'> {
-  return builder
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-}
 
 function foundation(dialect: DialectName): Migration {
   return {
