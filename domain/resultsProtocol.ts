@@ -106,6 +106,15 @@ export const StatsCalcRequestSchema = v.object({
 /** A statistics calculation request. */
 export type StatsCalcRequest = v.InferOutput<typeof StatsCalcRequestSchema>
 
+/**
+ * Keeps the session alive and proves the server is there: every 10 s while the session is healthy,
+ * every 0.5 s once an answer is overdue. The server answers sys.heartbeat.resp.
+ */
+export const HeartbeatRequestSchema = v.object({
+  type: v.literal('sys.heartbeat'),
+  requestId,
+})
+
 /** Cancels a running request (fetch.data or stats.calc). */
 export const CancelRequestSchema = v.object({
   type: v.literal('cancel'),
@@ -123,6 +132,7 @@ export const ResultsClientFrameSchema = v.variant('type', [
   StatsInfoRequestSchema,
   StatsCalcRequestSchema,
   CancelRequestSchema,
+  HeartbeatRequestSchema,
 ])
 /** Every client → server frame. */
 export type ResultsClientFrame = v.InferOutput<typeof ResultsClientFrameSchema>
@@ -306,6 +316,11 @@ export const CancelResponseSchema = v.object({
   targetRequestId: requestId,
   canceled: v.boolean(),
 })
+/** Answer to sys.heartbeat. */
+export const HeartbeatResponseSchema = v.object({
+  type: v.literal('sys.heartbeat.resp'),
+  requestId,
+})
 /** A request failed as a whole (bad frame, no access, unknown simulation). */
 export const ErrorResponseSchema = v.object({
   type: v.literal('error'),
@@ -339,6 +354,7 @@ export const ResultsServerFrameSchema = v.variant('type', [
   StatsDoneSchema,
   CancelResponseSchema,
   ErrorResponseSchema,
+  HeartbeatResponseSchema,
 ])
 /** Every server → client frame. */
 export type ResultsServerFrame = v.InferOutput<typeof ResultsServerFrameSchema>
