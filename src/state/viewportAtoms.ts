@@ -1,7 +1,21 @@
 import { atom } from 'jotai'
-import { DEFAULT_COLOUR_SCHEME, PLAYBACK, type ColourScheme } from '../../domain/constants.ts'
-import type { ClippingPlane, VectorSubOption } from '../../domain/results.ts'
+import {
+  DEFAULT_COLOUR_SCHEME,
+  PLAYBACK,
+  type ColourScheme,
+  type DetailLevel,
+} from '../../domain/constants.ts'
+import type {
+  CameraState,
+  ClippingPlane,
+  MATERIAL_DISPLAY_MODES,
+  PART_VIEW_MODES,
+  VectorSubOption,
+} from '../../domain/results.ts'
 import type { Engine, EngineState } from '../../engine/client.ts'
+
+type PartViewMode = (typeof PART_VIEW_MODES)[number]
+type MaterialDisplayMode = (typeof MATERIAL_DISPLAY_MODES)[number]
 
 /*
  * The results viewport's UI state. The engine's own state lives in the render worker; the UI sees
@@ -57,3 +71,47 @@ clipAtom.debugLabel = 'clipAtom'
 /** Playback speed multiplier (1 = 3 outputs per second). */
 export const playbackSpeedAtom = atom<number>(PLAYBACK.speed)
 playbackSpeedAtom.debugLabel = 'playbackSpeedAtom'
+
+/*
+ * Saved with the viewport state (spec/results.md §3): the explorer and the canvas menus write these
+ * when they change a part's or material's view, the page saves and restores them.
+ */
+
+/** How a part (wall or open boundary) of the results viewport is drawn, by object id. */
+export interface PartView {
+  visible: boolean
+  viewMode: PartViewMode
+}
+
+/** How a material (fluid) of the results viewport is drawn, by object id. */
+export interface MaterialView {
+  visible: boolean
+  displayMode: MaterialDisplayMode
+}
+
+/** Part views by object id; a part absent here uses the page's default (translucent walls). */
+export const partViewsAtom = atom<Record<string, PartView>>({})
+partViewsAtom.debugLabel = 'partViewsAtom'
+
+/** Material views by object id; a material absent here is drawn as spheres. */
+export const materialViewsAtom = atom<Record<string, MaterialView>>({})
+materialViewsAtom.debugLabel = 'materialViewsAtom'
+
+/** Whether the coordinate-system origin is shown. */
+export const coordinateSystemAtom = atom<boolean>(true)
+coordinateSystemAtom.debugLabel = 'coordinateSystemAtom'
+
+/** The output detail level of the results viewport (spec/results.md §9: Low, Medium, High, All). */
+export const detailLevelAtom = atom<DetailLevel>('High')
+detailLevelAtom.debugLabel = 'detailLevelAtom'
+
+/** The dataset shown while paused: 'fast' (reduced) or 'full'. */
+export const datasetAtom = atom<'fast' | 'full'>('full')
+datasetAtom.debugLabel = 'datasetAtom'
+
+/**
+ * The saved camera to restore once the engine runs (set by the page from the viewport state;
+ * null: nothing to restore). The page clears it after dispatching it.
+ */
+export const restoredCameraAtom = atom<CameraState | null>(null)
+restoredCameraAtom.debugLabel = 'restoredCameraAtom'

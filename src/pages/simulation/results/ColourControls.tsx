@@ -7,7 +7,7 @@ import {
   checkColourRange,
   type VectorSubOption,
 } from '../../../../domain/results.ts'
-import { sampleScheme } from '../../../../engine/render/colourLut.ts'
+import { sampleScheme } from '../../../../domain/colourSchemes.ts'
 import { colourMapChoiceAtom, viewportStateAtom } from '../../../state/viewportAtoms.ts'
 import { formatTimelineNumber, type AttributeOption } from './resultsModel.ts'
 

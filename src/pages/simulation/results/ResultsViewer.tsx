@@ -18,8 +18,13 @@ import {
   viewportEngineAtom,
   viewportStateAtom,
 } from '../../../state/viewportAtoms.ts'
+import { CanvasMenus } from './canvas/CanvasMenus.tsx'
+import { ChartWindows } from './charts/ChartWindows.tsx'
 import { ClipControls } from './ClipControls.tsx'
 import { ColourControls } from './ColourControls.tsx'
+import { ExportPanel } from './export/ExportPanel.tsx'
+import { ResultsExplorer } from './explorer/ResultsExplorer.tsx'
+import { StatisticsPanel } from './statistics/StatisticsPanel.tsx'
 import {
   availableAttributes,
   colourIntent,
@@ -196,13 +201,18 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
     )
   return (
     <div className="results">
+      <ResultsExplorer simulation={simulation} list={list} />
       <Viewport label="Results 3D view">
+        <CanvasMenus simulation={simulation} list={list} />
         <PlaybackBar list={list} />
       </Viewport>
       <div className="results__controls">
         <ColourControls options={attributes} />
         <ClipControls />
+        <ExportPanel simulation={simulation} list={list} />
       </div>
+      <StatisticsPanel simulation={simulation} />
+      <ChartWindows simulation={simulation} />
     </div>
   )
 }
