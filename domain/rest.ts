@@ -22,6 +22,7 @@ import {
 import { RESULTS_ROUTES } from './rest/resultsRoutes.ts'
 import { RUN_ROUTES } from './rest/runRoutes.ts'
 import { SETUP_ROUTES } from './rest/setupRoutes.ts'
+import { VIEWPORT_ROUTES } from './rest/viewportRoutes.ts'
 
 /** Every API path lives under this prefix. */
 export const API_PREFIX = '/api'
@@ -276,6 +277,7 @@ export const ROUTES = {
   ...SETUP_ROUTES,
   ...RUN_ROUTES,
   ...RESULTS_ROUTES,
+  ...VIEWPORT_ROUTES,
 } as const satisfies Record<string, RouteDef>
 
 export type RouteName = keyof typeof ROUTES

@@ -247,6 +247,18 @@ export interface ConditionsTable {
   updated_at: string
 }
 
+/** A saved viewport state of a simulation, per mode (pre: setup, post: results). */
+export interface ViewportStatesTable {
+  id: Generated<number>
+  simulation_id: number
+  /** 'pre' or 'post'. */
+  mode: string
+  /** JSON ViewportState. */
+  state: string
+  created_at: string
+  updated_at: string
+}
+
 /** The tables Kysely knows; later migrations add theirs here. */
 export interface Database {
   organizations: OrganizationsTable
@@ -264,6 +276,7 @@ export interface Database {
   parts: PartsTable
   movements: MovementsTable
   movement_links: MovementLinksTable
+  viewport_states: ViewportStatesTable
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>

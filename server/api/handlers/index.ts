@@ -11,6 +11,7 @@ import { login, logout, refresh } from './auth.ts'
 import { resultsHandlers } from './resultsHandlers.ts'
 import { runHandlers } from './runHandlers.ts'
 import { setupHandlers } from './setupHandlers.ts'
+import { viewportHandlers } from './viewportHandlers.ts'
 import {
   createProject,
   deleteProject,
@@ -54,5 +55,6 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     ...setupHandlers,
     ...runHandlers,
     ...resultsHandlers,
+    ...viewportHandlers,
   }
 }
