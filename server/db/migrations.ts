@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import { jobsMigration } from '../jobs/migration.ts'
+import { sensorsClipsMigration } from '../sensors/migration.ts'
 import { viewportStateMigration } from '../viewport/migration.ts'
 import type { DialectName, DatabaseHandle } from './connect.ts'
 import { addTimestamps, createTableWithId } from './migrationHelpers.ts'
@@ -281,6 +282,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0002_setup': setup(dialect),
     '0003_jobs': jobsMigration(dialect),
     '0004_viewport_state': viewportStateMigration(dialect),
+    '0005_sensors_clips': sensorsClipsMigration(dialect),
   }
 }
 

@@ -259,6 +259,70 @@ export interface ViewportStatesTable {
   updated_at: string
 }
 
+/** A mesh of a sensor, volume clip or refinement (domain/meshes.ts Mesh, stored as JSON). */
+export interface MeshesTable {
+  id: Generated<number>
+  simulation_id: number
+  /** A MeshKind. */
+  kind: string
+  /** JSON Mesh without id and nbrOfTriangles. */
+  definition: string
+  nbr_of_triangles: number | null
+  created_at: string
+  updated_at: string
+}
+
+/** A point sensor (position) or surface sensor (mesh_id). */
+export interface SensorsTable {
+  id: Generated<number>
+  simulation_id: number
+  name: string
+  /** 'point' or 'surface'. */
+  kind: string
+  /** JSON LooseVec3 of a point sensor. */
+  position: string | null
+  mesh_id: number | null
+  /** JSON { visibility }. */
+  appearance: string
+  created_at: string
+  updated_at: string
+}
+
+/** A volume clip: a mesh that masks the particles of one material (or all). */
+export interface VolumeClipsTable {
+  id: Generated<number>
+  simulation_id: number
+  name: string
+  mesh_id: number | null
+  material_id: number | null
+  inverted: Generated<Flag>
+  /** JSON Appearance. */
+  appearance: string
+  created_at: string
+  updated_at: string
+}
+
+/** The sensor state ('pending', 'ready', 'failed') of one output of a run; absent = pending. */
+export interface SensorOutputStatesTable {
+  simulation_id: number
+  run_id: number
+  output_no: number
+  state: string
+  updated_at: string
+}
+
+/** A saved viewport state of a simulation, per mode (pre: setup, post: results). */
+export interface ViewportStatesTable {
+  id: Generated<number>
+  simulation_id: number
+  /** 'pre' or 'post'. */
+  mode: string
+  /** JSON ViewportState. */
+  state: string
+  created_at: string
+  updated_at: string
+}
+
 /** The tables Kysely knows; later migrations add theirs here. */
 export interface Database {
   organizations: OrganizationsTable
@@ -276,6 +340,10 @@ export interface Database {
   parts: PartsTable
   movements: MovementsTable
   movement_links: MovementLinksTable
+  meshes: MeshesTable
+  sensors: SensorsTable
+  volume_clips: VolumeClipsTable
+  sensor_output_states: SensorOutputStatesTable
   viewport_states: ViewportStatesTable
 }
 
