@@ -220,6 +220,10 @@ export type RenderIntent =
       up: [number, number, number]
     }
   | { type: 'fit_view' }
+  /** Shows or hides the coordinate-system axes at the origin (x red, y green, z blue). */
+  | { type: 'set_coordinate_system'; visible: boolean }
+  /** Largest drawn particle size in CSS pixels (the fluid view's point size; default 15 px). */
+  | { type: 'set_point_size'; sizePx: number }
   | { type: 'set_material_display'; objectId: string; mode: MaterialDisplayMode; visible: boolean }
   | { type: 'set_part_view'; objectId: string; mode: PartViewMode; visible: boolean }
   | { type: 'set_vectors'; enabled: boolean; columns: [string, string, string] | null }
@@ -293,6 +297,14 @@ export interface RenderSnapshot {
    * half a frame interval late (their output was not loaded when due).
    */
   playbackFrames?: { shown: number; late: number }
+  /** The coordinate-system axes are drawn at the origin. */
+  coordinateSystem?: boolean
+  /** Largest drawn particle size in CSS pixels. */
+  pointSizePx?: number
+  /** Bounds of the shown output's objects, metres (null: nothing shown yet). */
+  bounds?: { min: [number, number, number]; max: [number, number, number] } | null
+  /** A view-orientation camera animation (spec/results.md §9: 0.7 s) is under way. */
+  cameraAnimating?: boolean
 }
 
 /** The render worker's Comlink interface (workers/render.worker.ts over engine/render/). */

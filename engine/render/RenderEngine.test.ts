@@ -74,6 +74,14 @@ class FakeScene implements EngineScene {
   arrowMaterial() {
     return new LineBasicMaterial()
   }
+  axes: { visible: boolean; lengthM: number } = { visible: false, lengthM: 0 }
+  setCoordinateSystem(visible: boolean, lengthM: number) {
+    this.axes = { visible, lengthM }
+  }
+  pointSizePx = 15
+  setPointSize(sizePx: number) {
+    this.pointSizePx = sizePx
+  }
   isGpuBusy() {
     return this.busy
   }
@@ -603,6 +611,9 @@ describe('render engine', () => {
     })
     harness.engine.dispatch({ type: 'view_orientation', direction: [0, 0, -1], up: [0, 1, 0] })
     await harness.flush()
+    // The orientation animation (0.7 s) ends.
+    harness.clock.now += 700
+    await harness.flush()
     // Looking down z at the line x ∈ [0, 1] centred on 0.5: x = 0.5 is the centre of the canvas.
     harness.engine.dispatch({ type: 'pick', x: 200, y: 150 })
     await harness.flush()
@@ -616,6 +627,9 @@ describe('render engine', () => {
     const harness = await createHarness({ count: 11 })
     setOutputs(harness.engine, 1)
     harness.engine.dispatch({ type: 'view_orientation', direction: [0, 0, -1], up: [0, 1, 0] })
+    await harness.flush()
+    // The orientation animation (0.7 s) ends.
+    harness.clock.now += 700
     await harness.flush()
     const move = {
       pointerId: 1,
@@ -681,5 +695,111 @@ describe('render engine', () => {
     await harness.flush()
     expect(harness.last().camera.position).not.toEqual(before.position)
     expect(harness.last().camera.target).toEqual(before.target)
+  })
+  it('turns the camera to a view orientation over 0.7 s and ends exactly there', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    await harness.flush()
+    const before = harness.last().camera
+    harness.engine.dispatch({ type: 'view_orientation', direction: [-1, 0, 0], up: [0, 0, 1] })
+    await harness.flush()
+    expect(harness.last().cameraAnimating).toBe(true)
+    harness.clock.now += 350
+    await harness.flush()
+    const halfway = harness.last().camera
+    expect(halfway.position).not.toEqual(before.position)
+    expect(harness.last().cameraAnimating).toBe(true)
+    harness.clock.now += 400
+    await harness.flush()
+    const after = harness.last().camera
+    expect(harness.last().cameraAnimating).toBe(false)
+    expect(after.target).toEqual(before.target)
+    const offset = after.position.map((c, i) => c - (after.target[i] ?? 0))
+    const distance = Math.hypot(...offset)
+    const beforeDistance = Math.hypot(...before.position.map((c, i) => c - (before.target[i] ?? 0)))
+    expect(distance).toBeCloseTo(beforeDistance, 6)
+    // Looking along -x: the camera sits on the +x side of the target.
+    expect(offset[0]! / distance).toBeCloseTo(1, 6)
+    expect(after.up).toEqual([0, 0, 1])
+    expect(Math.hypot(...halfway.up)).toBeCloseTo(1, 9)
+  })
+
+  it('stops an orientation animation where it is when the user drags the view', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    await harness.flush()
+    harness.engine.dispatch({ type: 'view_orientation', direction: [0, 0, -1], up: [0, 1, 0] })
+    await harness.flush()
+    harness.clock.now += 200
+    await harness.flush()
+    const base = {
+      pointerId: 1,
+      button: 0,
+      buttons: 1,
+      deltaY: 0,
+      shiftKey: false,
+      ctrlKey: false,
+      altKey: false,
+      metaKey: false,
+    }
+    harness.engine.forwardPointer({ ...base, type: 'pointerdown', x: 10, y: 10 })
+    harness.engine.forwardPointer({ ...base, type: 'pointermove', x: 30, y: 10 })
+    harness.engine.forwardPointer({ ...base, type: 'pointerup', buttons: 0, x: 30, y: 10 })
+    await harness.flush()
+    expect(harness.last().cameraAnimating).toBe(false)
+    const stopped = harness.last().camera
+    harness.clock.now += 1000
+    await harness.flush()
+    expect(harness.last().camera).toEqual(stopped)
+  })
+
+  it('switches camera mode during an orientation animation and still ends at the orientation', async () => {
+    const harness = await createHarness()
+    await harness.flush()
+    harness.engine.dispatch({ type: 'view_orientation', direction: [0, -1, 0], up: [0, 0, 1] })
+    await harness.flush()
+    harness.clock.now += 100
+    await harness.flush()
+    harness.engine.dispatch({ type: 'set_camera_mode', mode: 'orthographic' })
+    harness.clock.now += 1000
+    await harness.flush()
+    const camera = harness.last().camera
+    expect(camera.mode).toBe('orthographic')
+    expect(camera.position[1]! - camera.target[1]!).toBeGreaterThan(0)
+    expect(Math.abs(camera.position[0]! - camera.target[0]!)).toBeLessThan(1e-9)
+  })
+
+  it('shows the coordinate-system axes at the origin, scaled to the scene, when asked', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    await harness.flush()
+    expect(harness.scene.axes.visible).toBe(false)
+    expect(harness.last().coordinateSystem).toBe(false)
+    const rendersBefore = harness.scene.renders
+    harness.engine.dispatch({ type: 'set_coordinate_system', visible: true })
+    await harness.flush()
+    expect(harness.scene.axes.visible).toBe(true)
+    // The fluid spans 0..1 m along x: radius 0.5 m, axes 0.2 m.
+    expect(harness.scene.axes.lengthM).toBeCloseTo(0.2, 6)
+    expect(harness.last().coordinateSystem).toBe(true)
+    expect(harness.scene.renders).toBeGreaterThan(rendersBefore)
+    harness.engine.dispatch({ type: 'set_coordinate_system', visible: false })
+    await harness.flush()
+    expect(harness.scene.axes.visible).toBe(false)
+  })
+
+  it('sets the point size within 1 to 64 px and reports it with the output bounds', async () => {
+    const harness = await createHarness()
+    setOutputs(harness.engine, 1)
+    await harness.flush()
+    expect(harness.last().pointSizePx).toBe(15)
+    expect(harness.last().bounds).toEqual({ min: [0, 0, 0], max: [1, 0, 0] })
+    harness.engine.dispatch({ type: 'set_point_size', sizePx: 4 })
+    await harness.flush()
+    expect(harness.scene.pointSizePx).toBe(4)
+    expect(harness.last().pointSizePx).toBe(4)
+    harness.engine.dispatch({ type: 'set_point_size', sizePx: 500 })
+    await harness.flush()
+    expect(harness.scene.pointSizePx).toBe(64)
   })
 })

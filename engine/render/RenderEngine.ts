@@ -8,6 +8,8 @@
  */
 import type { LineBasicMaterial, Matrix4 } from 'three'
 import {
+  CAMERA_KEYFRAME_ANIMATION_S,
+  DEFAULT_POINT_SIZE_PX,
   HOVER_THROTTLE_MS,
   PLAYBACK,
   TRIANGLE_LIMIT,
@@ -41,7 +43,9 @@ import type {
 } from '../protocol.ts'
 import {
   cameraBasis,
+  easeInOut,
   fitCamera,
+  interpolateCamera,
   metresPerPixel,
   orientCamera,
   subtractVectors,
@@ -75,6 +79,15 @@ export const CONTEXT_LOST_MESSAGE =
  */
 export const HOVER_PICK_POINT_LIMIT = 1_000_000
 
+/** Duration of a view-orientation camera animation (spec/results.md §9). */
+export const CAMERA_ANIMATION_MS = CAMERA_KEYFRAME_ANIMATION_S * 1000
+
+/** Point sizes the engine accepts, CSS pixels. */
+export const POINT_SIZE_LIMITS_PX = { min: 1, max: 64 } as const
+
+/** The coordinate-system axes are this fraction of the scene's radius long. */
+const AXES_LENGTH_PER_RADIUS = 0.4
+
 /** How long after a load's reply its output may still arrive before the load counts as failed. */
 const MISSING_OUTPUT_GRACE_MS = 2000
 
@@ -91,6 +104,10 @@ export interface EngineScene {
   /** Uploads a view's buffers to the GPU without drawing it (the next playback output). */
   uploadView(view: OutputView): void
   arrowMaterial(): LineBasicMaterial
+  /** Shows or hides the axes at the origin, each `lengthM` long. */
+  setCoordinateSystem(visible: boolean, lengthM: number): void
+  /** Largest drawn particle size, CSS pixels. */
+  setPointSize(sizePx: number): void
   isGpuBusy(): boolean
   /** Bytes uploaded to the GPU so far. */
   uploadedBytes(): number
@@ -163,6 +180,10 @@ export class RenderEngine implements RenderWorkerApi {
   #size: ViewportSize = { width: 1, height: 1, devicePixelRatio: 1 }
   #camera: CameraState = defaultViewportState().camera
   #cameraFitted = false
+  /** A view-orientation animation in progress (the camera moves there over CAMERA_ANIMATION_MS). */
+  #cameraAnimation: { from: CameraState; to: CameraState; startMs: number } | null = null
+  #coordinateSystem = false
+  #pointSizePx: number = DEFAULT_POINT_SIZE_PX
   #controls = new CameraControls()
   #scheduler: LoadScheduler<DataWorkerHandle>
   #workers: DataWorkerHandle[] = []
@@ -231,6 +252,7 @@ export class RenderEngine implements RenderWorkerApi {
       })
       // Intents that came before the canvas: their GPU state goes to the new scene now.
       this.#scene.setClip(clipPlaneEquation(this.#clip))
+      this.#scene.setPointSize(this.#pointSizePx)
       this.#applyColour()
       this.#applyCamera()
     } catch (error) {
@@ -355,12 +377,38 @@ export class RenderEngine implements RenderWorkerApi {
         this.#cameraFitted = true
         this.#setCamera(intent.camera)
         return
-      case 'set_camera_mode':
+      case 'set_camera_mode': {
+        const animation = this.#cameraAnimation
         this.#setCamera(switchCameraMode(this.#camera, intent.mode))
+        // A switch during an orientation animation keeps it going, in the new mode.
+        if (animation !== null)
+          this.#cameraAnimation = {
+            ...animation,
+            from: switchCameraMode(animation.from, intent.mode),
+            to: switchCameraMode(animation.to, intent.mode),
+          }
         return
-      case 'view_orientation':
-        this.#setCamera(orientCamera(this.#camera, intent.direction, intent.up))
+      }
+      case 'view_orientation': {
+        // From where the camera is now (mid-animation too) to the orientation, over 0.7 s.
+        const to = orientCamera(this.#camera, intent.direction, intent.up)
+        this.#cameraAnimation = { from: this.#camera, to, startMs: this.#options.nowMs() }
         return
+      }
+      case 'set_coordinate_system':
+        this.#coordinateSystem = intent.visible
+        this.#applyCamera()
+        return
+      case 'set_point_size': {
+        const sizePx = Number.isFinite(intent.sizePx) ? intent.sizePx : DEFAULT_POINT_SIZE_PX
+        this.#pointSizePx = Math.min(
+          POINT_SIZE_LIMITS_PX.max,
+          Math.max(POINT_SIZE_LIMITS_PX.min, sizePx),
+        )
+        this.#scene?.setPointSize(this.#pointSizePx)
+        this.#needsDraw = true
+        return
+      }
       case 'fit_view':
         this.#fitView()
         return
@@ -613,7 +661,13 @@ export class RenderEngine implements RenderWorkerApi {
     scene.showView(view)
     if (!this.#cameraFitted && view.bounds !== null) {
       this.#cameraFitted = true
-      this.#camera = fitCamera(this.#camera, view.bounds, this.#aspect())
+      // An orientation asked for before the first output lands at once, framing it.
+      this.#camera = fitCamera(
+        this.#cameraAnimation?.to ?? this.#camera,
+        view.bounds,
+        this.#aspect(),
+      )
+      this.#cameraAnimation = null
     }
     this.#applyCamera()
     this.#needsDraw = true
@@ -672,13 +726,31 @@ export class RenderEngine implements RenderWorkerApi {
     return bounds === null ? 1 : vectorLength(subtractVectors(bounds.max, bounds.min)) / 2
   }
 
+  /** Moves the camera; an orientation animation under way stops where it is. */
   #setCamera(camera: CameraState): void {
+    this.#cameraAnimation = null
     this.#camera = camera
     this.#applyCamera()
   }
 
+  /** Advances the orientation animation to `now`; true while it goes on. */
+  #animateCamera(now: number): boolean {
+    const animation = this.#cameraAnimation
+    if (animation === null) return false
+    const t = (now - animation.startMs) / CAMERA_ANIMATION_MS
+    this.#camera = interpolateCamera(animation.from, animation.to, easeInOut(t))
+    if (t >= 1) {
+      this.#camera = animation.to
+      this.#cameraAnimation = null
+    }
+    this.#applyCamera()
+    return this.#cameraAnimation !== null
+  }
+
   #applyCamera(): void {
-    this.#scene?.setCamera(this.#camera, this.#sceneRadius())
+    const radius = this.#sceneRadius()
+    this.#scene?.setCamera(this.#camera, radius)
+    this.#scene?.setCoordinateSystem(this.#coordinateSystem, radius * AXES_LENGTH_PER_RADIUS)
     this.#needsDraw = true
     this.#arrowsStale = true
   }
@@ -687,7 +759,8 @@ export class RenderEngine implements RenderWorkerApi {
     const bounds = this.#displayed?.view?.bounds ?? null
     if (bounds === null) return
     this.#cameraFitted = true
-    this.#setCamera(fitCamera(this.#camera, bounds, this.#aspect()))
+    // Fitting during an orientation animation frames the orientation it was heading to.
+    this.#setCamera(fitCamera(this.#cameraAnimation?.to ?? this.#camera, bounds, this.#aspect()))
   }
 
   // ── Frames ──────────────────────────────────────────────────────────────────────────────────
@@ -713,7 +786,9 @@ export class RenderEngine implements RenderWorkerApi {
       this.#showCurrentOutput()
       this.#syncLoads()
     }
-    const interacting = this.#controls.isInteracting(now)
+    const animating = this.#animateCamera(now)
+    // An animating camera draws like a dragged one: the light subset, no arrows until it stops.
+    const interacting = this.#controls.isInteracting(now) || animating
     if (interacting !== this.#wasInteracting) {
       this.#wasInteracting = interacting
       this.#needsDraw = true
@@ -946,6 +1021,10 @@ export class RenderEngine implements RenderWorkerApi {
       colourStatus: this.#colourStatus,
       uploadedBytes: this.#scene?.uploadedBytes() ?? 0,
       playbackFrames: this.#clock.punctuality(),
+      coordinateSystem: this.#coordinateSystem,
+      pointSizePx: this.#pointSizePx,
+      bounds: this.#displayed?.view?.bounds ?? null,
+      cameraAnimating: this.#cameraAnimation !== null,
     }
   }
 

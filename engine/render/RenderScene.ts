@@ -5,8 +5,11 @@
  * while the previous one is still being executed (SwiftShader runs ≈1 µs per point per frame).
  */
 import {
+  BufferGeometry,
   Color,
   DataTexture,
+  Float32BufferAttribute,
+  LineSegments,
   LineBasicMaterial,
   Matrix4,
   NearestFilter,
@@ -41,6 +44,32 @@ export interface ViewportSize {
 /** Background of the viewport. */
 const BACKGROUND = new Color('#f4f6f9')
 
+/** Axis colours of the coordinate system: x red, y green, z blue (the axis gizmo's too). */
+export const AXIS_COLOURS = { x: '#d64545', y: '#2f9e44', z: '#2f6fdb' } as const
+
+/** Unit axes from the origin (x, y, z), coloured per axis; scaled to the scene when shown. */
+function createAxes(): LineSegments<BufferGeometry, LineBasicMaterial> {
+  const geometry = new BufferGeometry()
+  geometry.setAttribute(
+    'position',
+    new Float32BufferAttribute([0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1], 3),
+  )
+  const colours = [AXIS_COLOURS.x, AXIS_COLOURS.y, AXIS_COLOURS.z].flatMap((hex) => {
+    const colour = new Color(hex)
+    return [colour.r, colour.g, colour.b, colour.r, colour.g, colour.b]
+  })
+  geometry.setAttribute('color', new Float32BufferAttribute(colours, 3))
+  // Drawn over everything (the origin often lies inside the fluid or a wall), last.
+  const axes = new LineSegments(
+    geometry,
+    new LineBasicMaterial({ vertexColors: true, depthTest: false, depthWrite: false }),
+  )
+  axes.renderOrder = 1000
+  axes.frustumCulled = false
+  axes.visible = false
+  return axes
+}
+
 /** three.js scene, cameras and renderer over one OffscreenCanvas. */
 export class RenderScene {
   readonly shared: SharedUniforms
@@ -58,6 +87,8 @@ export class RenderScene {
   #arrowMaterial = new LineBasicMaterial({ color: '#1d2733', depthTest: false })
   #mode: CameraState['mode'] = 'perspective'
   #uploads = new UploadCounter()
+  #axes = createAxes()
+  #pointSizePx: number = DEFAULT_POINT_SIZE_PX
 
   constructor(
     canvas: OffscreenCanvas,
@@ -98,13 +129,26 @@ export class RenderScene {
       uOrthographic: { value: false },
     }
     this.setSize(size)
+    this.#scene.add(this.#axes)
   }
 
   setSize(size: ViewportSize): void {
     this.#size = size
     this.#renderer.setPixelRatio(size.devicePixelRatio)
     this.#renderer.setSize(Math.max(1, size.width), Math.max(1, size.height), false)
-    this.shared.uPointSizeMaxPx.value = DEFAULT_POINT_SIZE_PX * size.devicePixelRatio
+    this.shared.uPointSizeMaxPx.value = this.#pointSizePx * size.devicePixelRatio
+  }
+
+  /** Largest drawn particle size in CSS pixels (a uniform: nothing is uploaded). */
+  setPointSize(sizePx: number): void {
+    this.#pointSizePx = sizePx
+    this.shared.uPointSizeMaxPx.value = sizePx * this.#size.devicePixelRatio
+  }
+
+  /** Shows or hides the coordinate-system axes at the origin, each `lengthM` long. */
+  setCoordinateSystem(visible: boolean, lengthM: number): void {
+    this.#axes.visible = visible
+    this.#axes.scale.setScalar(Math.max(lengthM, 1e-6))
   }
 
   /** Scheme and range are uniforms: nothing is uploaded. */
@@ -164,6 +208,7 @@ export class RenderScene {
     this.#scene.clear()
     this.#shownView = view
     if (view !== null) for (const object of view.sceneObjects()) this.#scene.add(object)
+    this.#scene.add(this.#axes)
   }
 
   /** Re-adds the shown view's objects (after arrows changed). */
@@ -237,6 +282,8 @@ export class RenderScene {
   /** Frees the renderer, the texture and the context. */
   dispose(): void {
     this.#scene.clear()
+    this.#axes.geometry.dispose()
+    this.#axes.material.dispose()
     this.#lut.dispose()
     this.#arrowMaterial.dispose()
     if (this.#fence !== null) this.#gl.deleteSync(this.#fence)

@@ -4,6 +4,8 @@ import { FIELD_OF_VIEW_DEG } from '../../domain/constants.ts'
 import type { CameraState } from '../../domain/results.ts'
 import {
   axisGizmoOrientation,
+  easeInOut,
+  interpolateCamera,
   cameraDistance,
   fitCamera,
   metresPerPixel,
@@ -162,5 +164,40 @@ describe('view orientations', () => {
     const radius = Math.sqrt(3)
     const halfFov = (FIELD_OF_VIEW_DEG * Math.PI) / 360
     expect(cameraDistance(fitted)).toBeCloseTo(radius / Math.sin(halfFov))
+  })
+})
+
+describe('camera keyframe interpolation', () => {
+  const from: CameraState = {
+    position: [2, 0, 0],
+    target: [0, 0, 0],
+    up: [0, 0, 1],
+    mode: 'perspective',
+  }
+
+  it('starts at the first camera, ends at the second and keeps the distance on the way', () => {
+    const to: CameraState = { ...from, position: [0, 2, 0] }
+    expect(interpolateCamera(from, to, 0)).toEqual(from)
+    expect(interpolateCamera(from, to, 1)).toEqual(to)
+    const middle = interpolateCamera(from, to, 0.5)
+    expect(Math.hypot(...middle.position)).toBeCloseTo(2, 9)
+    expect(middle.position[0]).toBeCloseTo(Math.SQRT2, 9)
+    expect(middle.position[1]).toBeCloseTo(Math.SQRT2, 9)
+  })
+
+  it('turns half a circle without passing through the target, with a normalized up', () => {
+    const to: CameraState = { ...from, position: [-2, 0, 0] }
+    for (const t of [0.25, 0.5, 0.75]) {
+      const camera = interpolateCamera(from, to, t)
+      expect(Math.hypot(...camera.position)).toBeCloseTo(2, 9)
+      expect(Math.hypot(...camera.up)).toBeCloseTo(1, 9)
+    }
+  })
+
+  it('eases in and out between 0 and 1', () => {
+    expect(easeInOut(-1)).toBe(0)
+    expect(easeInOut(0.5)).toBe(0.5)
+    expect(easeInOut(2)).toBe(1)
+    expect(easeInOut(0.1)).toBeLessThan(0.1)
   })
 })

@@ -300,3 +300,64 @@ export function axisGizmoOrientation(axis: 'x' | 'y' | 'z', positive: boolean): 
     up: axis === 'z' ? [0, positive ? 1 : -1, 0] : [0, 0, 1],
   }
 }
+
+/** Ease-in-out over [0, 1] (smoothstep): a camera keyframe starts and stops gently. */
+export function easeInOut(t: number): number {
+  const clamped = Math.min(1, Math.max(0, t))
+  return clamped * clamped * (3 - 2 * clamped)
+}
+
+/** The rotation taking unit vector a onto unit vector b: axis and angle (a half turn picks a perpendicular axis). */
+function rotationBetween(
+  a: readonly number[],
+  b: readonly number[],
+  fallbackAxis: readonly number[],
+): { axis: Vec3; angleRad: number } {
+  const angleRad = Math.acos(Math.min(1, Math.max(-1, dotVectors(a, b))))
+  let axis = normalizeVector(crossVectors(a, b))
+  if (axis === null) {
+    // Parallel or opposite: turn about the fallback axis made perpendicular to a.
+    axis = normalizeVector(
+      subtractVectors(fallbackAxis, scaleVector(a, dotVectors(fallbackAxis, a))),
+    ) ??
+      normalizeVector(crossVectors(a, [1, 0, 0])) ??
+      normalizeVector(crossVectors(a, [0, 1, 0])) ?? [0, 0, 1]
+  }
+  return { axis, angleRad }
+}
+
+/**
+ * The camera `t` (0..1) of the way from `from` to `to`: the view direction turns about the target
+ * on the great circle between them, distance, target and up blend, so the camera keyframe animation
+ * (spec/results.md §9, 0.7 s) never passes through the target. t = 0 is `from`, t = 1 is `to`.
+ */
+export function interpolateCamera(from: CameraState, to: CameraState, t: number): CameraState {
+  if (t <= 0) return from
+  if (t >= 1) return to
+  const fromOffset = subtractVectors(from.position, from.target)
+  const toOffset = subtractVectors(to.position, to.target)
+  const fromDistance = vectorLength(fromOffset)
+  const toDistance = vectorLength(toOffset)
+  const fromDirection = normalizeVector(fromOffset)
+  const toDirection = normalizeVector(toOffset)
+  if (fromDirection === null || toDirection === null) return t < 0.5 ? from : to
+  const { axis, angleRad } = rotationBetween(fromDirection, toDirection, from.up)
+  const direction = rotateVector(fromDirection, axis, angleRad * t)
+  const distance = fromDistance + (toDistance - fromDistance) * t
+  const target = addVectors(from.target, scaleVector(subtractVectors(to.target, from.target), t))
+  const turnedUp = rotateVector(from.up, axis, angleRad * t)
+  const blendedUp = addVectors(scaleVector(turnedUp, 1 - t), scaleVector(to.up, t))
+  // The up must stay perpendicular to the view and normalized (spec/results.md §5).
+  const up =
+    normalizeVector(
+      subtractVectors(blendedUp, scaleVector(direction, dotVectors(blendedUp, direction))),
+    ) ??
+    normalizeVector(subtractVectors(to.up, scaleVector(direction, dotVectors(to.up, direction)))) ??
+    to.up
+  return {
+    position: addVectors(target, scaleVector(direction, distance)),
+    target,
+    up,
+    mode: to.mode,
+  }
+}
