@@ -1,6 +1,7 @@
 import { atom } from 'jotai'
 import {
   DEFAULT_COLOUR_SCHEME,
+  DEFAULT_POINT_SIZE_PX,
   PLAYBACK,
   type ColourScheme,
   type DetailLevel,
@@ -115,3 +116,7 @@ datasetAtom.debugLabel = 'datasetAtom'
  */
 export const restoredCameraAtom = atom<CameraState | null>(null)
 restoredCameraAtom.debugLabel = 'restoredCameraAtom'
+
+/** Largest drawn particle size in CSS pixels (the fluid view mode dialog's point size; 15 px). */
+export const pointSizeAtom = atom<number>(DEFAULT_POINT_SIZE_PX)
+pointSizeAtom.debugLabel = 'pointSizeAtom'
