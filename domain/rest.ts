@@ -19,6 +19,7 @@ import {
   SlimProjectSchema,
   pageSchema,
 } from './projects.ts'
+import { EXPORT_ROUTES } from './rest/exportRoutes.ts'
 import { RESULTS_ROUTES } from './rest/resultsRoutes.ts'
 import { RUN_ROUTES } from './rest/runRoutes.ts'
 import { SETUP_ROUTES } from './rest/setupRoutes.ts'
@@ -277,6 +278,7 @@ export const ROUTES = {
   ...SETUP_ROUTES,
   ...RUN_ROUTES,
   ...RESULTS_ROUTES,
+  ...EXPORT_ROUTES,
   ...VIEWPORT_ROUTES,
 } as const satisfies Record<string, RouteDef>
 

@@ -15,6 +15,7 @@ import { methodsForPath, registerRoutes } from './api/routes.ts'
 import { createClock, type Clock } from './clock.ts'
 import { isUniqueViolation } from './db/connect.ts'
 import type { Database } from './db/schema.ts'
+import { registerExports } from './exports/registerExports.ts'
 import { registerSimulationFileRoutes } from './files/simulationFiles.ts'
 import { registerJobs, type JobOptions } from './jobs/registerJobs.ts'
 import { registerOutputBundleRoute } from './results/bundleRoute.ts'
@@ -134,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSimulationFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerUploadRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerOutputBundleRoute(app, { db: options.db, clock, dataDir: options.dataDir })
+  await registerExports(app, { db: options.db, clock, dataDir: options.dataDir })
 
   const openApiDocument = buildOpenApiDocument(version)
   registerRoutes(app, {

@@ -155,4 +155,25 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
       },
     },
   },
+  '/api/simulations/{id}/user_exports/{fileId}': {
+    get: {
+      operationId: 'downloadUserExportFile',
+      summary: "One file of the simulation's completed user export (VTU, STL, logs CSV, job file)",
+      parameters: [
+        idParameter,
+        { name: 'fileId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+      ],
+      responses: {
+        200: {
+          description: 'The file, as an attachment',
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        400: errorResponse('wrong_input: id or fileId not a positive integer'),
+        401: errorResponse('unauthorized'),
+        404: errorResponse(
+          'resource_not_found: no such file, or the export expired or was deleted',
+        ),
+      },
+    },
+  },
 }

@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { userExportsMigration } from '../exports/migration.ts'
 import { jobsMigration } from '../jobs/migration.ts'
 import { sensorsClipsMigration } from '../sensors/migration.ts'
 import { viewportStateMigration } from '../viewport/migration.ts'
@@ -283,6 +284,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0003_jobs': jobsMigration(dialect),
     '0004_viewport_state': viewportStateMigration(dialect),
     '0005_sensors_clips': sensorsClipsMigration(dialect),
+    '0006_user_exports': userExportsMigration(dialect),
   }
 }
 

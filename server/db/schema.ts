@@ -323,6 +323,41 @@ export interface ViewportStatesTable {
   updated_at: string
 }
 
+/** A user export (server/exports/); one live export per simulation, a new one replaces it. */
+export interface UserExportsTable {
+  id: Generated<number>
+  simulation_id: number
+  name: string
+  /** A JobState: scheduled, running, completed, canceled, failed, expired. */
+  state: string
+  progress: Generated<number>
+  /** JSON ExportRequest. */
+  request: string
+  /** JSON ExportError[]. */
+  errors: Generated<string>
+  warnings: Generated<string>
+  /** Export directory relative to the data directory. */
+  directory: string
+  expires_at: string | null
+  ended_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** One completely written file of a user export (listed only after its rename into place). */
+export interface UserExportFilesTable {
+  id: Generated<number>
+  export_id: number
+  simulation_id: number
+  filename: string
+  /** Path relative to the export directory. */
+  path: string
+  size_bytes: number
+  /** 'created': downloadable. */
+  state: string
+  created_at: string
+}
+
 /** The tables Kysely knows; later migrations add theirs here. */
 export interface Database {
   organizations: OrganizationsTable
@@ -345,6 +380,8 @@ export interface Database {
   volume_clips: VolumeClipsTable
   sensor_output_states: SensorOutputStatesTable
   viewport_states: ViewportStatesTable
+  user_exports: UserExportsTable
+  user_export_files: UserExportFilesTable
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>

@@ -87,19 +87,26 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}.zip"; filename*=UTF-8''${encodeURIComponent(name)}.zip`
 }
 
-async function archiveSources(
-  options: FileRoutesOptions,
-  simulation: SimulationRow,
-  record: unknown,
-): Promise<ZipSource[]> {
-  const jobFile = {
+/** The job file of a simulation (its setup) as the download and the user export write it. */
+export function simulationJobFile(simulation: SimulationRow): object {
+  return {
     format: 'dive-job',
     version: 1,
     simulation: { name: simulation.name, description: simulation.description },
     settings: readSettings(simulation.settings),
   }
+}
+
+async function archiveSources(
+  options: FileRoutesOptions,
+  simulation: SimulationRow,
+  record: unknown,
+): Promise<ZipSource[]> {
   const sources: ZipSource[] = [
-    { name: DEFAULT_JOB_FILENAME, chunks: textChunks(JSON.stringify(jobFile, null, 2)) },
+    {
+      name: DEFAULT_JOB_FILENAME,
+      chunks: textChunks(JSON.stringify(simulationJobFile(simulation), null, 2)),
+    },
     { name: 'simulation.json', chunks: textChunks(JSON.stringify(record, null, 2)) },
   ]
   if (simulation.active_run_id !== null) {

@@ -8,6 +8,7 @@ import {
   version,
 } from './account.ts'
 import { login, logout, refresh } from './auth.ts'
+import { exportHandlers } from './exportHandlers.ts'
 import { resultsHandlers } from './resultsHandlers.ts'
 import { runHandlers } from './runHandlers.ts'
 import { setupHandlers } from './setupHandlers.ts'
@@ -55,6 +56,7 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     ...setupHandlers,
     ...runHandlers,
     ...resultsHandlers,
+    ...exportHandlers,
     ...viewportHandlers,
   }
 }

@@ -1,0 +1,375 @@
+import { randomUUID } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Kysely } from 'kysely'
+import { simulationDirectory } from '../../domain/output/layout.ts'
+import { USER_EXPORT_RETENTION_MS, type ExportStatus } from '../../domain/rest/exportRoutes.ts'
+import type { OutputManifestInfo } from '../../domain/rest/resultsRoutes.ts'
+import { EXPORT_MESSAGES, type ExportRequest } from '../../domain/results.ts'
+import type { Clock } from '../clock.ts'
+import type { Database, SimulationRow } from '../db/schema.ts'
+import { ExportFailure, runExportWork, type ExportMessage } from './exportWork.ts'
+
+/*
+ * The user exports of an app: one live export per simulation. Starting one cancels and deletes the
+ * previous one; the work runs in the background (exportWork.ts) and its record moves scheduled →
+ * running → completed (files listed) | failed (errors, files removed) | canceled (DELETE: files
+ * removed). A completed export's files are kept USER_EXPORT_RETENTION_MS, then the record reads
+ * `expired` and the files are deleted. Records left scheduled or running by a previous process
+ * are failed at start, their files removed.
+ */
+
+type Db = Kysely<Database>
+
+/** Why a record left by a previous process failed. */
+export const SERVER_RESTARTED_MESSAGE = 'The server stopped while the files were being exported.'
+
+/** Where a simulation's exports live, relative to the data directory. */
+export function exportsDirectory(simulationId: number): string {
+  return `${simulationDirectory(simulationId)}/exports`
+}
+
+interface Running {
+  controller: AbortController
+  done: Promise<void>
+}
+
+/** Called after each completed file; the work waits for it (tests hold an export mid-run). */
+export type AfterFileHook = (exportId: number, signal: AbortSignal) => Promise<void>
+
+export interface ExportRunnerOptions {
+  db: Db
+  clock: Clock
+  dataDir: string
+}
+
+function parseMessages(text: string): ExportMessage[] {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    return Array.isArray(parsed) ? (parsed as ExportMessage[]) : []
+  } catch {
+    return []
+  }
+}
+
+export class ExportRunner {
+  #db: Db
+  #clock: Clock
+  #dataDir: string
+  #running = new Map<number, Running>()
+  #afterFileHook: AfterFileHook | null = null
+
+  constructor(options: ExportRunnerOptions) {
+    this.#db = options.db
+    this.#clock = options.clock
+    this.#dataDir = options.dataDir
+  }
+
+  /** Fails the records a previous process left unfinished and removes their files. */
+  async recoverUnfinished(): Promise<void> {
+    const rows = await this.#db
+      .selectFrom('user_exports')
+      .select(['id', 'directory'])
+      .where('state', 'in', ['scheduled', 'running'])
+      .execute()
+    for (const row of rows) {
+      await this.#removeFiles(row.id, row.directory)
+      await this.#finish(row.id, 'failed', {
+        errors: [
+          {
+            description: EXPORT_MESSAGES.failed,
+            details: { description: SERVER_RESTARTED_MESSAGE },
+            outputs: [],
+          },
+        ],
+      })
+    }
+  }
+
+  /** Replaces the simulation's export with a new one and starts its work. */
+  async startExport(
+    simulation: SimulationRow,
+    runId: number | null,
+    manifests: readonly OutputManifestInfo[],
+    request: ExportRequest,
+  ): Promise<ExportStatus> {
+    await this.#deleteExports(simulation.id)
+    const now = this.#clock.nowIso()
+    const directory = `${exportsDirectory(simulation.id)}/${randomUUID()}`
+    const { id } = await this.#db
+      .insertInto('user_exports')
+      .values({
+        simulation_id: simulation.id,
+        name: EXPORT_MESSAGES.defaultName,
+        state: 'scheduled',
+        request: JSON.stringify(request),
+        directory,
+        expires_at: null,
+        ended_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const controller = new AbortController()
+    const done = this.#run(id, directory, { simulation, runId, manifests, request }, controller)
+    this.#running.set(id, { controller, done })
+    void done.finally(() => this.#running.delete(id))
+    return (await this.#status(id))!
+  }
+
+  /** The simulation's latest export (expired once its retention has passed), or null. */
+  async readExport(simulationId: number): Promise<ExportStatus | null> {
+    const row = await this.#latest(simulationId)
+    if (!row) return null
+    if (
+      row.state === 'completed' &&
+      row.expires_at !== null &&
+      row.expires_at <= this.#clock.nowIso()
+    ) {
+      await this.#removeFiles(row.id, row.directory)
+      await this.#setState(row.id, 'expired')
+    }
+    return this.#status(row.id)
+  }
+
+  /** Cancels a running export and deletes the files of the latest one; null when none exists. */
+  async cancelExport(simulationId: number): Promise<ExportStatus | null> {
+    const row = await this.#latest(simulationId)
+    if (!row) return null
+    await this.#stop(row.id)
+    await this.#removeFiles(row.id, row.directory)
+    if (row.state !== 'expired') await this.#finish(row.id, 'canceled', {})
+    return this.#status(row.id)
+  }
+
+  /** A file of the simulation's export that may be downloaded now, with its absolute path. */
+  async findDownloadableFile(
+    simulationId: number,
+    fileId: number,
+  ): Promise<{ filename: string; path: string; sizeBytes: number } | null> {
+    const status = await this.readExport(simulationId)
+    if (!status || status.state !== 'completed') return null
+    const row = await this.#db
+      .selectFrom('user_export_files')
+      .innerJoin('user_exports', 'user_exports.id', 'user_export_files.export_id')
+      .select([
+        'user_export_files.filename',
+        'user_export_files.path',
+        'user_export_files.size_bytes',
+        'user_exports.directory',
+      ])
+      .where('user_export_files.id', '=', fileId)
+      .where('user_export_files.export_id', '=', status.id)
+      .executeTakeFirst()
+    if (!row) return null
+    return {
+      filename: row.filename,
+      path: join(this.#dataDir, row.directory, row.path),
+      sizeBytes: row.size_bytes,
+    }
+  }
+
+  /** Stops every running export (the app is closing); records stay for the next start. */
+  async close(): Promise<void> {
+    const running = [...this.#running.values()]
+    for (const entry of running) entry.controller.abort()
+    await Promise.allSettled(running.map((entry) => entry.done))
+  }
+
+  /** Tests: a hook the work awaits after each completed file (null removes it). */
+  setAfterFileHook(hook: AfterFileHook | null): void {
+    this.#afterFileHook = hook
+  }
+
+  /** Settles when the export's work has ended (tests). */
+  async waitForExport(exportId: number): Promise<void> {
+    await this.#running.get(exportId)?.done
+  }
+
+  async #run(
+    id: number,
+    directory: string,
+    work: {
+      simulation: SimulationRow
+      runId: number | null
+      manifests: readonly OutputManifestInfo[]
+      request: ExportRequest
+    },
+    controller: AbortController,
+  ): Promise<void> {
+    // Let the request that started the export answer before the work begins.
+    await new Promise((resolve) => setImmediate(resolve))
+    const signal = controller.signal
+    try {
+      signal.throwIfAborted()
+      await this.#setState(id, 'running')
+      let lastProgressMs = 0
+      const warnings = await runExportWork({
+        dataDir: this.#dataDir,
+        ...work,
+        directory: join(this.#dataDir, directory),
+        signal,
+        onProgress: async (fraction) => {
+          const nowMs = this.#clock.nowMs()
+          if (nowMs - lastProgressMs < 250 && fraction < 1) return
+          lastProgressMs = nowMs
+          await this.#db
+            .updateTable('user_exports')
+            .set({ progress: fraction, updated_at: this.#clock.nowIso() })
+            .where('id', '=', id)
+            .execute()
+        },
+        onFile: async (file) => {
+          await this.#db
+            .insertInto('user_export_files')
+            .values({
+              export_id: id,
+              simulation_id: work.simulation.id,
+              filename: file.filename,
+              path: file.path,
+              size_bytes: file.sizeBytes,
+              state: 'created',
+              created_at: this.#clock.nowIso(),
+            })
+            .execute()
+          await this.#afterFileHook?.(id, signal)
+        },
+      })
+      signal.throwIfAborted()
+      const expiresAt = new Date(this.#clock.nowMs() + USER_EXPORT_RETENTION_MS).toISOString()
+      await this.#finish(id, 'completed', { warnings, expiresAt, progress: 1 })
+    } catch (error) {
+      await this.#removeFiles(id, directory)
+      // A canceled export's record is finished by cancelExport (or left for recovery on close).
+      if (signal.aborted) return
+      if (error instanceof ExportFailure) {
+        await this.#finish(id, 'failed', { errors: error.errors, warnings: error.warnings })
+        return
+      }
+      const reason = error instanceof Error ? error.message : String(error)
+      await this.#finish(id, 'failed', {
+        errors: [
+          { description: EXPORT_MESSAGES.failed, details: { description: reason }, outputs: [] },
+        ],
+      })
+    }
+  }
+
+  async #stop(id: number): Promise<void> {
+    const running = this.#running.get(id)
+    if (!running) return
+    running.controller.abort()
+    await running.done
+  }
+
+  /** Stops and deletes every export of the simulation (a new one replaces them). */
+  async #deleteExports(simulationId: number): Promise<void> {
+    const rows = await this.#db
+      .selectFrom('user_exports')
+      .select(['id', 'directory'])
+      .where('simulation_id', '=', simulationId)
+      .execute()
+    for (const row of rows) {
+      await this.#stop(row.id)
+      await this.#removeFiles(row.id, row.directory)
+      await this.#db.deleteFrom('user_exports').where('id', '=', row.id).execute()
+    }
+    await rm(join(this.#dataDir, exportsDirectory(simulationId)), { recursive: true, force: true })
+  }
+
+  async #removeFiles(id: number, directory: string): Promise<void> {
+    // Rows first: a file is never listed once its deletion has begun.
+    await this.#db.deleteFrom('user_export_files').where('export_id', '=', id).execute()
+    await rm(join(this.#dataDir, directory), { recursive: true, force: true })
+  }
+
+  async #setState(id: number, state: string): Promise<void> {
+    await this.#db
+      .updateTable('user_exports')
+      .set({ state, updated_at: this.#clock.nowIso() })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  async #finish(
+    id: number,
+    state: 'completed' | 'failed' | 'canceled',
+    result: {
+      errors?: ExportMessage[]
+      warnings?: ExportMessage[]
+      expiresAt?: string
+      progress?: number
+    },
+  ): Promise<void> {
+    const now = this.#clock.nowIso()
+    await this.#db
+      .updateTable('user_exports')
+      .set({
+        state,
+        updated_at: now,
+        ended_at: now,
+        expires_at: result.expiresAt ?? null,
+        ...(result.progress === undefined ? {} : { progress: result.progress }),
+        ...(result.errors ? { errors: JSON.stringify(result.errors) } : {}),
+        ...(result.warnings ? { warnings: JSON.stringify(result.warnings) } : {}),
+      })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  async #latest(simulationId: number) {
+    return this.#db
+      .selectFrom('user_exports')
+      .selectAll()
+      .where('simulation_id', '=', simulationId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  }
+
+  async #status(id: number): Promise<ExportStatus | null> {
+    const row = await this.#db
+      .selectFrom('user_exports')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst()
+    if (!row) return null
+    const files = await this.#db
+      .selectFrom('user_export_files')
+      .select(['id', 'filename', 'state'])
+      .where('export_id', '=', id)
+      .orderBy('id')
+      .execute()
+    return {
+      id: row.id,
+      name: row.name,
+      state: row.state as ExportStatus['state'],
+      files,
+      warnings: parseMessages(row.warnings),
+      errors: parseMessages(row.errors),
+      progress: row.progress,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+    }
+  }
+}
+
+const runners = new WeakMap<object, ExportRunner>()
+
+/** Registers the app's runner for handlers that only get the database. */
+export function registerExportRunner(db: Db, runner: ExportRunner): void {
+  runners.set(db, runner)
+}
+
+/** Forgets the app's runner (the app closed). */
+export function unregisterExportRunner(db: Db): void {
+  runners.delete(db)
+}
+
+/** The runner of the app that owns this database. */
+export function exportRunnerFor(db: Db): ExportRunner {
+  const runner = runners.get(db)
+  if (!runner) throw new Error('No export runner is registered for this database')
+  return runner
+}

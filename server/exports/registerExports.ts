@@ -1,0 +1,78 @@
+import { createReadStream } from 'node:fs'
+import type { FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
+import { API_PREFIX } from '../../domain/rest.ts'
+import { USER_EXPORT_FILE_PATH } from '../../domain/rest/exportRoutes.ts'
+import { ApiError, notFound } from '../api/apiError.ts'
+import { findAccessibleSimulation } from '../api/access.ts'
+import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
+import type { Clock } from '../clock.ts'
+import type { Database } from '../db/schema.ts'
+import { ExportRunner, registerExportRunner, unregisterExportRunner } from './ExportRunner.ts'
+
+export interface RegisterExportsOptions {
+  db: Kysely<Database>
+  clock: Clock
+  dataDir: string
+}
+
+/** Media types of the exported files by extension. */
+const CONTENT_TYPES: Record<string, string> = {
+  vtu: 'application/octet-stream',
+  stl: 'model/stl',
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json',
+}
+
+function positiveInteger(value: unknown, name: string): number {
+  const number = Number(value)
+  if (typeof value !== 'string' || !/^\d{1,12}$/.test(value) || number < 1)
+    throw new ApiError('wrong_input', `${name} must be a positive integer`)
+  return number
+}
+
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\w .-]+/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
+/**
+ * The app's export runner (recovers records a previous process left running, stops the work when
+ * the app closes) and GET /api/simulations/:id/user_exports/:fileId, which streams one file of the
+ * simulation's completed, unexpired export.
+ */
+export async function registerExports(
+  app: FastifyInstance,
+  options: RegisterExportsOptions,
+): Promise<ExportRunner> {
+  const runner = new ExportRunner(options)
+  registerExportRunner(options.db, runner)
+  app.addHook('onClose', async () => {
+    await runner.close()
+    unregisterExportRunner(options.db)
+  })
+  await runner.recoverUnfinished()
+
+  const fastifyPath = USER_EXPORT_FILE_PATH.replace('{id}', ':id').replace('{fileId}', ':fileId')
+  app.get(`${API_PREFIX}${fastifyPath}`, async (request, reply) => {
+    const { user } = await authenticateAccessToken(
+      options.db,
+      options.clock,
+      readBearerToken(request.headers.authorization),
+    )
+    const params = request.params as { id?: string; fileId?: string }
+    const simulationId = positiveInteger(params.id, 'id')
+    const fileId = positiveInteger(params.fileId, 'fileId')
+    const simulation = await findAccessibleSimulation(options.db, user, simulationId)
+    const file = await runner.findDownloadableFile(simulation.id, fileId)
+    if (!file) throw notFound('Exported file')
+    const extension = file.filename.split('.').pop() ?? ''
+    reply
+      .code(200)
+      .header('Content-Type', CONTENT_TYPES[extension] ?? 'application/octet-stream')
+      .header('Content-Length', String(file.sizeBytes))
+      .header('Content-Disposition', contentDisposition(file.filename))
+    return reply.send(createReadStream(file.path))
+  })
+  return runner
+}
