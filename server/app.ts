@@ -17,6 +17,7 @@ import { isUniqueViolation } from './db/connect.ts'
 import type { Database } from './db/schema.ts'
 import { registerExports } from './exports/registerExports.ts'
 import { registerSimulationFileRoutes } from './files/simulationFiles.ts'
+import { registerImageRoutes } from './images/imageRoutes.ts'
 import { registerJobs, type JobOptions } from './jobs/registerJobs.ts'
 import { registerOutputBundleRoute } from './results/bundleRoute.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
@@ -134,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fieldSize: 64 * 1024, fields: 20, parts: 50 } })
   registerSimulationFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerUploadRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
+  registerImageRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerOutputBundleRoute(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerExports(app, { db: options.db, clock, dataDir: options.dataDir })
 
