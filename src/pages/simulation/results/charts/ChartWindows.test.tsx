@@ -330,13 +330,15 @@ describe('ChartWindows', () => {
   it('below 1700 px the panel is forced minimized, opens fullscreen, and the other modes are off', () => {
     Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1280 })
     renderCharts()
-    addPressure()
     const panel = screen.getByRole('region', { name: 'Charts' })
     expect(panel.className).toContain('chart-panel--minimized')
     expect(
       screen.getByRole<HTMLButtonElement>('button', { name: 'Maximize charts' }).disabled,
     ).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Restore charts' }))
+    expect(panel.className).toContain('chart-panel--fullscreen')
+    fireEvent.click(screen.getByRole('button', { name: 'Minimize charts' }))
+    addPressure()
     expect(panel.className).toContain('chart-panel--fullscreen')
   })
 
@@ -349,6 +351,32 @@ describe('ChartWindows', () => {
       Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1600 })
       window.dispatchEvent(new Event('resize'))
     })
+    expect(panel.className).toContain('chart-panel--minimized')
+  })
+
+  it('opens a minimized panel when a series is plotted', () => {
+    renderCharts()
+    fireEvent.click(screen.getByRole('button', { name: 'Minimize charts' }))
+    addPressure()
+    expect(screen.getByRole('tabpanel')).toBeTruthy()
+    expect(screen.getByText('Pressure mean (Water)')).toBeTruthy()
+  })
+
+  it('Escape docks a fullscreen panel, and minimizes it again on a small screen', () => {
+    renderCharts()
+    addPressure()
+    const panel = screen.getByRole('region', { name: 'Charts' })
+    fireEvent.click(screen.getByRole('button', { name: 'Fullscreen charts' }))
+    fireEvent.keyDown(window, { key: 'Escape' })
+    expect(panel.className).toBe('chart-panel')
+
+    act(() => {
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1280 })
+      window.dispatchEvent(new Event('resize'))
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Restore charts' }))
+    expect(panel.className).toContain('chart-panel--fullscreen')
+    fireEvent.keyDown(window, { key: 'Escape' })
     expect(panel.className).toContain('chart-panel--minimized')
   })
 })

@@ -460,6 +460,23 @@ export function ChartWindows({ simulation }: { simulation: Simulation }) {
     ? { minimized: requested.minimized, maximized: false, halfScreen: false, fullscreen: true }
     : requested
 
+  // Escape leaves an overlaying panel: docked again, or minimized where it is forced fullscreen.
+  const overlaying = !display.minimized && (display.fullscreen || display.halfScreen)
+  useEffect(() => {
+    if (!overlaying) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return
+      if (document.querySelector('[role="dialog"]')) return
+      setRequested((current) =>
+        smallScreen
+          ? { ...current, minimized: true }
+          : { ...current, fullscreen: false, halfScreen: false },
+      )
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [overlaying, smallScreen, setRequested])
+
   const active = windows.find((chartWindow) => chartWindow.id === activeId) ?? windows.at(-1)
   const closable = canCloseChartWindow(windows.length)
   const modeClass = display.minimized

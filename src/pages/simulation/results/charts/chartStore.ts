@@ -27,11 +27,31 @@ export interface ChartDatasetInput {
   yLabel: string
 }
 
+/** How the chart panel is shown; the small-screen rule may override it (chartWindowDisplay). */
+export interface ChartPanelDisplay {
+  minimized: boolean
+  maximized: boolean
+  fullscreen: boolean
+  halfScreen: boolean
+}
+
+/** The chart panel opens docked: not minimized, maximized, fullscreen nor half-screen. */
+export const DEFAULT_CHART_PANEL_DISPLAY: ChartPanelDisplay = {
+  minimized: false,
+  maximized: false,
+  fullscreen: false,
+  halfScreen: false,
+}
+
+/** The chart panel's requested display. */
+export const chartPanelDisplayAtom = atom<ChartPanelDisplay>(DEFAULT_CHART_PANEL_DISPLAY)
+chartPanelDisplayAtom.debugLabel = 'chartPanelDisplayAtom'
+
 let windowCount = 0
 
 /**
  * Adds a series: to the active window when it plots the same attribute, else to a new window
- * that becomes active.
+ * that becomes active. A minimized chart panel opens, so the plotted series is in view.
  */
 export const addChartDatasetAtom = atom(null, (get, set, input: ChartDatasetInput) => {
   const windows = get(chartWindowsAtom)
@@ -66,6 +86,8 @@ export const addChartDatasetAtom = atom(null, (get, set, input: ChartDatasetInpu
     exists ? windows.map((w) => (w.id === updated.id ? updated : w)) : [...windows, updated],
   )
   set(activeChartWindowIdAtom, updated.id)
+  const display = get(chartPanelDisplayAtom)
+  if (display.minimized) set(chartPanelDisplayAtom, { ...display, minimized: false })
 })
 
 /** Replaces one window by what `change` makes of it (a no-op for an unknown id). */
@@ -142,23 +164,3 @@ export const removeChartDatasetAtom = atom(
     )
   },
 )
-
-/** How the chart panel is shown; the small-screen rule may override it (chartWindowDisplay). */
-export interface ChartPanelDisplay {
-  minimized: boolean
-  maximized: boolean
-  fullscreen: boolean
-  halfScreen: boolean
-}
-
-/** The chart panel opens docked: not minimized, maximized, fullscreen nor half-screen. */
-export const DEFAULT_CHART_PANEL_DISPLAY: ChartPanelDisplay = {
-  minimized: false,
-  maximized: false,
-  fullscreen: false,
-  halfScreen: false,
-}
-
-/** The chart panel's requested display. */
-export const chartPanelDisplayAtom = atom<ChartPanelDisplay>(DEFAULT_CHART_PANEL_DISPLAY)
-chartPanelDisplayAtom.debugLabel = 'chartPanelDisplayAtom'
