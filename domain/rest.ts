@@ -22,6 +22,7 @@ import {
 import { EXPORT_ROUTES } from './rest/exportRoutes.ts'
 import { RESULTS_ROUTES } from './rest/resultsRoutes.ts'
 import { RUN_ROUTES } from './rest/runRoutes.ts'
+import { SENSOR_ROUTES } from './rest/sensorRoutes.ts'
 import { SETUP_ROUTES } from './rest/setupRoutes.ts'
 import { VIEWPORT_ROUTES } from './rest/viewportRoutes.ts'
 
@@ -278,6 +279,7 @@ export const ROUTES = {
   ...SETUP_ROUTES,
   ...RUN_ROUTES,
   ...RESULTS_ROUTES,
+  ...SENSOR_ROUTES,
   ...EXPORT_ROUTES,
   ...VIEWPORT_ROUTES,
 } as const satisfies Record<string, RouteDef>

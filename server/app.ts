@@ -20,6 +20,7 @@ import { registerSimulationFileRoutes } from './files/simulationFiles.ts'
 import { registerImageRoutes } from './images/imageRoutes.ts'
 import { registerJobs, type JobOptions } from './jobs/registerJobs.ts'
 import { registerOutputBundleRoute } from './results/bundleRoute.ts'
+import { registerSensorJobs } from './sensors/SensorRecomputationRunner.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
 import { registerUploadRoutes } from './storage/uploads.ts'
 
@@ -147,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   await registerJobs(app, { db: options.db, clock, dataDir: options.dataDir, ...options.jobs })
+  await registerSensorJobs(app, { db: options.db, clock, dataDir: options.dataDir })
 
   const uiBuilt = await registerStatic(app, distDir)
 

@@ -11,6 +11,7 @@ import { login, logout, refresh } from './auth.ts'
 import { exportHandlers } from './exportHandlers.ts'
 import { resultsHandlers } from './resultsHandlers.ts'
 import { runHandlers } from './runHandlers.ts'
+import { sensorHandlers } from './sensorHandlers.ts'
 import { setupHandlers } from './setupHandlers.ts'
 import { viewportHandlers } from './viewportHandlers.ts'
 import {
@@ -56,6 +57,7 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     ...setupHandlers,
     ...runHandlers,
     ...resultsHandlers,
+    ...sensorHandlers,
     ...exportHandlers,
     ...viewportHandlers,
   }

@@ -36,6 +36,7 @@ import {
   toRunRecord,
 } from '../../jobs/records.ts'
 import { loadSimulationView } from '../../jobs/views.ts'
+import { listSensorOutputStates } from '../../sensors/store.ts'
 import { readSettings } from '../views.ts'
 import { ApiError, notFound } from '../apiError.ts'
 import { findAccessibleSimulation } from '../access.ts'
@@ -361,7 +362,16 @@ const listOutputs: AreaHandlers<typeof RUN_ROUTES>['listOutputs'] = async (
 ) => {
   const simulation = await findAccessibleSimulation(db, user, params.id)
   if (simulation.active_run_id === null) return []
-  return listRunOutputs(dataDir, simulation.id, simulation.active_run_id)
+  const sensorStates = new Map(
+    (await listSensorOutputStates(db, simulation.id, simulation.active_run_id)).map((s) => [
+      s.outputNo,
+      s.state,
+    ]),
+  )
+  return listRunOutputs(dataDir, simulation.id, simulation.active_run_id).map((output) => ({
+    ...output,
+    states: { ...output.states, sensor: sensorStates.get(output.outputNo) ?? 'pending' },
+  }))
 }
 
 // ── Conditions ──────────────────────────────────────────────────────────────────────────────────

@@ -1,0 +1,417 @@
+import { readdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Kysely, Selectable } from 'kysely'
+import type { JobMessage } from '../../domain/jobs.ts'
+import { COLOUR_MAP_STATUS } from '../../domain/results.ts'
+import { RUN_TEXTS } from '../../domain/rest/runRoutes.ts'
+import type { SensorRecomputation } from '../../domain/rest/sensorRoutes.ts'
+import { DEFAULT_SOLVER_OPTIONS } from '../../solver/sph/config.ts'
+import { readSettings } from '../api/views.ts'
+import type { Clock } from '../clock.ts'
+import type { Database, JobsTable } from '../db/schema.ts'
+import { computeTriangleCentroids } from '../meshes/triangles.ts'
+import { listOutputManifests } from '../results/outputFiles.ts'
+import type { SensorJobInput } from './computeOutput.ts'
+import { runSensorsDirectory } from './layout.ts'
+import {
+  SENSOR_SHUTDOWN_REASON,
+  createThreadSensorExecutor,
+  type SensorExecutor,
+} from './sensorThread.ts'
+import {
+  clearSensorOutputStates,
+  deleteRunSensorSamples,
+  listSensorOutputStates,
+  listSensors,
+  setSensorOutputState,
+} from './store.ts'
+
+/*
+ * The sensor recomputation (spec/results.md §4 "Sensor computation"): a durable row of `jobs`
+ * (kind 'sensorRecomputation', scheduled → running → done; failed; canceled on DELETE) that
+ * samples every output of a run at every sensor in a worker thread. Each output's sensor state is
+ * a row of sensor_output_states, written as the thread finishes it; an output that cannot be
+ * sampled is 'failed' and the job ends 'done' with the warning 'Computation failed for outputs:
+ * {list}'. A server restart finds a running job failed (server/jobs/JobRunner marks every running
+ * non-simulation job so; this runner does the same if it sees one first) and runs scheduled ones.
+ */
+
+type Db = Kysely<Database>
+type JobRow = Selectable<JobsTable>
+
+/** Kind of the recomputation rows in `jobs`. */
+export const SENSOR_JOB_KIND = 'sensorRecomputation'
+
+/** What a recomputation row keeps in `payload`. */
+interface SensorJobPayload {
+  runId: number
+  sensorIds: number[]
+  outputs: number[]
+}
+
+/** Options of a runner. */
+export interface SensorRunnerOptions {
+  db: Db
+  clock: Clock
+  dataDir: string
+  executor?: SensorExecutor
+}
+
+function readPayload(job: JobRow): SensorJobPayload {
+  try {
+    const parsed = JSON.parse(job.payload) as Partial<SensorJobPayload>
+    return {
+      runId: parsed.runId ?? 0,
+      sensorIds: parsed.sensorIds ?? [],
+      outputs: parsed.outputs ?? [],
+    }
+  } catch {
+    return { runId: 0, sensorIds: [], outputs: [] }
+  }
+}
+
+function readMessages(text: string): JobMessage[] {
+  try {
+    const parsed = JSON.parse(text) as unknown
+    return Array.isArray(parsed) ? (parsed as JobMessage[]) : []
+  } catch {
+    return []
+  }
+}
+
+/** The record of GET …/sensor_outputs/recomputation when none was ever started. */
+export function emptyRecomputation(simulationId: number): SensorRecomputation {
+  return {
+    id: null,
+    simulationId,
+    runId: null,
+    state: 'unknown',
+    progress: 0,
+    sensorIds: [],
+    outputsDone: 0,
+    outputsTotal: 0,
+    failedOutputs: [],
+    errors: [],
+    warnings: [],
+    createdAt: null,
+    updatedAt: null,
+  }
+}
+
+/** Runs sensor recomputations; one per simulation at a time. */
+export class SensorRecomputationRunner {
+  #db: Db
+  #clock: Clock
+  #dataDir: string
+  #executor: SensorExecutor
+  #active = new Map<
+    number,
+    { simulationId: number; controller: AbortController; done: Promise<void> }
+  >()
+  #closed = false
+
+  constructor(options: SensorRunnerOptions) {
+    this.#db = options.db
+    this.#clock = options.clock
+    this.#dataDir = options.dataDir
+    this.#executor = options.executor ?? createThreadSensorExecutor()
+  }
+
+  /** Replaces the executor of later jobs (tests: an in-process executor that can be slowed). */
+  useExecutor(executor: SensorExecutor): void {
+    this.#executor = executor
+  }
+
+  /** At server start: a running job left by the previous process fails, scheduled ones run. */
+  async start(): Promise<void> {
+    const stale = await this.#db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', SENSOR_JOB_KIND)
+      .where('state', 'in', ['scheduled', 'running'])
+      .orderBy('id')
+      .execute()
+    for (const job of stale) {
+      if (job.state === 'running')
+        await this.#finish(job.id, 'failed', [{ description: RUN_TEXTS.serverRestartFailed }])
+      else this.#launch(job)
+    }
+  }
+
+  /** Ends every thread at once; rows stay as they are for the next start. */
+  async close(): Promise<void> {
+    this.#closed = true
+    for (const active of this.#active.values()) active.controller.abort(SENSOR_SHUTDOWN_REASON)
+    await Promise.allSettled([...this.#active.values()].map((active) => active.done))
+  }
+
+  /** The latest recomputation of a simulation as the API returns it. */
+  async describe(simulationId: number): Promise<SensorRecomputation> {
+    const job = await this.#latestJob(simulationId)
+    return job ? this.#toRecord(job) : emptyRecomputation(simulationId)
+  }
+
+  /** Whether a recomputation of the simulation is scheduled or running. */
+  async isActive(simulationId: number): Promise<boolean> {
+    const job = await this.#latestJob(simulationId)
+    return job !== undefined && (job.state === 'scheduled' || job.state === 'running')
+  }
+
+  /**
+   * Schedules a recomputation of every sensor at every complete output of `runId`, from the
+   * beginning: the run's old samples and output states are cleared first.
+   */
+  async schedule(simulationId: number, runId: number, sensorIds: number[]): Promise<number> {
+    const manifests = await listOutputManifests(this.#dataDir, simulationId, runId)
+    const outputs = manifests.map((manifest) => manifest.outputNo)
+    await deleteRunSensorSamples(this.#dataDir, simulationId, runId)
+    await clearSensorOutputStates(this.#db, simulationId)
+    const nowIso = this.#clock.nowIso()
+    const payload: SensorJobPayload = { runId, sensorIds, outputs }
+    const { id } = await this.#db
+      .insertInto('jobs')
+      .values({
+        simulation_id: simulationId,
+        kind: SENSOR_JOB_KIND,
+        state: 'scheduled',
+        payload: JSON.stringify(payload),
+        created_at: nowIso,
+        updated_at: nowIso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const job = await this.#readJob(id)
+    if (job) this.#launch(job)
+    return id
+  }
+
+  /**
+   * Stops the simulation's active recomputation: the row is 'canceled' at once, the thread ends
+   * at its next output and any temporary file it left is removed. false when none was active.
+   */
+  async cancel(simulationId: number): Promise<boolean> {
+    const job = await this.#latestJob(simulationId)
+    if (!job || (job.state !== 'scheduled' && job.state !== 'running')) return false
+    await this.#finish(job.id, 'canceled', [])
+    const active = this.#active.get(job.id)
+    if (active) {
+      active.controller.abort('user')
+      await active.done
+    }
+    await this.#removeTemporaryFiles(simulationId, readPayload(job).runId)
+    return true
+  }
+
+  async #latestJob(simulationId: number): Promise<JobRow | undefined> {
+    return this.#db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('simulation_id', '=', simulationId)
+      .where('kind', '=', SENSOR_JOB_KIND)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  }
+
+  async #readJob(id: number): Promise<JobRow | undefined> {
+    return this.#db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
+  }
+
+  async #toRecord(job: JobRow): Promise<SensorRecomputation> {
+    const payload = readPayload(job)
+    const states = await listSensorOutputStates(this.#db, job.simulation_id, payload.runId)
+    const wanted = new Set(payload.outputs)
+    const reached = states.filter((s) => wanted.has(s.outputNo) && s.state !== 'pending')
+    const failedOutputs = reached.filter((s) => s.state === 'failed').map((s) => s.outputNo)
+    const warnings = readMessages(job.warnings)
+    return {
+      id: job.id,
+      simulationId: job.simulation_id,
+      runId: payload.runId,
+      state: job.state as SensorRecomputation['state'],
+      progress: job.progress,
+      sensorIds: payload.sensorIds,
+      outputsDone: reached.length,
+      outputsTotal: payload.outputs.length,
+      failedOutputs,
+      errors: readMessages(job.errors),
+      warnings:
+        failedOutputs.length > 0 && warnings.length === 0
+          ? [{ description: COLOUR_MAP_STATUS.sensorsFailed(failedOutputs) }]
+          : warnings,
+      createdAt: job.created_at,
+      updatedAt: job.updated_at,
+    }
+  }
+
+  #launch(job: JobRow): void {
+    if (this.#closed || this.#active.has(job.id)) return
+    const controller = new AbortController()
+    const entry = { simulationId: job.simulation_id, controller, done: Promise.resolve() }
+    this.#active.set(job.id, entry)
+    entry.done = this.#run(job, controller.signal)
+      .catch(async (error: unknown) => {
+        if (this.#closed) return
+        const description = error instanceof Error ? error.message : String(error)
+        await this.#finish(job.id, 'failed', [{ description }]).catch(() => undefined)
+      })
+      .finally(() => this.#active.delete(job.id))
+  }
+
+  /** Sample points of each sensor of the job, by its current definition. */
+  async #sensorPoints(job: JobRow, payload: SensorJobPayload): Promise<SensorJobInput['sensors']> {
+    const sensors = await listSensors(this.#db, this.#dataDir, job.simulation_id, null)
+    const wanted = new Set(payload.sensorIds)
+    return sensors
+      .filter((sensor) => wanted.has(sensor.id))
+      .map((sensor) => {
+        if (sensor.kind === 'surface')
+          return { id: sensor.id, points: [...computeTriangleCentroids(sensor.mesh)] }
+        const [x, y, z] = sensor.position
+        if (x === null || y === null || z === null)
+          throw new Error(`Sensor "${sensor.name}" has no complete position.`)
+        return { id: sensor.id, points: [x, y, z] }
+      })
+  }
+
+  async #run(job: JobRow, signal: AbortSignal): Promise<void> {
+    const nowIso = this.#clock.nowIso()
+    const claimed = await this.#db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        attempts: eb('attempts', '+', 1),
+        started_at: nowIso,
+        updated_at: nowIso,
+      }))
+      .where('id', '=', job.id)
+      .where('state', '=', 'scheduled')
+      .executeTakeFirst()
+    if (Number(claimed.numUpdatedRows) !== 1) return
+    const payload = readPayload(job)
+    const simulation = await this.#db
+      .selectFrom('simulations')
+      .select(['settings'])
+      .where('id', '=', job.simulation_id)
+      .executeTakeFirst()
+    if (!simulation) return
+    const particleDiameter = readSettings(simulation.settings).particleDiameter
+    if (particleDiameter === null || !(particleDiameter > 0))
+      throw new Error('The particle diameter of the run is not known.')
+    const input: SensorJobInput = {
+      dataDir: this.#dataDir,
+      simulationId: job.simulation_id,
+      runId: payload.runId,
+      // the solver's smoothing length: h = smoothingLengthFactor · particle diameter (1.5 dp)
+      h: DEFAULT_SOLVER_OPTIONS.smoothingLengthFactor * particleDiameter,
+      sensors: await this.#sensorPoints(job, payload),
+      outputs: payload.outputs,
+    }
+    const total = Math.max(1, payload.outputs.length)
+    let done = 0
+    const key = { simulationId: job.simulation_id, runId: payload.runId }
+    const outcome = await this.#executor(
+      input,
+      async (outputNo, ok) => {
+        // A canceled job's late output is not counted (the row says canceled already).
+        const current = await this.#readJob(job.id)
+        if (current?.state !== 'running') return
+        await setSensorOutputState(
+          this.#db,
+          { ...key, outputNo },
+          ok ? 'ready' : 'failed',
+          this.#clock.nowIso(),
+        )
+        done++
+        await this.#db
+          .updateTable('jobs')
+          .set({ progress: done / total, updated_at: this.#clock.nowIso() })
+          .where('id', '=', job.id)
+          .where('state', '=', 'running')
+          .execute()
+      },
+      signal,
+    )
+    if (this.#closed || outcome === 'aborted') return
+    const record = await this.#toRecord((await this.#readJob(job.id)) ?? job)
+    await this.#finish(
+      job.id,
+      'done',
+      [],
+      record.failedOutputs.length > 0
+        ? [{ description: COLOUR_MAP_STATUS.sensorsFailed(record.failedOutputs) }]
+        : [],
+    )
+  }
+
+  /** Ends a job that is still scheduled or running. */
+  async #finish(
+    jobId: number,
+    state: 'done' | 'failed' | 'canceled',
+    errors: JobMessage[],
+    warnings: JobMessage[] = [],
+  ): Promise<void> {
+    const nowIso = this.#clock.nowIso()
+    await this.#db
+      .updateTable('jobs')
+      .set({
+        state,
+        ...(state === 'done' ? { progress: 1 } : {}),
+        errors: JSON.stringify(errors),
+        warnings: JSON.stringify(warnings),
+        ended_at: nowIso,
+        updated_at: nowIso,
+      })
+      .where('id', '=', jobId)
+      .where('state', 'in', ['scheduled', 'running'])
+      .execute()
+  }
+
+  /** Temporary files a thread ended mid-write may leave (never listed, removed here). */
+  async #removeTemporaryFiles(simulationId: number, runId: number): Promise<void> {
+    const root = join(this.#dataDir, runSensorsDirectory(simulationId, runId))
+    let sensorDirs: string[]
+    try {
+      sensorDirs = await readdir(root)
+    } catch {
+      return
+    }
+    for (const dir of sensorDirs) {
+      const names = await readdir(join(root, dir)).catch(() => [] as string[])
+      await Promise.all(
+        names
+          .filter((name) => name.endsWith('.tmp'))
+          .map((name) => rm(join(root, dir, name), { force: true })),
+      )
+    }
+  }
+}
+
+// ── Registry: handlers find the runner by their database handle (as server/jobs/services.ts) ──
+
+const runners = new WeakMap<object, SensorRecomputationRunner>()
+
+/** The runner of the app serving this database. */
+export function sensorRunnerFor(db: Db): SensorRecomputationRunner {
+  const runner = runners.get(db)
+  if (!runner) throw new Error('No sensor recomputation runner is registered for this database.')
+  return runner
+}
+
+/**
+ * Starts the sensor recomputation runner of an app (after the job runner, which fails running
+ * jobs left by a previous process) and ends its threads when the app closes.
+ */
+export async function registerSensorJobs(
+  app: { addHook(name: 'onClose', hook: () => Promise<void>): unknown },
+  options: SensorRunnerOptions,
+): Promise<SensorRecomputationRunner> {
+  const runner = new SensorRecomputationRunner(options)
+  runners.set(options.db, runner)
+  app.addHook('onClose', async () => {
+    await runner.close()
+    runners.delete(options.db)
+  })
+  await runner.start()
+  return runner
+}
