@@ -1,6 +1,599 @@
+import { useQuery } from '@tanstack/react-query'
+import { useAtomValue, useSetAtom } from 'jotai'
+import { useEffect, useId, useMemo, useState } from 'react'
 import type { Simulation } from '../../../../../domain/projects.ts'
+import {
+  ATTRIBUTES,
+  OUTPUT_MODES,
+  STATISTICS_MESSAGES,
+  checkStatisticsConfig,
+  outputTime,
+  recomputesAutomatically,
+  showsLoadPrevious,
+  showsLoadPrompt,
+  statisticsOutputs,
+  type AttributeName,
+  type OutputMode,
+  type StatisticsConfig,
+  type StatisticsOperation,
+} from '../../../../../domain/results.ts'
+import { formatNumber } from '../../../../../domain/units.ts'
+import { callApi } from '../../../../api/index.ts'
+import { Spinner } from '../../../../components/Spinner.tsx'
+import { useResultsSession } from '../../../../state/resultsSession.ts'
+import { viewportStateAtom } from '../../../../state/viewportAtoms.ts'
+import { addChartDatasetAtom } from '../charts/chartStore.ts'
+import {
+  OPERATION_LABELS,
+  OUTPUT_MODE_LABELS,
+  PANEL_STATE_MESSAGES,
+  attributeAxisLabel,
+  calculationMessage,
+  canComputeOperations,
+  chartDatasetOf,
+  configKey,
+  configOperations,
+  defaultAttributeInfo,
+  defaultSelection,
+  displayValue,
+  defaultSubAttribute,
+  initialStatisticsConfig,
+  knownAttributes,
+  masksOfClip,
+  offeredOperations,
+  operationsRecord,
+  panelStateOf,
+  selectableObjects,
+  selectionKey,
+  type StatisticsResult,
+} from './statisticsModel.ts'
+import { useStatisticsCalculation } from './useStatisticsCalculation.ts'
 
-/** The Statistics table panel (placeholder until the panel lands). */
-export function StatisticsPanel(_props: { simulation: Simulation }) {
-  return null
+/** A number input's text → number (empty → null), so the range rules see what was typed. */
+function parseNumberInput(text: string): number | null {
+  if (text.trim() === '') return null
+  const value = Number(text)
+  return Number.isFinite(value) ? value : null
+}
+
+/** Queries of the session, keyed by simulation (the session itself is shared per simulation). */
+function useSessionQueries(simulation: Simulation) {
+  const session = useResultsSession(simulation.id)
+  const simId = simulation.id
+  const attributes = useQuery({
+    queryKey: ['resultsSession', simId, 'stats.info'],
+    queryFn: () => (session ? session.fetchStatisticsInfo(simId) : Promise.reject(new Error())),
+    enabled: session !== null,
+  })
+  const outputs = useQuery({
+    queryKey: ['resultsSession', simId, 'fetch.available_outputs'],
+    queryFn: () => (session ? session.fetchAvailableOutputs(simId) : Promise.reject(new Error())),
+    enabled: session !== null,
+  })
+  const lastOutputNo = outputs.data?.reduce((last, o) => Math.max(last, o.outputNo), -1) ?? -1
+  const info = useQuery({
+    queryKey: ['resultsSession', simId, 'fetch.info', lastOutputNo],
+    queryFn: () =>
+      session ? session.fetchInfo(simId, [lastOutputNo]) : Promise.reject(new Error()),
+    enabled: session !== null && lastOutputNo >= 0,
+  })
+  const clips = useQuery({
+    queryKey: ['resultsSession', simId, 'volume_clips'],
+    queryFn: ({ signal }) =>
+      callApi('listVolumeClips', { params: { id: String(simId) }, query: {} }, { signal }),
+    // The clips are optional here: without them the panel just offers no mask.
+    retry: false,
+  })
+  return { session, attributes, outputs, lastOutputNo, info, clips }
+}
+
+/**
+ * The Statistics table panel of the Results screen (spec/results.md §4 "Statistics results
+ * panel"): attribute and sub-option, objects, optional volume clip mask, output mode with its range
+ * rules, operations; Load (ranges) or automatic recompute (current output); progress and Cancel;
+ * the table, and a Plot action per operation that adds the series to the charts.
+ */
+export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
+  const { session, attributes, outputs, lastOutputNo, info, clips } = useSessionQueries(simulation)
+  const snapshot = useAtomValue(viewportStateAtom).snapshot
+  const addChartDataset = useSetAtom(addChartDatasetAtom)
+  const { result, start, cancel } = useStatisticsCalculation(session, simulation.id)
+  const ids = useId()
+
+  const attributeInfos = useMemo(() => knownAttributes(attributes.data ?? []), [attributes.data])
+  const outputInfo = info.data?.infos[0]
+  const objects = useMemo(() => selectableObjects(outputInfo?.objects ?? []), [outputInfo])
+  const objectNames = useMemo(() => new Map(objects.map((o) => [o.id, o.name])), [objects])
+  const intervalS =
+    simulation.settings.outputTimeInterval ??
+    (outputInfo && outputInfo.outputNo > 0 ? outputInfo.timeS / outputInfo.outputNo : 0)
+  const context = { lastOutputNo: Math.max(0, lastOutputNo), outputTimeIntervalS: intervalS }
+
+  const [config, setConfig] = useState<StatisticsConfig | null>(null)
+  const [clipId, setClipId] = useState<number | null>(null)
+
+  // The form starts once the attributes and objects are known.
+  useEffect(() => {
+    if (config || !attributes.data || !outputInfo || lastOutputNo < 0) return
+    setConfig(
+      initialStatisticsConfig(
+        defaultAttributeInfo(attributeInfos),
+        lastOutputNo,
+        outputTime(lastOutputNo, intervalS),
+        defaultSelection(outputInfo.objects),
+      ),
+    )
+  }, [config, attributes.data, attributeInfos, outputInfo, lastOutputNo, intervalS])
+
+  const shownOutput = snapshot?.shownOutput ?? (lastOutputNo >= 0 ? lastOutputNo : null)
+  const playing = snapshot?.playing ?? false
+  const effective =
+    config && config.outputMode === 'current' ? { ...config, output: shownOutput } : config
+  const attributeInfo = attributeInfos.find((a) => a.attribute === config?.attribute)
+  const issues = effective ? checkStatisticsConfig(effective, context) : []
+  const masks = masksOfClip(outputInfo?.masks ?? [], clipId)
+  const running = result?.state === 'running'
+  const panelState = panelStateOf({
+    selection: config?.selection ?? [],
+    objects,
+    attributesLoading: attributes.isPending || info.isPending || config === null,
+    attributeCount: attributeInfos.length,
+    clipId,
+    masksLoading: info.isFetching,
+    clipMasks: masks,
+    running,
+  })
+  const operationsValid = effective !== null && canComputeOperations(effective, attributeInfo)
+  const canLoad =
+    effective !== null &&
+    issues.length === 0 &&
+    operationsValid &&
+    (panelState === 'valid' || panelState === 'operationsLoading')
+
+  const load = () => {
+    if (!effective || !canLoad) return
+    start(effective, statisticsOutputs(effective, context), masks)
+  }
+
+  // Current output: recompute on every output, config or selection change (not while playing).
+  const autoKey = effective
+    ? `${configKey(effective)}|${selectionKey(effective.selection)}|${clipId}`
+    : ''
+  const autoRecompute =
+    effective !== null &&
+    canLoad &&
+    recomputesAutomatically({
+      outputMode: effective.outputMode,
+      playing,
+      attribute: effective.attribute,
+      subAttribute: effective.subAttribute,
+    })
+  useEffect(() => {
+    // load() reads the state autoKey stands for, so the key is the whole dependency.
+    if (autoRecompute) load()
+  }, [autoRecompute, autoKey])
+
+  // A current-output calculation is stale once the mode changed.
+  const runningMode = running ? result.config.outputMode : null
+  useEffect(() => {
+    if (runningMode === 'current' && config?.outputMode !== 'current') cancel()
+  }, [runningMode, config?.outputMode, cancel])
+
+  if (attributes.isError || outputs.isError || info.isError)
+    return (
+      <section className="card card--padded stats-panel" aria-label="Statistics">
+        <h2 className="card__title">Statistics</h2>
+        <p className="alert alert--error" role="alert">
+          {(attributes.error ?? outputs.error ?? info.error)?.message || STATISTICS_MESSAGES.failed}
+        </p>
+      </section>
+    )
+  if (outputs.data && outputs.data.length === 0)
+    return (
+      <section className="card card--padded stats-panel" aria-label="Statistics">
+        <h2 className="card__title">Statistics</h2>
+        <p className="stats-panel__message">No outputs yet.</p>
+      </section>
+    )
+  if (!config || !effective)
+    return (
+      <section className="card card--padded stats-panel" aria-label="Statistics">
+        <h2 className="card__title">Statistics</h2>
+        <Spinner label={PANEL_STATE_MESSAGES.statsLoading} />
+      </section>
+    )
+
+  const update = (patch: Partial<StatisticsConfig>) => setConfig({ ...config, ...patch })
+  const changeAttribute = (name: AttributeName) => {
+    const next = attributeInfos.find((a) => a.attribute === name)
+    const offered = offeredOperations(next)
+    const kept = configOperations(config).filter((op) => offered.includes(op))
+    update({
+      attribute: name,
+      subAttribute: defaultSubAttribute(next),
+      operations: operationsRecord(kept),
+    })
+  }
+  const toggleOperation = (op: StatisticsOperation, on: boolean) => {
+    const ops = configOperations(config).filter((o) => o !== op)
+    update({ operations: operationsRecord(on ? [...ops, op] : ops) })
+  }
+  const toggleObject = (id: number, on: boolean) => {
+    const rest = config.selection.filter((s) => s !== id)
+    update({ selection: on ? [...rest, id] : rest })
+  }
+
+  const shown = result && !running ? result : null
+  const configChanged = !shown || configKey(shown.config) !== configKey(effective)
+  const selectionChanged =
+    !shown || selectionKey(shown.config.selection) !== selectionKey(config.selection)
+  const hasData = shown !== null && (shown.state === 'completed' || shown.values.size > 0)
+  const prompt =
+    !running &&
+    showsLoadPrompt({ outputMode: config.outputMode, configChanged, selectionChanged, hasData })
+  const loadPrevious =
+    result !== null &&
+    !running &&
+    config.outputMode !== 'current' &&
+    showsLoadPrevious(selectionChanged && hasData, result.state)
+  const issueFor = (field: string) => issues.find((i) => i.field === field)?.message
+
+  return (
+    <section className="card card--padded stats-panel" aria-label="Statistics">
+      <h2 className="card__title">Statistics</h2>
+      <div className="stats-panel__form">
+        <div className="field">
+          <label className="field__label" htmlFor={`${ids}-attribute`}>
+            Attribute
+          </label>
+          <select
+            id={`${ids}-attribute`}
+            className="select"
+            value={config.attribute}
+            onChange={(event) => changeAttribute(event.target.value as AttributeName)}
+          >
+            {attributeInfos.map((a) => (
+              <option key={a.attribute} value={a.attribute}>
+                {ATTRIBUTES[a.attribute].label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {attributeInfo && attributeInfo.subAttributes.length > 0 && (
+          <div className="field">
+            <label className="field__label" htmlFor={`${ids}-sub`}>
+              Component
+            </label>
+            <select
+              id={`${ids}-sub`}
+              className="select"
+              value={config.subAttribute ?? ''}
+              onChange={(event) => update({ subAttribute: event.target.value || null })}
+            >
+              {attributeInfo.subAttributes.map((sub) => (
+                <option key={sub} value={sub}>
+                  {sub}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <fieldset className="stats-panel__group">
+          <legend className="field__label">Objects</legend>
+          {objects.map((object) => (
+            <label key={object.id} className="stats-panel__check">
+              <input
+                type="checkbox"
+                aria-label={object.name}
+                checked={config.selection.includes(object.id)}
+                onChange={(event) => toggleObject(object.id, event.target.checked)}
+              />
+              {object.name}
+              <span className="stats-panel__kind">
+                {object.kind === 'wall_boundary' ? 'wall' : 'fluid'}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {clips.data && clips.data.length > 0 && (
+          <div className="field">
+            <label className="field__label" htmlFor={`${ids}-clip`}>
+              Volume clip
+            </label>
+            <select
+              id={`${ids}-clip`}
+              className="select"
+              value={clipId ?? ''}
+              onChange={(event) =>
+                setClipId(event.target.value === '' ? null : Number(event.target.value))
+              }
+            >
+              <option value="">None</option>
+              {clips.data.map((clip) => (
+                <option key={clip.id} value={clip.id}>
+                  {clip.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <div className="field">
+          <label className="field__label" htmlFor={`${ids}-mode`}>
+            Outputs
+          </label>
+          <select
+            id={`${ids}-mode`}
+            className="select"
+            value={config.outputMode}
+            onChange={(event) => update({ outputMode: event.target.value as OutputMode })}
+          >
+            {OUTPUT_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {OUTPUT_MODE_LABELS[mode]}
+              </option>
+            ))}
+          </select>
+        </div>
+        {config.outputMode === 'outputRange' && (
+          <RangeInputs
+            idPrefix={`${ids}-output`}
+            unitLabel="output"
+            range={config.outputRange}
+            step={1}
+            max={context.lastOutputNo}
+            errors={[issueFor('outputRange.0'), issueFor('outputRange.1')]}
+            onChange={(outputRange) => update({ outputRange })}
+          />
+        )}
+        {config.outputMode === 'timeRange' && (
+          <RangeInputs
+            idPrefix={`${ids}-time`}
+            unitLabel="time (s)"
+            range={config.timeRange}
+            step={intervalS > 0 ? intervalS : 'any'}
+            max={outputTime(context.lastOutputNo, intervalS)}
+            errors={[issueFor('timeRange.0'), issueFor('timeRange.1')]}
+            onChange={(timeRange) => update({ timeRange })}
+          />
+        )}
+        {config.outputMode === 'current' && issueFor('output') && (
+          <p className="field__error">{issueFor('output')}</p>
+        )}
+        <fieldset className="stats-panel__group">
+          <legend className="field__label">Operations</legend>
+          {offeredOperations(attributeInfo).map((op) => (
+            <label key={op} className="stats-panel__check">
+              <input
+                type="checkbox"
+                checked={op in config.operations}
+                onChange={(event) => toggleOperation(op, event.target.checked)}
+              />
+              {OPERATION_LABELS[op]}
+            </label>
+          ))}
+        </fieldset>
+        <div className="stats-panel__actions">
+          {config.outputMode !== 'current' && (
+            <button
+              type="button"
+              className="button button--primary button--small"
+              disabled={!canLoad}
+              onClick={load}
+            >
+              Load
+            </button>
+          )}
+          {loadPrevious && result && (
+            <button
+              type="button"
+              className="button button--ghost button--small"
+              onClick={() => setConfig(result.config)}
+            >
+              {STATISTICS_MESSAGES.loadPrevious}
+            </button>
+          )}
+        </div>
+      </div>
+      <div className="stats-panel__results" aria-live="polite">
+        <Results
+          panelMessage={
+            panelState !== 'valid' && panelState !== 'operationsLoading'
+              ? (PANEL_STATE_MESSAGES[panelState] ?? null)
+              : null
+          }
+          running={running ? result : null}
+          onCancel={cancel}
+          prompt={prompt}
+          shown={shown}
+          intervalS={intervalS}
+          onPlot={(op) => shown && addChartDataset(chartDatasetOf(shown, op, objectNames))}
+        />
+      </div>
+    </section>
+  )
+}
+
+function RangeInputs(props: {
+  idPrefix: string
+  unitLabel: string
+  range: [number | null, number | null]
+  step: number | 'any'
+  max: number
+  errors: [string | undefined, string | undefined]
+  onChange: (range: [number | null, number | null]) => void
+}) {
+  const [start, end] = props.range
+  const [startError, endError] = props.errors
+  return (
+    <div className="stats-panel__range">
+      <div className="field">
+        <label className="field__label" htmlFor={`${props.idPrefix}-start`}>
+          Start {props.unitLabel}
+        </label>
+        <input
+          id={`${props.idPrefix}-start`}
+          className={`input${startError ? ' input--invalid' : ''}`}
+          type="number"
+          min={0}
+          max={end ?? props.max}
+          step={props.step}
+          value={start ?? ''}
+          aria-invalid={startError ? true : undefined}
+          onChange={(event) => props.onChange([parseNumberInput(event.target.value), end])}
+        />
+        {startError && <p className="field__error">{startError}</p>}
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${props.idPrefix}-end`}>
+          End {props.unitLabel}
+        </label>
+        <input
+          id={`${props.idPrefix}-end`}
+          className={`input${endError ? ' input--invalid' : ''}`}
+          type="number"
+          min={start ?? 0}
+          max={props.max}
+          step={props.step}
+          value={end ?? ''}
+          aria-invalid={endError ? true : undefined}
+          onChange={(event) => props.onChange([start, parseNumberInput(event.target.value)])}
+        />
+        {endError && <p className="field__error">{endError}</p>}
+      </div>
+    </div>
+  )
+}
+
+function Results(props: {
+  panelMessage: string | null
+  running: StatisticsResult | null
+  onCancel: () => void
+  prompt: boolean
+  shown: StatisticsResult | null
+  intervalS: number
+  onPlot: (op: StatisticsOperation) => void
+}) {
+  if (props.panelMessage) return <p className="stats-panel__message">{props.panelMessage}</p>
+  if (props.running) {
+    const percent = Math.round(props.running.progress * 100)
+    return (
+      <div className="stats-panel__progress">
+        <Spinner label="Computing statistics" />
+        <progress max={100} value={percent} aria-label="Statistics progress" />
+        <span>{percent} %</span>
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          onClick={props.onCancel}
+        >
+          Cancel
+        </button>
+      </div>
+    )
+  }
+  if (props.prompt) return <p className="stats-panel__message">{STATISTICS_MESSAGES.loadPrompt}</p>
+  const shown = props.shown
+  if (!shown) return null
+  const message = calculationMessage(shown)
+  const ops = configOperations(shown.config)
+  const label = attributeAxisLabel(shown.config.attribute, shown.config.subAttribute)
+  const cell = (value: number | null | undefined) =>
+    value === null || value === undefined
+      ? '–'
+      : formatNumber(displayValue(shown.config.attribute, value))
+  const isRange = shown.config.outputMode !== 'current'
+  const hasTable = shown.state === 'completed' || shown.values.size > 0
+  return (
+    <>
+      {message && (
+        <p
+          className={`alert ${shown.state === 'completed' ? 'alert--warning' : 'alert--error'}`}
+          role={shown.state === 'completed' ? 'status' : 'alert'}
+        >
+          {message}
+        </p>
+      )}
+      {hasTable && !isRange && (
+        <div className="table-wrap">
+          <table className="table stats-panel__table" aria-label="Statistics results">
+            <thead>
+              <tr>
+                <th scope="col">Operation</th>
+                <th scope="col">{label}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ops.map((op) => (
+                <tr key={op}>
+                  <th scope="row">{OPERATION_LABELS[op]}</th>
+                  <td>{cell(shown.values.get(shown.outputs[0] ?? -1)?.[op])}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {hasTable && isRange && (
+        <>
+          <div className="table-wrap">
+            <table className="table stats-panel__table" aria-label="Statistics summary">
+              <thead>
+                <tr>
+                  <th scope="col">Operation</th>
+                  <th scope="col">All outputs · {label}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Chart</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {ops.map((op) => (
+                  <tr key={op}>
+                    <th scope="row">{OPERATION_LABELS[op]}</th>
+                    <td>{cell(shown.aggregates[op])}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button button--ghost button--small"
+                        aria-label={`Plot ${OPERATION_LABELS[op]}`}
+                        onClick={() => props.onPlot(op)}
+                      >
+                        Plot
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="table-wrap stats-panel__outputs">
+            <table className="table stats-panel__table" aria-label="Statistics per output">
+              <thead>
+                <tr>
+                  <th scope="col">Output</th>
+                  <th scope="col">Time (s)</th>
+                  {ops.map((op) => (
+                    <th key={op} scope="col">
+                      {OPERATION_LABELS[op]}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {shown.outputs.map((outputNo) => (
+                  <tr key={outputNo}>
+                    <th scope="row">{outputNo}</th>
+                    <td>{formatNumber(outputTime(outputNo, props.intervalS))}</td>
+                    {ops.map((op) => (
+                      <td key={op}>{cell(shown.values.get(outputNo)?.[op])}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </>
+  )
 }
