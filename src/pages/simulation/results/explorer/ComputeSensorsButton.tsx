@@ -1,0 +1,126 @@
+import { useState } from 'react'
+import { JOB_TEXTS } from '../../../../../domain/jobs.ts'
+import type { Simulation } from '../../../../../domain/projects.ts'
+import { messageOf } from '../../../../api/ApiError.ts'
+import { Dialog } from '../../../../components/Dialog.tsx'
+import { Spinner } from '../../../../components/Spinner.tsx'
+import { usePushToast } from '../../../../components/Toasts.tsx'
+import type { SensorRecomputation } from '../../../../../domain/rest/sensorRoutes.ts'
+import {
+  isRecomputationActive,
+  useStartSensorRecomputationMutation,
+  useStopSensorRecomputationMutation,
+} from './explorerApi.ts'
+import { EXPLORER_TOASTS } from './explorerModel.ts'
+
+/**
+ * Compute Sensors, or Stop computation while the recomputation is scheduled or running (then
+ * polled every 2 s). Stopping asks first: there is no resume.
+ */
+export function ComputeSensorsButton({
+  simulation,
+  record,
+  disabledReason,
+}: {
+  simulation: Simulation
+  /** The latest recomputation (useSensorRecomputationQuery); null while unknown. */
+  record: SensorRecomputation | null
+  /** Why computing is not possible now (no sensors …); null: allowed. */
+  disabledReason: string | null
+}) {
+  const start = useStartSensorRecomputationMutation(simulation)
+  const pushToast = usePushToast()
+  const [confirming, setConfirming] = useState(false)
+  const active = isRecomputationActive(record?.state)
+
+  return (
+    <div className="explorer__compute">
+      {active ? (
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={() => setConfirming(true)}
+        >
+          <Spinner label="Computing sensors" size={12} /> {JOB_TEXTS.stopButton}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="button button--primary button--small"
+          disabled={disabledReason !== null || start.isPending || record === null}
+          title={disabledReason ?? undefined}
+          onClick={() =>
+            start.mutate(undefined, {
+              onError: (error) =>
+                pushToast({
+                  kind: 'error',
+                  title: EXPLORER_TOASTS.computeSensorsFailed,
+                  description: messageOf(error),
+                }),
+            })
+          }
+        >
+          {JOB_TEXTS.computeSensors}
+        </button>
+      )}
+      {active && record && (
+        <span className="explorer__progress" aria-label="Sensor computation progress">
+          {record.state === 'scheduled' ? 'Scheduled' : `${Math.round(record.progress * 100)}%`}
+        </span>
+      )}
+      {confirming && (
+        <StopComputationDialog simulation={simulation} onClose={() => setConfirming(false)} />
+      )}
+    </div>
+  )
+}
+
+/** 'Stop computation?': 'Yes, stop' → 'Stopping...' → 'Done'. */
+function StopComputationDialog({
+  simulation,
+  onClose,
+}: {
+  simulation: Simulation
+  onClose: () => void
+}) {
+  const stop = useStopSensorRecomputationMutation(simulation)
+  const pushToast = usePushToast()
+  const done = stop.isSuccess
+  return (
+    <Dialog title={JOB_TEXTS.stopTitle} onClose={onClose} size="small">
+      <div className="dialog__body">
+        <p className="dialog__text">{JOB_TEXTS.stopSensorsWarning}</p>
+      </div>
+      <footer className="dialog__footer">
+        {!done && (
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            Cancel
+          </button>
+        )}
+        <button
+          type="button"
+          className="button button--danger"
+          disabled={stop.isPending}
+          onClick={() => {
+            if (done) {
+              onClose()
+              return
+            }
+            stop.mutate(undefined, {
+              onError: (error) => {
+                pushToast({
+                  kind: 'error',
+                  title: EXPLORER_TOASTS.stopComputationFailed,
+                  description: messageOf(error),
+                })
+                onClose()
+              },
+            })
+          }}
+        >
+          {done ? JOB_TEXTS.stopDone : stop.isPending ? JOB_TEXTS.stopping : JOB_TEXTS.stopConfirm}
+        </button>
+      </footer>
+    </Dialog>
+  )
+}

@@ -1,0 +1,153 @@
+import { useAtom, useAtomValue } from 'jotai'
+import { MATERIAL_DISPLAY_MODES, PART_VIEW_MODES } from '../../../../../domain/results.ts'
+import {
+  materialViewsAtom,
+  partViewsAtom,
+  viewportEngineAtom,
+  type MaterialView,
+  type PartView,
+} from '../../../../state/viewportAtoms.ts'
+import {
+  DEFAULT_MATERIAL_DISPLAY,
+  DEFAULT_OPEN_BOUNDARY_VIEW,
+  DEFAULT_WALL_VIEW,
+  MATERIAL_DISPLAY_LABELS,
+  PART_VIEW_LABELS,
+  type ExplorerObject,
+  type OutputObjectGroups,
+  type PartViewMode,
+} from './explorerModel.ts'
+
+/** Fluids per material with their display mode; walls and open boundaries with their view. */
+export function OutputObjectsSection({ groups }: { groups: OutputObjectGroups }) {
+  const empty = groups.fluids.length + groups.walls.length + groups.openBoundaries.length === 0
+  return (
+    <section className="explorer__section" aria-label="Output objects">
+      <h3 className="explorer__heading">Output objects</h3>
+      {empty && <p className="explorer__empty">No objects in this output.</p>}
+      {groups.fluids.length > 0 && (
+        <ObjectGroup title="Fluids">
+          {groups.fluids.map((object) => (
+            <FluidRow key={object.objectId} object={object} />
+          ))}
+        </ObjectGroup>
+      )}
+      {groups.walls.length > 0 && (
+        <ObjectGroup title="Walls">
+          {groups.walls.map((object) => (
+            <PartRow key={object.objectId} object={object} defaultMode={DEFAULT_WALL_VIEW} />
+          ))}
+        </ObjectGroup>
+      )}
+      {groups.openBoundaries.length > 0 && (
+        <ObjectGroup title="Open boundaries">
+          {groups.openBoundaries.map((object) => (
+            <PartRow
+              key={object.objectId}
+              object={object}
+              defaultMode={DEFAULT_OPEN_BOUNDARY_VIEW}
+            />
+          ))}
+        </ObjectGroup>
+      )}
+    </section>
+  )
+}
+
+function ObjectGroup({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <div className="explorer__group">
+      <h4 className="explorer__subheading">{title}</h4>
+      <ul className="explorer__list" aria-label={title}>
+        {children}
+      </ul>
+    </div>
+  )
+}
+
+function FluidRow({ object }: { object: ExplorerObject }) {
+  const engine = useAtomValue(viewportEngineAtom)
+  const [views, setViews] = useAtom(materialViewsAtom)
+  const view: MaterialView = views[object.objectId] ?? {
+    visible: true,
+    displayMode: DEFAULT_MATERIAL_DISPLAY,
+  }
+  const apply = (next: MaterialView) => {
+    setViews((current) => ({ ...current, [object.objectId]: next }))
+    engine?.dispatch({
+      type: 'set_material_display',
+      objectId: object.objectId,
+      mode: next.displayMode,
+      visible: next.visible,
+    })
+  }
+  return (
+    <li className="explorer__item">
+      <input
+        type="checkbox"
+        className="explorer__visibility"
+        aria-label={`Show ${object.name}`}
+        checked={view.visible}
+        onChange={(event) => apply({ ...view, visible: event.target.checked })}
+      />
+      <span className="explorer__name" title={object.name}>
+        {object.name}
+      </span>
+      <select
+        className="select select--compact explorer__mode"
+        aria-label={`Display mode of ${object.name}`}
+        value={view.displayMode}
+        onChange={(event) =>
+          apply({ ...view, displayMode: event.target.value as MaterialView['displayMode'] })
+        }
+      >
+        {MATERIAL_DISPLAY_MODES.map((mode) => (
+          <option key={mode} value={mode}>
+            {MATERIAL_DISPLAY_LABELS[mode]}
+          </option>
+        ))}
+      </select>
+    </li>
+  )
+}
+
+function PartRow({ object, defaultMode }: { object: ExplorerObject; defaultMode: PartViewMode }) {
+  const engine = useAtomValue(viewportEngineAtom)
+  const [views, setViews] = useAtom(partViewsAtom)
+  const view: PartView = views[object.objectId] ?? { visible: true, viewMode: defaultMode }
+  const apply = (next: PartView) => {
+    setViews((current) => ({ ...current, [object.objectId]: next }))
+    engine?.dispatch({
+      type: 'set_part_view',
+      objectId: object.objectId,
+      mode: next.viewMode,
+      visible: next.visible,
+    })
+  }
+  return (
+    <li className="explorer__item">
+      <input
+        type="checkbox"
+        className="explorer__visibility"
+        aria-label={`Show ${object.name}`}
+        checked={view.visible}
+        onChange={(event) => apply({ ...view, visible: event.target.checked })}
+      />
+      <span className="explorer__name" title={object.name}>
+        {object.name}
+      </span>
+      <select
+        className="select select--compact explorer__mode"
+        aria-label={`View of ${object.name}`}
+        value={view.viewMode}
+        onChange={(event) => apply({ ...view, viewMode: event.target.value as PartViewMode })}
+      >
+        {PART_VIEW_MODES.map((mode) => (
+          <option key={mode} value={mode}>
+            {PART_VIEW_LABELS[mode]}
+          </option>
+        ))}
+      </select>
+    </li>
+  )
+}

@@ -1,0 +1,111 @@
+import { useState } from 'react'
+import { Dialog, DialogForm } from '../../../../components/Dialog.tsx'
+import { TextField } from '../../../../components/Field.tsx'
+import {
+  NAME_MAX_LENGTH,
+  SURFACE_SENSOR_MESH_KINDS,
+  checkSensorDraft,
+  fieldMessage,
+  type SensorDraft,
+} from './explorerModel.ts'
+import { MeshFields, VectorInput } from './MeshFields.tsx'
+
+/**
+ * Add or edit a sensor: a name, and a point position in m or a surface mesh (kind and size). A
+ * sensor's kind is chosen when adding it. Messages show from the first Save on.
+ */
+export function SensorDialog({
+  mode,
+  initial,
+  takenNames,
+  saving,
+  onSave,
+  onClose,
+}: {
+  mode: 'add' | 'edit'
+  initial: SensorDraft
+  /** Names of the other sensors, volume clips and parts. */
+  takenNames: readonly string[]
+  saving: boolean
+  onSave: (draft: SensorDraft) => void
+  onClose: () => void
+}) {
+  const [draft, setDraft] = useState(initial)
+  const [submitted, setSubmitted] = useState(false)
+  const issues = checkSensorDraft(draft, takenNames)
+  const shown = submitted ? issues : []
+  const set = <K extends keyof SensorDraft>(key: K, value: SensorDraft[K]) =>
+    setDraft((current) => ({ ...current, [key]: value }))
+
+  return (
+    <Dialog title={mode === 'add' ? 'Add sensor' : 'Edit sensor'} onClose={onClose} size="small">
+      <DialogForm
+        onSubmit={() => {
+          setSubmitted(true)
+          if (issues.length === 0) onSave(draft)
+        }}
+        footer={
+          <>
+            <button type="button" className="button button--secondary" onClick={onClose}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={saving || (submitted && issues.length > 0)}
+            >
+              {saving ? 'Saving...' : mode === 'add' ? 'Add' : 'Save'}
+            </button>
+          </>
+        }
+      >
+        <TextField
+          label="Name"
+          value={draft.name}
+          onChange={(value) => set('name', value)}
+          maxLength={NAME_MAX_LENGTH + 1}
+          error={fieldMessage(shown, 'name')}
+        />
+        <fieldset className="explorer-form__kind" disabled={mode === 'edit'}>
+          <legend className="field__label">Sensor type</legend>
+          <label className="check">
+            <input
+              type="radio"
+              name="sensor-kind"
+              checked={draft.kind === 'point'}
+              onChange={() => set('kind', 'point')}
+            />
+            Point
+          </label>
+          <label className="check">
+            <input
+              type="radio"
+              name="sensor-kind"
+              checked={draft.kind === 'surface'}
+              onChange={() => set('kind', 'surface')}
+            />
+            Surface
+          </label>
+        </fieldset>
+        {draft.kind === 'point' ? (
+          <VectorInput
+            label="Position"
+            unit="m"
+            value={draft.position}
+            onChange={(value) => set('position', value)}
+            error={fieldMessage(shown, 'position')}
+          />
+        ) : (
+          <MeshFields
+            kinds={SURFACE_SENSOR_MESH_KINDS}
+            kindLabel="Mesh kind"
+            draft={draft.mesh}
+            onChange={(mesh) => set('mesh', mesh)}
+            issues={shown}
+            kindLocked={mode === 'edit'}
+          />
+        )}
+      </DialogForm>
+    </Dialog>
+  )
+}

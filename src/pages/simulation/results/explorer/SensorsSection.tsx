@@ -1,0 +1,182 @@
+import { useState } from 'react'
+import type { Sensor } from '../../../../../domain/meshes.ts'
+import type { Simulation } from '../../../../../domain/projects.ts'
+import { COLOUR_MAP_STATUS, canEditSensors, sensorMode } from '../../../../../domain/results.ts'
+import { messageOf } from '../../../../api/ApiError.ts'
+import { IconEdit, IconPlus } from '../../../../components/icons.tsx'
+import { Spinner } from '../../../../components/Spinner.tsx'
+import { usePushToast } from '../../../../components/Toasts.tsx'
+import { ArmedDeleteButton } from './ArmedDeleteButton.tsx'
+import { ComputeSensorsButton } from './ComputeSensorsButton.tsx'
+import {
+  useCreateSensorMutation,
+  useDeleteSensorMutation,
+  isRecomputationActive,
+  useSensorRecomputationQuery,
+  useSensorsQuery,
+  useUpdateSensorMutation,
+  type SensorSave,
+} from './explorerApi.ts'
+import {
+  EXPLORER_TOASTS,
+  SENSORS_COMPUTING_MESSAGE,
+  SENSORS_LOCKED_MESSAGE,
+  SENSOR_PRE_MODE_HINT,
+  meshBodyOf,
+  newSensorDraft,
+  nextFreeName,
+  sensorDraftOf,
+  sensorPositionOf,
+  type SensorDraft,
+} from './explorerModel.ts'
+import { SensorDialog } from './SensorDialog.tsx'
+
+function saveOf(draft: SensorDraft): SensorSave {
+  const name = draft.name.trim()
+  return draft.kind === 'point'
+    ? { kind: 'point', name, position: sensorPositionOf(draft) }
+    : { kind: 'surface', name, mesh: meshBodyOf(draft.mesh) }
+}
+
+/**
+ * Sensors: the list with each sensor's pre/post mode at the shown output, add, edit and delete
+ * (not while the simulation runs or is scheduled), and the Compute Sensors job.
+ */
+export function SensorsSection({
+  simulation,
+  shownOutput,
+  otherNames,
+}: {
+  simulation: Simulation
+  shownOutput: number | null
+  /** Names of volume clips and parts (sensor names must differ from them). */
+  otherNames: readonly string[]
+}) {
+  const sensors = useSensorsQuery(simulation)
+  const recomputation = useSensorRecomputationQuery(simulation)
+  const record = recomputation.data ?? null
+  const create = useCreateSensorMutation(simulation)
+  const update = useUpdateSensorMutation()
+  const remove = useDeleteSensorMutation()
+  const pushToast = usePushToast()
+  const [editing, setEditing] = useState<Sensor | 'new' | null>(null)
+  const list = sensors.data ?? []
+  const lockedReason = !canEditSensors(simulation.state)
+    ? SENSORS_LOCKED_MESSAGE
+    : isRecomputationActive(record?.state)
+      ? SENSORS_COMPUTING_MESSAGE
+      : null
+  const editable = lockedReason === null
+  const failed = record?.failedOutputs ?? []
+  const namesExcept = (sensor: Sensor | null) => [
+    ...otherNames,
+    ...list.filter((other) => other.id !== sensor?.id).map((other) => other.name),
+  ]
+
+  const fail = (title: string) => (error: unknown) =>
+    pushToast({ kind: 'error', title, description: messageOf(error) })
+
+  return (
+    <section className="explorer__section" aria-label="Sensors">
+      <div className="explorer__section-header">
+        <h3 className="explorer__heading">Sensors</h3>
+        <button
+          type="button"
+          className="icon-button icon-button--small"
+          aria-label="Add sensor"
+          title={lockedReason ?? 'Add sensor'}
+          disabled={!editable}
+          onClick={() => setEditing('new')}
+        >
+          <IconPlus width={14} height={14} />
+        </button>
+      </div>
+      <ComputeSensorsButton
+        simulation={simulation}
+        record={record}
+        disabledReason={list.length === 0 ? 'Add a sensor first.' : null}
+      />
+      {lockedReason && <p className="explorer__note">{lockedReason}</p>}
+      {failed.length > 0 && (
+        <div className="alert alert--warning explorer__alert" role="alert">
+          {COLOUR_MAP_STATUS.sensorsFailed(failed)}
+        </div>
+      )}
+      {sensors.isPending && <Spinner label="Loading sensors" />}
+      {sensors.isError && (
+        <p className="field__error">Could not load the sensors: {messageOf(sensors.error)}</p>
+      )}
+      {sensors.isSuccess && list.length === 0 && <p className="explorer__empty">No sensors yet.</p>}
+      <ul className="explorer__list" aria-label="Sensor list">
+        {list.map((sensor) => {
+          const mode = sensorMode(sensor.outputs, shownOutput)
+          return (
+            <li key={sensor.id} className="explorer__item explorer__item--stacked">
+              <div className="explorer__item-row">
+                <span className="explorer__name" title={sensor.name}>
+                  {sensor.name}
+                </span>
+                <span className="tag">{sensor.kind === 'point' ? 'Point' : 'Surface'}</span>
+                <span
+                  className={`pill ${mode === 'post' ? 'pill--success' : 'pill--muted'}`}
+                  aria-label={`${sensor.name} mode`}
+                >
+                  {mode === 'post' ? 'Post' : 'Pre'}
+                </span>
+                <button
+                  type="button"
+                  className="icon-button icon-button--small"
+                  aria-label={`Edit ${sensor.name}`}
+                  title={lockedReason ?? undefined}
+                  disabled={!editable}
+                  onClick={() => setEditing(sensor)}
+                >
+                  <IconEdit width={14} height={14} />
+                </button>
+                <ArmedDeleteButton
+                  label={`Delete ${sensor.name}`}
+                  disabled={!editable || remove.isPending}
+                  onConfirm={() =>
+                    remove.mutate(sensor.id, { onError: fail(EXPLORER_TOASTS.deleteSensorFailed) })
+                  }
+                />
+              </div>
+              {mode === 'pre' && <p className="explorer__hint">{SENSOR_PRE_MODE_HINT}</p>}
+            </li>
+          )
+        })}
+      </ul>
+      {editing !== null && (
+        <SensorDialog
+          mode={editing === 'new' ? 'add' : 'edit'}
+          initial={
+            editing === 'new'
+              ? newSensorDraft(nextFreeName('Sensor', namesExcept(null)))
+              : sensorDraftOf(editing)
+          }
+          takenNames={namesExcept(editing === 'new' ? null : editing)}
+          saving={create.isPending || update.isPending}
+          onClose={() => setEditing(null)}
+          onSave={(draft) => {
+            const save = saveOf(draft)
+            const close = () => setEditing(null)
+            if (editing === 'new')
+              create.mutate(save, {
+                onSuccess: close,
+                onError: fail(EXPLORER_TOASTS.addSensorFailed),
+              })
+            else
+              update.mutate(
+                {
+                  sensorId: editing.id,
+                  meshId: editing.kind === 'surface' ? editing.mesh.id : null,
+                  save,
+                },
+                { onSuccess: close, onError: fail(EXPLORER_TOASTS.updateSensorFailed) },
+              )
+          }}
+        />
+      )}
+    </section>
+  )
+}
