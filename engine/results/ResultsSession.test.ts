@@ -569,12 +569,24 @@ describe('ResultsSession timing', () => {
     expect(sockets).toHaveLength(2)
   })
 
+  it('never drops a socket whose server does not answer heartbeats at all', () => {
+    const timers = new FakeTimers()
+    const { sockets, last } = fakeSession(timers)
+    last().answerHeartbeats = false
+    last().accept()
+    timers.advance(120_000)
+    expect(sockets).toHaveLength(1)
+    expect(last().closedWith).toBeNull()
+    expect(last().sent.filter((f) => f.type === 'sys.heartbeat')).toHaveLength(12)
+  })
+
   it('counts any frame as a sign of life', () => {
     const timers = new FakeTimers()
     const { last } = fakeSession(timers)
     const socket = last()
-    socket.answerHeartbeats = false
     socket.accept()
+    timers.advance(10_000)
+    socket.answerHeartbeats = false
     for (let i = 0; i < 5; i++) {
       timers.advance(10_000)
       socket.receive({ type: 'sys.sync.resp', requestId: 999, vizUpdates: [], sensorUpdates: [] })

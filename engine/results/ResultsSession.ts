@@ -8,8 +8,9 @@
  *   frame to a callback until their terminal frame, and can be cancelled.
  * - A dropped socket fails every request in flight with {@link ResultsSessionError} and reconnects
  *   with backoff (1 s doubling to 30 s, 50 attempts; close codes 1000 and 3000 end the session).
- * - Heartbeat every 10 s while answers come, every 0.5 s once one is overdue; after
- *   {@link HEARTBEAT_MAX_MISSED} unanswered beats the socket counts as dead and is replaced.
+ * - Heartbeat (sys.heartbeat) every 10 s while answers come, every 0.5 s once one is overdue;
+ *   after {@link HEARTBEAT_MAX_MISSED} unanswered beats the socket counts as dead and is replaced
+ *   (only once the server has answered a heartbeat: one that never does is not judged by them).
  * - A page hidden for 300 s closes the session; it reconnects when the page is shown again.
  */
 import { HIDDEN_PAGE_DISCONNECT_MS } from '../../domain/constants.ts'
@@ -187,6 +188,8 @@ export class ResultsSession {
   #heardSinceBeat = true
   #beatOutstanding = false
   #missedBeats = 0
+  /** Set once this socket answered a heartbeat: only then does silence count as death. */
+  #heartbeatAnswered = false
 
   constructor(options: ResultsSessionOptions) {
     this.#options = options
@@ -533,7 +536,10 @@ export class ResultsSession {
       this.#receiveHello(header)
       return
     }
-    if (header.type === 'sys.heartbeat.resp') return
+    if (header.type === 'sys.heartbeat.resp') {
+      this.#heartbeatAnswered = true
+      return
+    }
     if (header.requestId === null) {
       this.#options.onUnexpected?.(
         `Results server error: ${'message' in header ? header.message : ''}`,
@@ -579,6 +585,7 @@ export class ResultsSession {
     this.#heardSinceBeat = true
     this.#beatOutstanding = false
     this.#missedBeats = 0
+    this.#heartbeatAnswered = false
     this.#scheduleHeartbeat(heartbeatIntervalMs(true))
   }
 
@@ -600,7 +607,9 @@ export class ResultsSession {
   #beat(): void {
     const socket = this.#socket
     if (!socket || this.#status !== 'open') return
-    this.#missedBeats = this.#beatOutstanding && !this.#heardSinceBeat ? this.#missedBeats + 1 : 0
+    // A server that never answers heartbeats (older ones) is not judged by them.
+    const overdue = this.#beatOutstanding && !this.#heardSinceBeat && this.#heartbeatAnswered
+    this.#missedBeats = overdue ? this.#missedBeats + 1 : 0
     if (this.#missedBeats > HEARTBEAT_MAX_MISSED) {
       // The socket says nothing: treat it as dropped without waiting for a TCP timeout.
       socket.close(HEARTBEAT_TIMEOUT_CLOSE, 'heartbeat timeout')
