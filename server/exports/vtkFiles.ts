@@ -237,7 +237,10 @@ export function logCsv(lines: readonly Record<string, unknown>[]): string {
     for (const key of Object.keys(line)) if (!columns.includes(key)) columns.push(key)
   const cell = (value: unknown) => {
     if (value === undefined || value === null) return ''
-    const text = typeof value === 'object' ? JSON.stringify(value) : String(value)
+    const text =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value)
     return /[;"\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
   }
   const rows = lines.map((line) => columns.map((column) => cell(line[column])).join(';'))
