@@ -14,10 +14,19 @@ import type { OutputManifestList } from '../../../../../domain/rest/resultsRoute
 import type { SensorRecomputation } from '../../../../../domain/rest/sensorRoutes.ts'
 import type { Engine } from '../../../../../engine/client.ts'
 import type { RenderIntent } from '../../../../../engine/protocol.ts'
+import {
+  ResultsSession,
+  type ResultsSocketLike,
+} from '../../../../../engine/results/ResultsSession.ts'
+import {
+  parseResultsClientFrame,
+  type ResultsServerFrame,
+} from '../../../../../domain/resultsProtocol.ts'
 import { tokenStore } from '../../../../api/index.ts'
 import { Toasts } from '../../../../components/Toasts.tsx'
+import { resultsSessionFactoryAtom } from '../../../../state/resultsSession.ts'
 import { viewportEngineAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
-import { clipMaskInfoAtom, sensorDataVersionAtom } from './explorerAtoms.ts'
+import { sensorDataVersionAtom } from './explorerAtoms.ts'
 import { ResultsExplorer } from './ResultsExplorer.tsx'
 
 /*
@@ -184,11 +193,111 @@ function handle(method: string, path: string, body: unknown): Promise<Response> 
   return json({ code: 'not_found', title: 'Not found', message: path }, 404)
 }
 
+/*
+ * The results server behind the session: fetch.info lists one mask per clip in `masked`, and
+ * stats.calc over a clip's masks answers null (empty) for the clips in `emptyClips`. Statistics
+ * replies wait in `held` while `holdStatistics` is set.
+ */
+const results = {
+  masked: new Set<number>(),
+  emptyClips: new Set<number>(),
+  holdStatistics: false,
+  held: [] as (() => void)[],
+}
+
+const MASK_ID_BASE = 1000
+
+class FakeResultsSocket implements ResultsSocketLike {
+  readyState = 0
+  binaryType = 'blob'
+  onopen: ((event: unknown) => void) | null = null
+  onmessage: ((event: { data: unknown }) => void) | null = null
+  onclose: ((event: { code: number }) => void) | null = null
+  onerror: ((event: unknown) => void) | null = null
+
+  constructor() {
+    setTimeout(() => {
+      this.readyState = 1
+      this.onopen?.({})
+    }, 0)
+  }
+
+  close(): void {
+    this.readyState = 3
+  }
+
+  reply(frame: ResultsServerFrame): void {
+    setTimeout(() => {
+      if (this.readyState === 1) this.onmessage?.({ data: JSON.stringify(frame) })
+    }, 0)
+  }
+
+  send(data: string): void {
+    const frame = parseResultsClientFrame(data)
+    const requestId = frame.requestId
+    switch (frame.type) {
+      case 'sys.hello':
+        return this.reply({ type: 'sys.hello.resp', requestId, protocolVersion: 1 })
+      case 'sys.heartbeat':
+        return this.reply({ type: 'sys.heartbeat.resp', requestId })
+      case 'fetch.info':
+        for (const outputNo of frame.outputs)
+          this.reply({
+            type: 'fetch.info.resp',
+            requestId,
+            outputNo,
+            timeS: 0,
+            objects: [],
+            masks: [...results.masked].map((clipId) => ({
+              id: MASK_ID_BASE + clipId,
+              materialId: 0,
+              appearance: { visibility: true },
+              volumeClipId: clipId,
+            })),
+            stats: {
+              full: { particleCount: 10, triangleCount: 0 },
+              fast: { particleCount: 10, triangleCount: 0 },
+            },
+          })
+        return
+      case 'stats.calc': {
+        const clipId = (frame.masks[0] ?? 0) - MASK_ID_BASE
+        const answer = () => {
+          this.reply({
+            type: 'stats.calc.output_statistic',
+            requestId,
+            outputNo: frame.outputs[0] ?? 0,
+            statistic: 'min',
+            value: results.emptyClips.has(clipId) ? null : -0.2,
+          })
+          this.reply({ type: 'stats.calc.done', requestId, state: 'completed' })
+        }
+        if (results.holdStatistics) results.held.push(answer)
+        else answer()
+        return
+      }
+      case 'cancel':
+        return this.reply({
+          type: 'cancel.resp',
+          requestId,
+          targetRequestId: frame.targetRequestId,
+          canceled: false,
+        })
+      default:
+        return this.reply({ type: 'error', requestId, message: 'unexpected' })
+    }
+  }
+}
+
 const intents: RenderIntent[] = []
 const fakeEngine = { dispatch: (intent: RenderIntent) => intents.push(intent) } as unknown as Engine
 
 beforeEach(() => {
   intents.length = 0
+  results.masked.clear()
+  results.emptyClips.clear()
+  results.holdStatistics = false
+  results.held.length = 0
   server = {
     sensors: [],
     clips: [],
@@ -219,6 +328,14 @@ afterEach(() => {
 function renderExplorer(simulation: Simulation = SIMULATION, shownOutput = 1) {
   const store = createStore()
   store.set(viewportEngineAtom, fakeEngine)
+  store.set(resultsSessionFactoryAtom, {
+    create: () =>
+      new ResultsSession({
+        url: 'ws://test/ws/results',
+        createSocket: () => new FakeResultsSocket(),
+        readToken: () => 'token',
+      }),
+  })
   store.set(viewportStateAtom, {
     status: 'ready',
     failure: null,
@@ -469,16 +586,42 @@ describe('ResultsExplorer: volume clips', () => {
       inverted: true,
     })
     const item = await screen.findByRole('listitem', { name: 'Volume Clip 1' })
-    expect(item.textContent).toContain('Results can not be loaded yet, please wait.')
-
-    act(() => store.set(clipMaskInfoAtom, { 101: { status: 'loading' } }))
-    expect(within(item).getByRole('status', { name: 'Loading Volume Clip 1' })).toBeTruthy()
-    act(() => store.set(clipMaskInfoAtom, { 101: { status: 'ready', insideCount: 0 } }))
-    expect(item.textContent).toContain(
-      'Volume Clip is empty at current output. Check position and normal orientation.',
+    // No mask for the new clip in this output yet.
+    await waitFor(() =>
+      expect(item.textContent).toContain('Results can not be loaded yet, please wait.'),
     )
-    act(() => store.set(clipMaskInfoAtom, { 101: { status: 'ready', insideCount: 40 } }))
-    expect(item.textContent).not.toContain('Volume Clip is empty')
+  })
+
+  it('shows a clip loading while its mask is worked out, then empty or valid', async () => {
+    const clip = (id: number, name: string): VolumeClip => ({
+      id,
+      name,
+      mesh: defaultMesh('cube', id + 50),
+      appearance: defaultAppearance(0),
+      materialId: null,
+      inverted: false,
+      kind: 'volumeClip',
+    })
+    server.clips = [clip(30, 'Inside'), clip(31, 'Outside')]
+    results.masked.add(30).add(31)
+    results.emptyClips.add(31)
+    results.holdStatistics = true
+    renderExplorer()
+    const inside = await screen.findByRole('listitem', { name: 'Inside' })
+    await within(inside).findByRole('status', { name: 'Loading Inside' })
+    expect(inside.textContent).not.toContain('Results can not be loaded yet')
+
+    act(() => {
+      for (const answer of results.held.splice(0)) answer()
+    })
+    const outside = screen.getByRole('listitem', { name: 'Outside' })
+    await waitFor(() =>
+      expect(outside.textContent).toContain(
+        'Volume Clip is empty at current output. Check position and normal orientation.',
+      ),
+    )
+    expect(inside.textContent).not.toContain('Volume Clip is empty')
+    expect(within(inside).queryByRole('status')).toBeNull()
   })
 
   it('rolls visibility back and shows a toast when the server refuses', async () => {

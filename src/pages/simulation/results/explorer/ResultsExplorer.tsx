@@ -39,7 +39,7 @@ export function ResultsExplorer({
   const groups = useMemo(() => groupOutputObjects(manifest), [manifest])
   const sensors = useSensorsQuery(simulation)
   const clips = useVolumeClipsQuery(simulation)
-  useClipMaskInfo(simulation, list, clips.data ?? [], shownOutput)
+  useClipMaskInfo(simulation, clips.data ?? [], shownOutput, snapshot?.playing ?? false)
 
   const partNames = [...groups.walls, ...groups.openBoundaries].map((part) => part.name)
   const sensorNames = (sensors.data ?? []).map((sensor) => sensor.name)

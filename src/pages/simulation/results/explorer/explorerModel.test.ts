@@ -63,8 +63,8 @@ describe('volume clip item state', () => {
     expect(volumeClipItemState(undefined)).toBe('missing')
     expect(volumeClipItemState({ status: 'missing' })).toBe('missing')
     expect(volumeClipItemState({ status: 'loading' })).toBe('loading')
-    expect(volumeClipItemState({ status: 'ready', insideCount: 0 })).toBe('empty')
-    expect(volumeClipItemState({ status: 'ready', insideCount: 12 })).toBe('valid')
+    expect(volumeClipItemState({ status: 'ready', empty: true })).toBe('empty')
+    expect(volumeClipItemState({ status: 'ready', empty: false })).toBe('valid')
   })
 
   it('says the spec messages for missing and empty and nothing otherwise', () => {

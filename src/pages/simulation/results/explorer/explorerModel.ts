@@ -65,7 +65,7 @@ export function groupOutputObjects(manifest: OutputManifestInfo | undefined): Ou
 
 /** What the explorer knows of a clip's mask at the shown output. */
 export type ClipMaskInfo =
-  { status: 'missing' } | { status: 'loading' } | { status: 'ready'; insideCount: number }
+  { status: 'missing' } | { status: 'loading' } | { status: 'ready'; empty: boolean }
 
 /** The item state of a volume clip: missing (message), loading (spinner), empty (message), valid. */
 export type VolumeClipItemState = 'missing' | 'loading' | 'empty' | 'valid'
@@ -74,7 +74,7 @@ export type VolumeClipItemState = 'missing' | 'loading' | 'empty' | 'valid'
 export function volumeClipItemState(info: ClipMaskInfo | undefined): VolumeClipItemState {
   if (!info || info.status === 'missing') return 'missing'
   if (info.status === 'loading') return 'loading'
-  return info.insideCount === 0 ? 'empty' : 'valid'
+  return info.empty ? 'empty' : 'valid'
 }
 
 /** The item's info line (spec/results.md §4 "Output loading"); null for loading and valid. */
