@@ -765,8 +765,8 @@ describe('render engine', () => {
     await harness.flush()
     const camera = harness.last().camera
     expect(camera.mode).toBe('orthographic')
-    expect(camera.position[1]! - camera.target[1]!).toBeGreaterThan(0)
-    expect(Math.abs(camera.position[0]! - camera.target[0]!)).toBeLessThan(1e-9)
+    expect(camera.position[1] - camera.target[1]).toBeGreaterThan(0)
+    expect(Math.abs(camera.position[0] - camera.target[0])).toBeLessThan(1e-9)
   })
 
   it('shows the coordinate-system axes at the origin, scaled to the scene, when asked', async () => {

@@ -1,0 +1,124 @@
+import type { OutputManifestList } from '../../../../../domain/rest/resultsRoutes.ts'
+import type {
+  ClippingPlane,
+  MATERIAL_DISPLAY_MODES,
+  PART_VIEW_MODES,
+} from '../../../../../domain/results.ts'
+import type { RenderSnapshot } from '../../../../../engine/protocol.ts'
+import type { MaterialView, PartView } from '../../../../state/viewportAtoms.ts'
+
+/** How a part is drawn. */
+export type PartViewMode = (typeof PART_VIEW_MODES)[number]
+/** How a material is drawn. */
+export type MaterialDisplayMode = (typeof MATERIAL_DISPLAY_MODES)[number]
+
+/** Names of the part views in the solid view mode dialog. */
+export const PART_VIEW_LABELS: Record<PartViewMode, string> = {
+  surface: 'Surface',
+  wireframe: 'Wireframe',
+  translucent: 'Translucent',
+}
+
+/** Names of the material display modes in the fluid view mode dialog. */
+export const MATERIAL_DISPLAY_LABELS: Record<MaterialDisplayMode, string> = {
+  particles_spheres: 'Spheres',
+  particles_circles: 'Circles',
+  particles_outlined_circles: 'Outlined circles',
+  hidden: 'Hidden',
+  surface: 'Surface',
+}
+
+/** The results view draws walls translucent (a closed tank would hide its fluid) and open boundaries as surfaces. */
+export function defaultPartView(kind: 'wall_boundary' | 'open_boundary'): PartView {
+  return { visible: true, viewMode: kind === 'wall_boundary' ? 'translucent' : 'surface' }
+}
+
+/** A fluid is drawn as spheres unless told otherwise. */
+export const DEFAULT_MATERIAL_VIEW: MaterialView = {
+  visible: true,
+  displayMode: 'particles_spheres',
+}
+
+/** Point sizes the fluid view mode dialog offers, CSS pixels (the engine's limits). */
+export const POINT_SIZE_RANGE_PX = { min: 1, max: 64 } as const
+
+/** An object of the outputs the view mode dialogs act on. */
+export interface ViewObject {
+  objectId: string
+  name: string
+  kind: 'fluid' | 'wall_boundary' | 'open_boundary'
+}
+
+/** Fluids and parts (walls, open boundaries) of the first output, by id, without duplicates. */
+export function viewObjects(list: OutputManifestList): {
+  fluids: ViewObject[]
+  parts: ViewObject[]
+} {
+  const fluids: ViewObject[] = []
+  const parts: ViewObject[] = []
+  const seen = new Set<string>()
+  for (const object of list.outputs[0]?.objects ?? []) {
+    if (seen.has(object.objectId)) continue
+    seen.add(object.objectId)
+    if (object.kind === 'fluid') fluids.push({ ...object, kind: object.kind })
+    else if (object.kind === 'wall_boundary' || object.kind === 'open_boundary')
+      parts.push({ ...object, kind: object.kind })
+  }
+  return { fluids, parts }
+}
+
+/** The one value every item shares, or null when they differ (or there are none). */
+export function sharedValue<T>(values: readonly T[]): T | null {
+  const first = values[0]
+  if (first === undefined) return null
+  return values.every((value) => value === first) ? first : null
+}
+
+/** The extent of the shown output along a clip axis, metres (null: nothing shown yet). */
+export function clipAxisExtent(
+  bounds: RenderSnapshot['bounds'],
+  axis: ClippingPlane['axis'],
+): { min: number; max: number } | null {
+  if (!bounds) return null
+  const index = axis === 'x' ? 0 : axis === 'y' ? 1 : 2
+  const min = bounds.min[index]
+  const max = bounds.max[index]
+  if (min === undefined || max === undefined || !Number.isFinite(min) || !Number.isFinite(max))
+    return null
+  return { min, max }
+}
+
+/**
+ * The clip when it is switched on for the first time (spec/results.md §4: the first enabling triggers a
+ * one-time action): a plane left at its default offset moves to the middle of the output along its axis,
+ * so switching it on visibly cuts the model in half.
+ */
+export function firstEnabledClip(
+  clip: ClippingPlane,
+  bounds: RenderSnapshot['bounds'],
+): ClippingPlane {
+  const extent = clipAxisExtent(bounds, clip.axis)
+  if (clip.offsetM !== 0 || extent === null) return { ...clip, enabled: true }
+  return { ...clip, enabled: true, offsetM: roundOffset((extent.min + extent.max) / 2) }
+}
+
+/** Offsets are shown and stepped to the millimetre. */
+export function roundOffset(offsetM: number): number {
+  return Math.round(offsetM * 1000) / 1000
+}
+
+/** A scale bar's length as read: '2 m', '50 cm', '5 mm', '0.1 mm', '10 km'. */
+export function formatScaleLength(lengthM: number): string {
+  const trim = (value: number) => String(Number(value.toPrecision(6)))
+  if (lengthM >= 1000) return `${trim(lengthM / 1000)} km`
+  if (lengthM >= 1) return `${trim(lengthM)} m`
+  if (lengthM >= 0.01) return `${trim(lengthM * 100)} cm`
+  return `${trim(lengthM * 1000)} mm`
+}
+
+/** The file name of a saved image: '{simulation name} output {n}.png', safe for any file system. */
+export function imageFileName(simulationName: string, outputNo: number | null): string {
+  const printable = Array.from(simulationName, (char) => (char < ' ' ? '_' : char)).join('')
+  const base = printable.replace(/[\\/:*?"<>|]+/g, '_').trim() || 'simulation'
+  return outputNo === null ? `${base}.png` : `${base} output ${outputNo}.png`
+}
