@@ -10,7 +10,6 @@ import { DEMO_USERS, OTHER_ORGANIZATION_USER } from '../db/demoAccounts.ts'
 import {
   describeEachDialect,
   startTestServer,
-  type Json,
   type TestServer,
 } from '../../tests/integration/harness.ts'
 
@@ -89,11 +88,11 @@ describeEachDialect('viewport state API', (dialect) => {
     const tilted = { ...SAVED, camera: { ...SAVED.camera, up: [0, 0, 2] } }
     const reply = await api('PUT', `/simulations/${simulation.id}/runs/viewport_state`, tilted)
     expect(reply.status).toBe(400)
-    expect(JSON.stringify(reply.body as Json)).toContain(CAMERA_UP_MESSAGE)
+    expect(JSON.stringify(reply.body)).toContain(CAMERA_UP_MESSAGE)
     const flat = { ...SAVED, camera: { ...SAVED.camera, position: [1, 2] } }
     const second = await api('PUT', `/simulations/${simulation.id}/runs/viewport_state`, flat)
     expect(second.status).toBe(400)
-    expect(JSON.stringify(second.body as Json)).toContain(VECTOR_COMPONENTS_MESSAGE)
+    expect(JSON.stringify(second.body)).toContain(VECTOR_COMPONENTS_MESSAGE)
     // Nothing of the refused saves was stored.
     const stored = await api('GET', `/simulations/${simulation.id}/runs/viewport_state`)
     expect(stored.body.state.camera).toEqual(SAVED.camera)
@@ -103,7 +102,7 @@ describeEachDialect('viewport state API', (dialect) => {
     const wrong = { ...SAVED, colorMap: { ...SAVED.colorMap, attribute: 'colour' } }
     const reply = await api('PUT', `/simulations/${simulation.id}/runs/viewport_state`, wrong)
     expect(reply.status).toBe(400)
-    expect(JSON.stringify(reply.body as Json)).toContain('colour is not a known attribute name')
+    expect(JSON.stringify(reply.body)).toContain('colour is not a known attribute name')
     expect(
       (await api('GET', `/simulations/${simulation.id}/runs/viewport_state`, undefined, other))
         .status,

@@ -3,7 +3,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { Provider as JotaiProvider, createStore } from 'jotai'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Simulation } from '../../../../domain/projects.ts'
+import { defaultSettings } from '../../../../domain/settings.ts'
 import type { OutputManifestList } from '../../../../domain/rest/resultsRoutes.ts'
+import { defaultViewportState, type ViewportState } from '../../../../domain/results.ts'
 import type { EngineState } from '../../../../engine/client.ts'
 import type { RenderIntent, RenderSnapshot } from '../../../../engine/protocol.ts'
 import { tokenStore } from '../../../api/index.ts'
@@ -43,7 +45,13 @@ vi.mock('../../../../engine/client.ts', () => ({
   },
 }))
 
-const SIMULATION = { id: 5, state: 'completed', activeRunId: 3 } as Simulation
+const SIMULATION = {
+  id: 5,
+  name: 'Dam break',
+  state: 'completed',
+  activeRunId: 3,
+  settings: defaultSettings(),
+} as Simulation
 
 function manifest(outputNo: number) {
   return {
@@ -111,6 +119,17 @@ function publish(patch: Partial<EngineState>) {
 }
 
 let manifestBody: OutputManifestList = LIST
+let savedState: ViewportState | null = null
+let viewportStateStatus = 200
+const puts: ViewportState[] = []
+
+const json = (body: unknown, status = 200) =>
+  Promise.resolve(
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    }),
+  )
 
 beforeEach(() => {
   fake.intents = []
@@ -118,21 +137,33 @@ beforeEach(() => {
   fake.disposed = 0
   fake.listeners.clear()
   manifestBody = LIST
+  savedState = null
+  viewportStateStatus = 200
+  puts.length = 0
   tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
   vi.stubGlobal(
     'fetch',
-    vi.fn((input: RequestInfo | URL) => {
-      const url = new URL(
-        input instanceof Request ? input.url : input.toString(),
-        'http://localhost',
-      )
-      if (url.pathname === '/api/simulations/5/output_manifests')
-        return Promise.resolve(
-          new Response(JSON.stringify(manifestBody), {
-            status: 200,
-            headers: { 'content-type': 'application/json' },
-          }),
-        )
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : null
+      const href = input instanceof Request ? input.url : input instanceof URL ? input.href : input
+      const url = new URL(href, 'http://localhost')
+      const method = (request?.method ?? init?.method ?? 'GET').toUpperCase()
+      if (url.pathname === '/api/simulations/5/output_manifests') return json(manifestBody)
+      if (url.pathname === '/api/simulations/5/runs/viewport_state') {
+        if (viewportStateStatus !== 200)
+          return json(
+            { code: 'unknown_error', title: 'x', description: 'down' },
+            viewportStateStatus,
+          )
+        if (method === 'PUT') {
+          const body = JSON.parse(
+            request ? await request.text() : (init?.body as string),
+          ) as ViewportState
+          puts.push(body)
+          savedState = body
+        }
+        return json({ simulationId: 5, mode: 'post', state: savedState, updatedAt: null })
+      }
       return Promise.resolve(new Response('{}', { status: 404 }))
     }),
   )
@@ -141,6 +172,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup()
   vi.unstubAllGlobals()
+  vi.useRealTimers()
 })
 
 function renderViewer() {
@@ -196,7 +228,8 @@ describe('ResultsViewer', () => {
   it('recolours on a scheme, attribute or component change, and applies a typed range', async () => {
     renderViewer()
     await waitForEngine()
-    fireEvent.change(screen.getByLabelText('Colour scheme'), { target: { value: 'diverging' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Colour scheme' }))
+    fireEvent.click(screen.getByRole('option', { name: 'Diverging' }))
     expect(ofType('set_colour').at(-1)).toMatchObject({ scheme: 'diverging' })
     fireEvent.change(screen.getByLabelText('Component'), { target: { value: 'z' } })
     expect(ofType('set_colour').at(-1)).toMatchObject({ columns: ['vz'] })
@@ -228,6 +261,7 @@ describe('ResultsViewer', () => {
   it('sends the clipping plane: enabled, orientation, flipped, offset, reset', async () => {
     renderViewer()
     await waitForEngine()
+    fireEvent.click(screen.getByRole('button', { name: 'Clip' }))
     fireEvent.click(screen.getByLabelText('Clipping plane'))
     fireEvent.click(screen.getByRole('button', { name: 'z' }))
     fireEvent.click(screen.getByLabelText('Flipped'))
@@ -284,6 +318,107 @@ describe('ResultsViewer', () => {
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toContain('The bundle is truncated.'),
     )
+  })
+
+  it('sends the detail level and dataset chosen in the dataset chip', async () => {
+    renderViewer()
+    await waitForEngine()
+    expect(ofType('set_detail').at(-1)).toEqual({ type: 'set_detail', level: 'High' })
+    expect(ofType('set_dataset').at(-1)).toEqual({ type: 'set_dataset', dataset: 'full' })
+    fireEvent.click(screen.getByRole('button', { name: 'Dataset' }))
+    fireEvent.click(screen.getByLabelText('Medium (50 %)'))
+    fireEvent.click(screen.getByRole('radio', { name: /^Fast/ }))
+    expect(ofType('set_detail').at(-1)).toEqual({ type: 'set_detail', level: 'Medium' })
+    expect(ofType('set_dataset').at(-1)).toEqual({ type: 'set_dataset', dataset: 'fast' })
+  })
+
+  it('restores the saved viewport state: colour map, clip, part views, then camera and output', async () => {
+    savedState = {
+      ...defaultViewportState(),
+      camera: { position: [3, 2, 1], target: [0.5, 0.5, 0], up: [0, 0, 1], mode: 'orthographic' },
+      colorMap: {
+        scheme: 'blueRedYellow',
+        attribute: 'pressure',
+        subAttribute: null,
+        min: 0,
+        max: 900,
+      },
+      output: 2,
+      clippingPlane: { enabled: true, axis: 'z', flipped: false, offsetM: 0.1 },
+      parts: { 'wall-1': { visible: false, viewMode: 'wireframe' } },
+      materials: { 'fluid-0': { visible: true, displayMode: 'particles_circles' } },
+    }
+    renderViewer()
+    await waitForEngine()
+    await waitFor(() => expect(ofType('set_camera')).toHaveLength(1))
+    expect(ofType('set_camera')[0]?.camera).toEqual(savedState.camera)
+    // The camera and output come after the outputs, or the first output would re-fit the camera.
+    const order = fake.intents.map((intent) => intent.type)
+    expect(order.indexOf('set_outputs')).toBeLessThan(order.indexOf('set_camera'))
+    expect(ofType('show_output').at(-1)).toEqual({ type: 'show_output', outputNo: 2 })
+    expect(ofType('set_colour').at(-1)).toMatchObject({
+      attribute: 'pressure',
+      scheme: 'blueRedYellow',
+      range: { min: 0, max: 900 },
+    })
+    expect(ofType('set_clip').at(-1)?.clip).toEqual(savedState.clippingPlane)
+    expect(ofType('set_part_view').at(-1)).toEqual({
+      type: 'set_part_view',
+      objectId: 'wall-1',
+      mode: 'wireframe',
+      visible: false,
+    })
+    expect(ofType('set_material_display').at(-1)).toEqual({
+      type: 'set_material_display',
+      objectId: 'fluid-0',
+      mode: 'particles_circles',
+      visible: true,
+    })
+  })
+
+  it('saves the viewport state every 5 s when it changed, with the camera up normalized', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    renderViewer()
+    await waitForEngine()
+    publish({
+      snapshot: { ...SNAPSHOT, camera: { ...SNAPSHOT.camera, up: [0, 0, 2] }, shownOutput: 1 },
+    })
+    await act(() => vi.advanceTimersByTimeAsync(5000))
+    await waitFor(() => expect(puts).toHaveLength(1))
+    expect(puts[0]).toMatchObject({
+      camera: { position: [1, 1, 1], up: [0, 0, 1], mode: 'perspective' },
+      colorMap: { attribute: 'velocity', subAttribute: 'magnitude', scheme: 'rainbow', min: null },
+      output: 1,
+      coordinateSystem: true,
+      clippingPlane: { enabled: false, axis: 'x' },
+    })
+    // Nothing changed: nothing sent.
+    await act(() => vi.advanceTimersByTimeAsync(5000))
+    expect(puts).toHaveLength(1)
+    fireEvent.click(screen.getByRole('button', { name: 'Colour scheme' }))
+    fireEvent.click(screen.getByRole('option', { name: 'Binary' }))
+    await act(() => vi.advanceTimersByTimeAsync(5000))
+    await waitFor(() => expect(puts).toHaveLength(2))
+    expect(puts[1]?.colorMap?.scheme).toBe('binary')
+  })
+
+  it('only logs a viewport state that cannot be restored or saved', async () => {
+    viewportStateStatus = 500
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    renderViewer()
+    await waitForEngine()
+    await waitFor(() =>
+      expect(warn).toHaveBeenCalledWith('Restoring the viewport state failed:', expect.anything()),
+    )
+    publish({ snapshot: SNAPSHOT })
+    await act(() => vi.advanceTimersByTimeAsync(5000))
+    await waitFor(() =>
+      expect(warn).toHaveBeenCalledWith('Saving the viewport state failed:', expect.anything()),
+    )
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(ofType('set_camera')).toHaveLength(0)
+    warn.mockRestore()
   })
 
   it('says so when the run has no outputs yet, and starts no engine', async () => {

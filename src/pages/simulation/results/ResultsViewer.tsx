@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import { useAtom, useAtomValue } from 'jotai'
-import { useEffect, useId, useMemo } from 'react'
-import { PLAYBACK, POLL_INTERVALS_MS } from '../../../../domain/constants.ts'
+import { useAtomValue } from 'jotai'
+import { useEffect, useMemo, useState } from 'react'
+import { POLL_INTERVALS_MS } from '../../../../domain/constants.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
-import type { OutputManifestList } from '../../../../domain/rest/resultsRoutes.ts'
-import { doublePlaybackSpeed, halvePlaybackSpeed } from '../../../../domain/results.ts'
 import { messageOf } from '../../../api/ApiError.ts'
 import { callApi } from '../../../api/index.ts'
 import { EmptyState } from '../../../components/EmptyState.tsx'
@@ -14,25 +12,32 @@ import { routeKey } from '../../../queries/queries.ts'
 import {
   clipAtom,
   colourMapChoiceAtom,
-  playbackSpeedAtom,
+  datasetAtom,
+  detailLevelAtom,
+  materialViewsAtom,
+  partViewsAtom,
   viewportEngineAtom,
-  viewportStateAtom,
 } from '../../../state/viewportAtoms.ts'
 import { CanvasMenus } from './canvas/CanvasMenus.tsx'
 import { ChartWindows } from './charts/ChartWindows.tsx'
 import { ClipControls } from './ClipControls.tsx'
-import { ColourControls } from './ColourControls.tsx'
+import { ColourMapBar } from './colormap/ColourMapBar.tsx'
 import { ExportPanel } from './export/ExportPanel.tsx'
 import { ResultsExplorer } from './explorer/ResultsExplorer.tsx'
-import { StatisticsPanel } from './statistics/StatisticsPanel.tsx'
+import { Popover } from './layout/Popover.tsx'
+import { useSmallScreen } from './layout/useSmallScreen.ts'
+import { useViewportStatePersistence } from './layout/useViewportStatePersistence.ts'
+import './layout/results.css'
+import { DatasetChip, OutputLoadingChip, OutputsChip } from './output/OutputSettings.tsx'
 import {
   availableAttributes,
   colourIntent,
-  formatOutputLabel,
-  formatSpeed,
+  materialViewIntents,
   setOutputsIntent,
   wallViewIntents,
 } from './resultsModel.ts'
+import { StatisticsPanel } from './statistics/StatisticsPanel.tsx'
+import { Timeline } from './timeline/Timeline.tsx'
 
 /** Still-running simulations get new outputs: poll at the outputs rate, otherwise rarely. */
 function manifestPollMs(simulation: Simulation): number {
@@ -50,112 +55,11 @@ export function useOutputManifestsQuery(simulation: Simulation) {
   })
 }
 
-/** True while typing: Space then belongs to the field, not to playback. */
-function isEditingText(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
-}
-
-/** Play/pause, speed steps and the output slider, over the bottom of the view. */
-function PlaybackBar({ list }: { list: OutputManifestList }) {
-  const engine = useAtomValue(viewportEngineAtom)
-  const snapshot = useAtomValue(viewportStateAtom).snapshot
-  const [speed, setSpeed] = useAtom(playbackSpeedAtom)
-  const sliderId = useId()
-  const outputs = list.outputs
-  const shown = snapshot?.shownOutput ?? outputs[0]?.outputNo ?? null
-  const index = Math.max(
-    0,
-    outputs.findIndex((output) => output.outputNo === shown),
-  )
-  const playing = snapshot?.playing ?? false
-  const current = outputs[index]
-
-  const togglePlayback = () => {
-    if (playing) engine?.dispatch({ type: 'pause' })
-    else engine?.dispatch({ type: 'play', speed, loop: PLAYBACK.loop })
-  }
-  const changeSpeed = (next: number) => {
-    setSpeed(next)
-    engine?.dispatch({ type: 'set_speed', speed: next })
-  }
-
-  // Space toggles playback unless a field has focus (spec/results.md §2).
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (
-        (event.code !== 'Space' && event.key !== ' ') ||
-        event.repeat ||
-        isEditingText(event.target)
-      )
-        return
-      event.preventDefault()
-      if (playing) engine?.dispatch({ type: 'pause' })
-      else engine?.dispatch({ type: 'play', speed, loop: PLAYBACK.loop })
-    }
-    window.addEventListener('keydown', onKeyDown)
-    return () => window.removeEventListener('keydown', onKeyDown)
-  }, [engine, playing, speed])
-
-  return (
-    <div className="timeline">
-      <button
-        type="button"
-        className="button button--primary button--small"
-        onClick={togglePlayback}
-        disabled={!engine || outputs.length < 2}
-        aria-label={playing ? 'Pause' : 'Play'}
-      >
-        {playing ? 'Pause' : 'Play'}
-      </button>
-      <button
-        type="button"
-        className="button button--ghost button--small"
-        aria-label="Slower"
-        onClick={() => changeSpeed(halvePlaybackSpeed(speed))}
-        disabled={speed <= PLAYBACK.minSpeed}
-      >
-        −
-      </button>
-      <span className="timeline__speed" aria-label="Speed">
-        {formatSpeed(speed)}
-      </span>
-      <button
-        type="button"
-        className="button button--ghost button--small"
-        aria-label="Faster"
-        onClick={() => changeSpeed(doublePlaybackSpeed(speed))}
-        disabled={speed >= PLAYBACK.maxSpeed}
-      >
-        +
-      </button>
-      <label className="visually-hidden" htmlFor={sliderId}>
-        Output
-      </label>
-      <input
-        id={sliderId}
-        className="timeline__slider"
-        type="range"
-        min={0}
-        max={Math.max(0, outputs.length - 1)}
-        step={1}
-        value={index}
-        disabled={outputs.length < 2}
-        onChange={(event) => {
-          const output = outputs[Number(event.target.value)]
-          if (output) engine?.dispatch({ type: 'show_output', outputNo: output.outputNo })
-        }}
-      />
-      <span className="timeline__label" data-testid="timeline-label">
-        {current ? formatOutputLabel(current.outputNo, current.timeS) : ''}
-      </span>
-    </div>
-  )
-}
-
 /**
- * The results viewport of /simulation/{id}/postprocessor: lists the run's outputs from the
- * server, hands them to the engine, and offers minimal colour, clip and playback controls.
+ * The Results screen of /simulation/{id}/postprocessor: the explorer on the left, the 3D view in
+ * the centre (colour map bar, canvas menus and timeline over it; output settings and the loading
+ * chip above it), statistics and charts below. Below 1700 px the explorer folds away and the
+ * panels stack.
  */
 export function ResultsViewer({ simulation }: { simulation: Simulation }) {
   const manifests = useOutputManifestsQuery(simulation)
@@ -163,12 +67,21 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
   const engine = useAtomValue(viewportEngineAtom)
   const colour = useAtomValue(colourMapChoiceAtom)
   const clip = useAtomValue(clipAtom)
+  const detail = useAtomValue(detailLevelAtom)
+  const dataset = useAtomValue(datasetAtom)
+  const parts = useAtomValue(partViewsAtom)
+  const materials = useAtomValue(materialViewsAtom)
+  const smallScreen = useSmallScreen()
+  const [explorerOpen, setExplorerOpen] = useState(true)
   const attributes = useMemo(() => availableAttributes(list?.outputs[0]), [list])
   const outputsIntent = useMemo(() => (list ? setOutputsIntent(list) : null), [list])
+  const onOutputsDispatched = useViewportStatePersistence(simulation.id)
 
   useEffect(() => {
-    if (engine && outputsIntent) engine.dispatch(outputsIntent)
-  }, [engine, outputsIntent])
+    if (!engine || !outputsIntent || !list) return
+    engine.dispatch(outputsIntent)
+    onOutputsDispatched(list)
+  }, [engine, outputsIntent, list, onOutputsDispatched])
 
   useEffect(() => {
     const intent = colourIntent(colour, attributes)
@@ -179,10 +92,19 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
     engine?.dispatch({ type: 'set_clip', clip })
   }, [engine, clip])
 
-  // Walls are drawn translucent, so the fluid inside a closed tank stays in view.
   useEffect(() => {
-    for (const intent of wallViewIntents(list?.outputs[0])) engine?.dispatch(intent)
-  }, [engine, list])
+    engine?.dispatch({ type: 'set_detail', level: detail })
+  }, [engine, detail])
+
+  useEffect(() => {
+    engine?.dispatch({ type: 'set_dataset', dataset })
+  }, [engine, dataset])
+
+  // Walls are drawn translucent unless a saved view says otherwise, so the fluid in a tank shows.
+  useEffect(() => {
+    for (const intent of wallViewIntents(list?.outputs[0], parts)) engine?.dispatch(intent)
+    for (const intent of materialViewIntents(list?.outputs[0], materials)) engine?.dispatch(intent)
+  }, [engine, list, parts, materials])
 
   if (manifests.isPending) return <LoadingBlock label="Loading outputs" />
   if (manifests.isError)
@@ -199,20 +121,59 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
         </EmptyState>
       </div>
     )
+
+  const showExplorer = !smallScreen || explorerOpen
   return (
-    <div className="results">
-      <ResultsExplorer simulation={simulation} list={list} />
-      <Viewport label="Results 3D view">
-        <CanvasMenus simulation={simulation} list={list} />
-        <PlaybackBar list={list} />
-      </Viewport>
-      <div className="results__controls">
-        <ColourControls options={attributes} />
-        <ClipControls />
-        <ExportPanel simulation={simulation} list={list} />
-      </div>
-      <StatisticsPanel simulation={simulation} />
-      <ChartWindows simulation={simulation} />
+    <div
+      className={`results-page${smallScreen ? ' results-page--small' : ''}${showExplorer ? '' : ' results-page--no-explorer'}`}
+      data-small-screen={smallScreen || undefined}
+    >
+      {showExplorer && (
+        <aside className="results-page__explorer" aria-label="Explorer">
+          <ResultsExplorer simulation={simulation} list={list} />
+        </aside>
+      )}
+      <section className="results-page__main" aria-label="Results view">
+        <div className="results-page__toolbar" role="toolbar" aria-label="Output settings">
+          {smallScreen && (
+            <button
+              type="button"
+              className="results-chip"
+              aria-pressed={explorerOpen}
+              onClick={() => setExplorerOpen((open) => !open)}
+            >
+              Explorer
+            </button>
+          )}
+          <DatasetChip list={list} />
+          <OutputsChip list={list} />
+          <OutputLoadingChip list={list} />
+          <span className="results-page__toolbar-spacer" />
+          <Popover
+            label="Clip"
+            align="end"
+            trigger={<span className="results-chip__key">Clip</span>}
+          >
+            <ClipControls />
+          </Popover>
+          <ExportPanel simulation={simulation} list={list} />
+        </div>
+        <div className="results-page__viewport">
+          <Viewport label="Results 3D view">
+            <div className="results-overlay">
+              <div className="results-overlay__top-left">
+                <ColourMapBar options={attributes} />
+              </div>
+              <CanvasMenus simulation={simulation} list={list} />
+            </div>
+          </Viewport>
+          <Timeline list={list} />
+        </div>
+        <div className="results-page__analysis">
+          <StatisticsPanel simulation={simulation} />
+          <ChartWindows simulation={simulation} />
+        </div>
+      </section>
     </div>
   )
 }

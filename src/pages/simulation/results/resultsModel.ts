@@ -1,4 +1,4 @@
-import { TIMELINE_LABEL_PRECISION } from '../../../../domain/constants.ts'
+import { COLOUR_MAP_TICKS, TIMELINE_LABEL_PRECISION } from '../../../../domain/constants.ts'
 import { ATTRIBUTE_COLUMNS, COLUMN_UNITS } from '../../../../domain/outputFormat.ts'
 import {
   outputBundleUrl,
@@ -8,12 +8,18 @@ import {
 import {
   ATTRIBUTES,
   VECTOR_SUB_OPTIONS,
+  applyColourRange,
   isAttributeName,
   type AttributeName,
+  type CameraState,
+  type ClippingPlane,
+  type ColourMapState,
+  type ColourRange,
   type VectorSubOption,
+  type ViewportState,
 } from '../../../../domain/results.ts'
 import type { RenderIntent } from '../../../../engine/protocol.ts'
-import type { ColourMapChoice } from '../../../state/viewportAtoms.ts'
+import type { ColourMapChoice, MaterialView, PartView } from '../../../state/viewportAtoms.ts'
 
 /** An attribute the shown outputs can be coloured by. */
 export interface AttributeOption {
@@ -108,16 +114,112 @@ export function formatSpeed(speed: number): string {
   return `${formatTimelineNumber(speed)}×`
 }
 
-/** The results viewport's default part views: every wall translucent (a tank hides its fluid). */
+/**
+ * The results viewport's part views: a saved view where there is one, else translucent for walls
+ * (a tank hides its fluid).
+ */
 export function wallViewIntents(
   manifest: OutputManifestInfo | undefined,
+  parts: Readonly<Record<string, PartView>> = {},
 ): Extract<RenderIntent, { type: 'set_part_view' }>[] {
   return (manifest?.objects ?? [])
-    .filter((object) => object.kind === 'wall_boundary')
-    .map((object) => ({
-      type: 'set_part_view',
-      objectId: object.objectId,
-      mode: 'translucent',
-      visible: true,
-    }))
+    .filter((object) => object.kind === 'wall_boundary' || parts[object.objectId] !== undefined)
+    .map((object) => {
+      const saved = parts[object.objectId]
+      return {
+        type: 'set_part_view',
+        objectId: object.objectId,
+        mode: saved?.viewMode ?? 'translucent',
+        visible: saved?.visible ?? true,
+      }
+    })
+}
+
+/** The saved material views of the objects of an output, as intents. */
+export function materialViewIntents(
+  manifest: OutputManifestInfo | undefined,
+  materials: Readonly<Record<string, MaterialView>>,
+): Extract<RenderIntent, { type: 'set_material_display' }>[] {
+  return (manifest?.objects ?? []).flatMap((object) => {
+    const saved = materials[object.objectId]
+    if (!saved) return []
+    return [
+      {
+        type: 'set_material_display' as const,
+        objectId: object.objectId,
+        mode: saved.displayMode,
+        visible: saved.visible,
+      },
+    ]
+  })
+}
+
+/** The colour map bar's tick marks (25, 50, 75 %) with their values under a range. */
+export function colourMapTicks(range: ColourRange): { fraction: number; value: number }[] {
+  return COLOUR_MAP_TICKS.map((fraction) => ({
+    fraction,
+    value: range.min + fraction * (range.max - range.min),
+  }))
+}
+
+/** An attribute's menu label with its unit: 'Velocity (m/s)'. */
+export function attributeOptionLabel(option: AttributeOption): string {
+  return option.unit ? `${option.label} (${option.unit})` : option.label
+}
+
+/** The camera as saved: the up vector scaled to length 1 (z up when it has no length). */
+export function normalizeCamera(camera: CameraState): CameraState {
+  const length = Math.hypot(...camera.up)
+  const up: [number, number, number] =
+    length > 0 && Number.isFinite(length)
+      ? [camera.up[0] / length, camera.up[1] / length, camera.up[2] / length]
+      : [0, 0, 1]
+  return { ...camera, up }
+}
+
+/** The colour map choice as the viewport state saves it (min/max null: from the data). */
+export function toColourMapState(choice: ColourMapChoice): ColourMapState | null {
+  if (!isAttributeName(choice.attribute)) return null
+  return {
+    scheme: choice.scheme,
+    attribute: choice.attribute,
+    subAttribute: ATTRIBUTES[choice.attribute].kind === 'vector' ? choice.subOption : null,
+    min: choice.range?.min ?? null,
+    max: choice.range?.max ?? null,
+  }
+}
+
+/** A saved colour map as the page's choice; a half-saved range counts as none. */
+export function fromColourMapState(state: ColourMapState): ColourMapChoice {
+  const subOption = VECTOR_SUB_OPTIONS.find((sub) => sub === state.subAttribute) ?? 'magnitude'
+  return {
+    attribute: state.attribute,
+    subOption,
+    scheme: state.scheme,
+    range: state.min !== null && state.max !== null ? applyColourRange(state.min, state.max) : null,
+  }
+}
+
+/** What the page saves of the results viewport (spec/results.md §3 Viewport state). */
+export interface ViewportStateInputs {
+  camera: CameraState
+  colour: ColourMapChoice
+  output: number | null
+  coordinateSystem: boolean
+  clip: ClippingPlane
+  parts: Record<string, PartView>
+  materials: Record<string, MaterialView>
+}
+
+/** The viewport state to save, with the camera normalized. */
+export function buildViewportState(inputs: ViewportStateInputs): ViewportState {
+  return {
+    camera: normalizeCamera(inputs.camera),
+    colorMap: toColourMapState(inputs.colour),
+    output: inputs.output,
+    coordinateSystem: inputs.coordinateSystem,
+    clippingPlane: inputs.clip,
+    parts: inputs.parts,
+    materials: inputs.materials,
+  }
 }
