@@ -1,4 +1,5 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai'
+import { selectAtom } from 'jotai/utils'
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
 import { SMALL_SCREEN_WIDTH_PX } from '../../../../../domain/constants.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
@@ -43,6 +44,12 @@ const INTERPOLATION_LABELS: Record<ChartLayout['interpolation'], string> = {
   linear: 'Linear',
   monotoneX: 'Monotone',
 }
+/** The shown output alone: snapshots change every frame (fps), the charts only care about this. */
+const shownOutputAtom = selectAtom(
+  viewportStateAtom,
+  (state) => state.snapshot?.shownOutput ?? null,
+)
+
 const EXPORT_FORMAT_LABELS: Record<ChartExportFormat, string> = { csv: 'CSV', png: 'PNG' }
 
 function subscribeToResize(onChange: () => void): () => void {
@@ -445,7 +452,7 @@ export function ChartWindows({ simulation }: { simulation: Simulation }) {
   const windows = useAtomValue(chartWindowsAtom)
   const [activeId, setActiveId] = useAtom(activeChartWindowIdAtom)
   const [requested, setRequested] = useAtom(chartPanelDisplayAtom)
-  const shownOutput = useAtomValue(viewportStateAtom).snapshot?.shownOutput ?? null
+  const shownOutput = useAtomValue(shownOutputAtom)
   const widthPx = useWindowWidthPx()
   const chartRef: ChartInstanceRef = useRef(null)
   const [exporting, setExporting] = useState(false)
@@ -466,7 +473,9 @@ export function ChartWindows({ simulation }: { simulation: Simulation }) {
     if (!overlaying) return
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return
-      if (document.querySelector('[role="dialog"]')) return
+      // A dialog or a field (a tab being renamed) takes its own Escape.
+      if (document.querySelector('[role="dialog"]') || event.target instanceof HTMLInputElement)
+        return
       setRequested((current) =>
         smallScreen
           ? { ...current, minimized: true }
