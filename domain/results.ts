@@ -89,6 +89,8 @@ export const OutputObjectSchema = v.object({
   /** Materials only: index of the material in the setup and its reference. */
   materialIndex: v.optional(v.number()),
   material: v.optional(v.object({ id: v.number(), name: v.string() })),
+  /** The manifest's object id (e.g. `fluid-1`): the render object and bundle entry it maps to. */
+  objectKey: v.optional(v.string()),
 })
 /** One object of an output. */
 export type OutputObject = v.InferOutput<typeof OutputObjectSchema>
@@ -98,6 +100,10 @@ export const OutputMaskSchema = v.object({
   id: v.number(),
   materialId: v.number(),
   appearance: v.object({ visibility: v.boolean() }),
+  /** The volume clip the mask belongs to (a clip for all materials has one mask per material). */
+  volumeClipId: v.optional(v.number()),
+  /** Object id (resultsObjects.ts) of the fluid the mask is aligned with. */
+  objId: v.optional(v.number()),
 })
 /** A volume clip mask over one material. */
 export type OutputMask = v.InferOutput<typeof OutputMaskSchema>

@@ -212,6 +212,8 @@ export const DataMaskSchema = v.object({
   outputNo,
   maskId: v.number(),
   objId: v.number(),
+  /** Particles inside the clip (0: the clip is empty at this output). */
+  insideCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   byteLength,
 })
 /** Small extra values of an output (e.g. air drag totals). */

@@ -20,6 +20,7 @@ import { registerSimulationFileRoutes } from './files/simulationFiles.ts'
 import { registerImageRoutes } from './images/imageRoutes.ts'
 import { registerJobs, type JobOptions } from './jobs/registerJobs.ts'
 import { registerOutputBundleRoute } from './results/bundleRoute.ts'
+import { registerResultsChannel } from './results/session/resultsChannel.ts'
 import { registerSensorJobs } from './sensors/SensorRecomputationRunner.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
 import { registerUploadRoutes } from './storage/uploads.ts'
@@ -138,6 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUploadRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerImageRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerOutputBundleRoute(app, { db: options.db, clock, dataDir: options.dataDir })
+  await registerResultsChannel(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerExports(app, { db: options.db, clock, dataDir: options.dataDir })
 
   const openApiDocument = buildOpenApiDocument(version)

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import * as v from 'valibot'
-import { encodeBundleHeader, type WrittenDataset } from '../../domain/outputFormat.ts'
+import type { WrittenDataset } from '../../domain/outputFormat.ts'
 import { API_PREFIX } from '../../domain/rest.ts'
 import {
   BundleDatasetSchema,
@@ -16,7 +15,8 @@ import { ApiError } from '../api/apiError.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/schema.ts'
-import { readOutputManifest, statObjectPayload, type ObjectPayloadFile } from './outputFiles.ts'
+import { prepareOutputBundle, streamBundle } from './bundleStream.ts'
+import { readOutputManifest, type ObjectPayloadFile } from './outputFiles.ts'
 
 /*
  * GET /api/simulations/{id}/runs/{runId}/outputs/{outputNo}/bundle?dataset=full&objects=a,b
@@ -28,9 +28,6 @@ import { readOutputManifest, statObjectPayload, type ObjectPayloadFile } from '.
 
 /** Cache-Control of a bundle: outputs are immutable once their manifest exists. */
 export const BUNDLE_CACHE_CONTROL = 'private, max-age=31536000, immutable'
-
-/** Bytes read per chunk from an object file. */
-const READ_CHUNK_BYTES = 1024 * 1024
 
 export interface BundleRouteOptions {
   db: Kysely<Database>
@@ -68,32 +65,6 @@ function requestedObjectIds(text: string): string[] {
     .map((id) => id.trim())
     .filter((id) => id !== '')
   return [...new Set(ids)]
-}
-
-/** Header, then each payload padded to the bundle alignment, streamed from disk. */
-async function* streamBundle(
-  header: Uint8Array,
-  files: readonly ObjectPayloadFile[],
-  offsets: readonly number[],
-): AsyncGenerator<Uint8Array> {
-  yield header
-  let position = header.length
-  for (const [index, file] of files.entries()) {
-    const offset = offsets[index] ?? position
-    if (offset > position) yield new Uint8Array(offset - position)
-    position = offset
-    let read = 0
-    for await (const chunk of createReadStream(file.path, { highWaterMark: READ_CHUNK_BYTES })) {
-      const bytes = chunk as Buffer
-      // A file that grew since stat would break the header's lengths: send only what it announced.
-      const wanted = Math.min(bytes.length, file.sizeBytes - read)
-      if (wanted <= 0) break
-      yield wanted === bytes.length ? bytes : bytes.subarray(0, wanted)
-      read += wanted
-    }
-    if (read < file.sizeBytes) throw new Error(`${file.path} shrank while it was being sent`)
-    position += read
-  }
 }
 
 function entityTag(
@@ -140,45 +111,36 @@ async function sendBundle(
       'resource_not_found',
       `Output ${location.outputNo} of run ${location.runId} was not found.`,
     )
-  const known = new Map(manifest.objects.map((object) => [object.objectId, object]))
   const wanted = requestedObjectIds(query.objects)
-  const objectIds = wanted.length > 0 ? wanted : [...known.keys()]
-  const unknown = objectIds.filter((id) => !known.has(id))
-  if (unknown.length > 0)
+  const { bundle, problems } = await prepareOutputBundle(
+    options.dataDir,
+    location,
+    manifest,
+    wanted,
+    query.dataset,
+  )
+  if (problems.unknownObjectIds.length > 0)
     throw new ApiError(
       'resource_not_found',
-      `Output ${location.outputNo} has no object ${unknown.join(', ')}.`,
+      `Output ${location.outputNo} has no object ${problems.unknownObjectIds.join(', ')}.`,
     )
-  const files: ObjectPayloadFile[] = []
-  for (const objectId of objectIds) {
-    const file = await statObjectPayload(options.dataDir, location, objectId, query.dataset)
-    if (!file)
-      throw new ApiError(
-        'resource_not_found',
-        `The ${query.dataset} data of ${objectId} in output ${location.outputNo} was not found.`,
-      )
-    files.push(file)
-  }
+  const missing = problems.missingFileObjectIds[0]
+  if (missing !== undefined || !bundle)
+    throw new ApiError(
+      'resource_not_found',
+      `The ${query.dataset} data of ${missing ?? 'the output'} in output ${location.outputNo} was not found.`,
+    )
+  const files = bundle.files
 
   const tag = entityTag(location, query.dataset, files)
   reply.header('ETag', tag).header('Cache-Control', BUNDLE_CACHE_CONTROL)
   if (matchesEntityTag(request.headers['if-none-match'], tag)) return reply.code(304).send()
 
-  const layout = encodeBundleHeader(
-    files.map((file) => ({
-      objectId: file.objectId,
-      kind: known.get(file.objectId)?.kind ?? 'fluid',
-      dataset: query.dataset,
-      outputNo: location.outputNo,
-      byteLength: file.sizeBytes,
-    })),
-  )
   reply
     .code(200)
     .header('Content-Type', OUTPUT_BUNDLE_CONTENT_TYPE)
-    .header('Content-Length', String(layout.totalByteLength))
-  const offsets = layout.entries.map((entry) => entry.byteOffset)
-  return reply.send(Readable.from(streamBundle(layout.header, files, offsets)))
+    .header('Content-Length', String(bundle.totalByteLength))
+  return reply.send(Readable.from(streamBundle(bundle)))
 }
 
 /** Registers the bundle call on the Fastify instance (it is binary, so it is not in ROUTES). */

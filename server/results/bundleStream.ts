@@ -1,0 +1,105 @@
+import { createReadStream } from 'node:fs'
+import { encodeBundleHeader, type WrittenDataset } from '../../domain/outputFormat.ts'
+import type { OutputManifestInfo } from '../../domain/rest/resultsRoutes.ts'
+import { statObjectPayload, type ObjectPayloadFile } from './outputFiles.ts'
+
+/*
+ * A DIVB bundle (docs/output-format.md "Bundle") of some objects of one complete output, streamed
+ * from the object files without concatenating them in memory. Shared by the HTTP bundle route
+ * (bundleRoute.ts) and the results session's fetch.data (session/fetchData.ts).
+ */
+
+/** Bytes read per chunk from an object file. */
+export const BUNDLE_READ_CHUNK_BYTES = 1024 * 1024
+
+/** A bundle ready to stream: its header, its files and where each file starts. */
+export interface PreparedBundle {
+  header: Uint8Array
+  files: ObjectPayloadFile[]
+  offsets: number[]
+  totalByteLength: number
+}
+
+/** Why some requested objects cannot be bundled. */
+export interface BundleProblems {
+  /** Ids the manifest does not list. */
+  unknownObjectIds: string[]
+  /** Ids the manifest lists whose payload file of the dataset is missing. */
+  missingFileObjectIds: string[]
+}
+
+/**
+ * Stats the payload files of `objectIds` (every object of the manifest when empty) in `dataset`
+ * and lays out the bundle header. Objects that are unknown or have no file are left out and named
+ * in `problems`; `bundle` is null when none is left.
+ */
+export async function prepareOutputBundle(
+  dataDir: string,
+  location: { simulationId: number; runId: number; outputNo: number },
+  manifest: OutputManifestInfo,
+  objectIds: readonly string[],
+  dataset: WrittenDataset,
+): Promise<{ bundle: PreparedBundle | null; problems: BundleProblems }> {
+  const known = new Map(manifest.objects.map((object) => [object.objectId, object]))
+  const wanted = objectIds.length > 0 ? [...new Set(objectIds)] : [...known.keys()]
+  const problems: BundleProblems = { unknownObjectIds: [], missingFileObjectIds: [] }
+  const files: ObjectPayloadFile[] = []
+  for (const objectId of wanted) {
+    if (!known.has(objectId)) {
+      problems.unknownObjectIds.push(objectId)
+      continue
+    }
+    const file = await statObjectPayload(dataDir, location, objectId, dataset)
+    if (file) files.push(file)
+    else problems.missingFileObjectIds.push(objectId)
+  }
+  if (files.length === 0) return { bundle: null, problems }
+  const layout = encodeBundleHeader(
+    files.map((file) => ({
+      objectId: file.objectId,
+      kind: known.get(file.objectId)?.kind ?? 'fluid',
+      dataset,
+      outputNo: location.outputNo,
+      byteLength: file.sizeBytes,
+    })),
+  )
+  return {
+    bundle: {
+      header: layout.header,
+      files,
+      offsets: layout.entries.map((entry) => entry.byteOffset),
+      totalByteLength: layout.totalByteLength,
+    },
+    problems,
+  }
+}
+
+/**
+ * The bundle's bytes: the header, then each payload padded to the bundle alignment, read from disk
+ * in chunks. Stops (closing the file) when the consumer stops iterating or `signal` aborts.
+ */
+export async function* streamBundle(
+  bundle: Pick<PreparedBundle, 'header' | 'files' | 'offsets'>,
+  signal?: AbortSignal,
+): AsyncGenerator<Uint8Array> {
+  const { header, files, offsets } = bundle
+  yield header
+  let position = header.length
+  for (const [index, file] of files.entries()) {
+    const offset = offsets[index] ?? position
+    if (offset > position) yield new Uint8Array(offset - position)
+    position = offset
+    let read = 0
+    const stream = createReadStream(file.path, { highWaterMark: BUNDLE_READ_CHUNK_BYTES, signal })
+    for await (const chunk of stream) {
+      const bytes = chunk as Buffer
+      // A file that grew since stat would break the header's lengths: send only what it announced.
+      const wanted = Math.min(bytes.length, file.sizeBytes - read)
+      if (wanted <= 0) break
+      yield wanted === bytes.length ? bytes : bytes.subarray(0, wanted)
+      read += wanted
+    }
+    if (read < file.sizeBytes) throw new Error(`${file.path} shrank while it was being sent`)
+    position += read
+  }
+}
