@@ -176,4 +176,59 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
       },
     },
   },
+  '/api/client-upload/images': {
+    post: {
+      operationId: 'uploadImage',
+      summary: "Upload an image (PNG or JPEG, e.g. a simulation's post image from Save Image)",
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: { type: 'string', format: 'binary' },
+                name: { type: 'string', example: 'Dam break output 4.png' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        201: { description: 'The stored image: id, name, contentType, sizeBytes, createdAt, url' },
+        400: errorResponse('wrong_input (not a PNG or JPEG) or body_keys_missing'),
+        401: errorResponse('unauthorized'),
+        413: errorResponse('payload_too_large'),
+      },
+    },
+  },
+  '/api/images/{id}': {
+    get: {
+      operationId: 'getImage',
+      summary: "An image's bytes",
+      parameters: [idParameter],
+      responses: {
+        200: {
+          description: 'The image',
+          content: {
+            'image/png': { schema: { type: 'string', format: 'binary' } },
+            'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+        401: errorResponse('unauthorized'),
+        404: errorResponse('resource_not_found'),
+      },
+    },
+    delete: {
+      operationId: 'deleteImage',
+      summary: 'Delete an image (a simulation showing it as post image no longer does)',
+      parameters: [idParameter],
+      responses: {
+        204: { description: 'Deleted' },
+        401: errorResponse('unauthorized'),
+        404: errorResponse('resource_not_found'),
+      },
+    },
+  },
 }

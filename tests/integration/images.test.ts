@@ -133,4 +133,10 @@ describeEachDialect('images (post image of Save Image)', (dialect) => {
     })
     expect((read.body as Simulation).postImageId).toBeNull()
   })
+  it('is described in the OpenAPI document', async () => {
+    const doc = (await server.request('GET', '/api/openapi.json')).body
+    expect(doc.paths['/api/client-upload/images'].post.operationId).toBe('uploadImage')
+    expect(doc.paths['/api/images/{id}'].get.operationId).toBe('getImage')
+    expect(doc.paths['/api/images/{id}'].delete.operationId).toBe('deleteImage')
+  })
 })
