@@ -30,7 +30,7 @@ import { StatisticsPanel } from './StatisticsPanel.tsx'
 
 type StatsCalc = Extract<ResultsClientFrame, { type: 'stats.calc' }>
 /** How the fake server answers a stats.calc: value per output and statistic, or a scripted end. */
-type CalcBehaviour = 'answer' | 'hang' | 'fail'
+type CalcBehaviour = 'answer' | 'hang' | 'silent' | 'fail'
 
 const server = {
   received: [] as ResultsClientFrame[],
@@ -148,6 +148,7 @@ class FakeServerSocket implements ResultsSocketLike {
     const requestId = frame.requestId
     if (server.behaviour === 'fail')
       return this.reply({ type: 'stats.calc.done', requestId, state: 'failed' })
+    if (server.behaviour === 'silent') return
     for (const outputNo of frame.outputs) {
       if (server.missingOutputs.includes(outputNo)) {
         this.reply({ type: 'stats.calc.error', requestId, outputNo, message: 'missing' })
@@ -370,6 +371,16 @@ describe('StatisticsPanel', () => {
     // A cancelled calculation offers no "Load previous data".
     fireEvent.click(screen.getByLabelText('Oil'))
     expect(screen.queryByRole('button', { name: 'Load previous data' })).toBeNull()
+  })
+
+  it('says Computation cancelled. beside the Load prompt when nothing had arrived yet', async () => {
+    server.behaviour = 'silent'
+    renderPanel()
+    await chooseOutputRange()
+    fireEvent.click(screen.getByRole('button', { name: 'Load' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }))
+    expect(await screen.findByText('Computation cancelled.')).toBeTruthy()
+    expect(screen.getByText('Click the Load button to view the selected data.')).toBeTruthy()
   })
 
   it('says Computation failed for unknown reason. when the server fails', async () => {

@@ -404,6 +404,7 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
           running={running ? result : null}
           onCancel={cancel}
           prompt={prompt}
+          unchanged={!configChanged && !selectionChanged}
           shown={shown}
           intervalS={intervalS}
           onPlot={(op) => shown && addChartDataset(chartDatasetOf(shown, op, objectNames))}
@@ -469,6 +470,8 @@ function Results(props: {
   running: StatisticsResult | null
   onCancel: () => void
   prompt: boolean
+  /** The form asks for what `shown` was computed for. */
+  unchanged: boolean
   shown: StatisticsResult | null
   intervalS: number
   onPlot: (op: StatisticsOperation) => void
@@ -491,7 +494,21 @@ function Results(props: {
       </div>
     )
   }
-  if (props.prompt) return <p className="stats-panel__message">{STATISTICS_MESSAGES.loadPrompt}</p>
+  const promptLine = <p className="stats-panel__message">{STATISTICS_MESSAGES.loadPrompt}</p>
+  if (props.prompt) {
+    // A calculation of this very config that ended without data still says why.
+    const ended = props.unchanged && props.shown ? calculationMessage(props.shown) : null
+    return (
+      <>
+        {ended && (
+          <p className="alert alert--warning" role="status">
+            {ended}
+          </p>
+        )}
+        {promptLine}
+      </>
+    )
+  }
   const shown = props.shown
   if (!shown) return null
   const message = calculationMessage(shown)
