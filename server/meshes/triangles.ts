@@ -5,8 +5,9 @@ import type { LooseVec3 } from '../../domain/vector.ts'
  * Triangles of the generated mesh kinds, in world coordinates. Every shape is built around the
  * origin in its own frame, then placed: world = center + translation + R · (scale ⊙ local), with R
  * the Euler rotation in degrees applied as three.js order 'XYZ' (R = Rx · Ry · Rz), the order the
- * viewport uses. Planar shapes lie across their normal (plane: offset by `height` along it;
- * rectangle: turned by `angle` degrees about it); a cylinder runs along its axis, centred.
+ * viewport uses. Planar shapes lie across their normal, width along the frame's first axis (x for
+ * the normal z, then height or length along y); a plane is offset by `height` along its normal, a
+ * rectangle turned by `angle` degrees about it; a cylinder runs along its axis, centred.
  */
 
 type Vec3 = [number, number, number]
@@ -47,7 +48,8 @@ function cross(a: Vec3, b: Vec3): Vec3 {
 /** Two unit vectors that complete `normal` to a right-handed orthonormal frame (u × v = n). */
 function basisAround(normal: Vec3): { u: Vec3; v: Vec3; n: Vec3 } {
   const n = normalize(normal)
-  const helper: Vec3 = Math.abs(n[2]) < 0.9 ? [0, 0, 1] : [1, 0, 0]
+  // y as the helper puts u along x for the usual normal z (width along x, height along y)
+  const helper: Vec3 = Math.abs(n[1]) < 0.9 ? [0, 1, 0] : [0, 0, 1]
   const u = normalize(cross(helper, n))
   const v = cross(n, u)
   return { u, v, n }

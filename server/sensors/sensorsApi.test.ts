@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Mesh, Sensor, VolumeClip } from '../../domain/meshes.ts'
 import type { Project, Simulation } from '../../domain/projects.ts'
 import {
   MESH_IN_USE_MESSAGE,
@@ -37,7 +38,7 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
   const createMesh = async (body: Json) => {
     const reply = await api('POST', `/simulations/${simulation.id}/meshes`, body)
     expect(reply.status, reply.text).toBe(201)
-    return reply.body as Json
+    return reply.body as Mesh
   }
 
   beforeAll(async () => {
@@ -139,7 +140,7 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
 
     const listed = await api('GET', path)
     expect(listed.status).toBe(200)
-    expect((listed.body as Json[]).map((s) => s.name)).toEqual(
+    expect((listed.body as Sensor[]).map((s) => s.name)).toEqual(
       expect.arrayContaining(['Probe', 'Probe (1)', 'Plate']),
     )
   })
@@ -162,7 +163,7 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
   it('refuses adding and editing sensors while the simulation is running or scheduled, but lets visibility change', async () => {
     const path = `/simulations/${simulation.id}/custom_sensors`
     const sensor = (await api('POST', path, { name: 'Gauge', kind: 'point', position: [0, 0, 1] }))
-      .body as Json
+      .body
     for (const state of ['running', 'scheduled']) {
       await setState(state)
       const added = await api('POST', path, { name: 'Late', kind: 'point', position: [0, 0, 0] })
@@ -185,10 +186,8 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
 
   it('updates sensors one by one and in bulk (all or nothing), and deletes them', async () => {
     const path = `/simulations/${simulation.id}/custom_sensors`
-    const a = (await api('POST', path, { name: 'Left', kind: 'point', position: [0, 0, 0] }))
-      .body as Json
-    const b = (await api('POST', path, { name: 'Right', kind: 'point', position: [1, 0, 0] }))
-      .body as Json
+    const a = (await api('POST', path, { name: 'Left', kind: 'point', position: [0, 0, 0] })).body
+    const b = (await api('POST', path, { name: 'Right', kind: 'point', position: [1, 0, 0] })).body
     const renamed = await api('PUT', `/custom_sensors/${a.id}`, { name: 'Right' })
     expect(renamed.body.name).toBe('Right (1)')
     const pointMesh = await api('PUT', `/custom_sensors/${a.id}`, { meshId: 1 })
@@ -208,10 +207,12 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
       { id: 999999, name: 'Nobody' },
     ])
     expect(partial.status).toBe(404)
-    expect((await api('GET', path)).body.find((s: Json) => s.id === a.id).name).toBe('West')
+    expect(((await api('GET', path)).body as Sensor[]).find((s) => s.id === a.id)?.name).toBe(
+      'West',
+    )
 
     expect((await api('DELETE', `/custom_sensors/${a.id}`)).body).toEqual({ id: a.id })
-    expect((await api('GET', path)).body.some((s: Json) => s.id === a.id)).toBe(false)
+    expect(((await api('GET', path)).body as Sensor[]).some((s) => s.id === a.id)).toBe(false)
   })
 
   it('adds, bulk-updates and deletes volume clips; only cube, cylinder, sphere and plane meshes clip', async () => {
@@ -250,7 +251,9 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
     expect(inUse.status).toBe(409)
     expect(inUse.body.description).toBe(MESH_IN_USE_MESSAGE('Core'))
     expect((await api('DELETE', `/volume_clips/${created.body.id}`)).status).toBe(200)
-    expect((await api('GET', path)).body.some((c: Json) => c.id === created.body.id)).toBe(false)
+    expect(
+      ((await api('GET', path)).body as VolumeClip[]).some((c) => c.id === created.body.id),
+    ).toBe(false)
     // the clip's own mesh goes with it
     expect((await api('GET', `/meshes/${sphere.id}`)).status).toBe(404)
   })
