@@ -58,6 +58,8 @@ export class ExportRunner {
   #dataDir: string
   #running = new Map<number, Running>()
   #afterFileHook: AfterFileHook | null = null
+  /** Start, cancel and read of one simulation's export run one after another. */
+  #queues = new Map<number, Promise<unknown>>()
 
   constructor(options: ExportRunnerOptions) {
     this.#db = options.db
@@ -93,6 +95,17 @@ export class ExportRunner {
     manifests: readonly OutputManifestInfo[],
     request: ExportRequest,
   ): Promise<ExportStatus> {
+    return this.#serialize(simulation.id, () =>
+      this.#startExport(simulation, runId, manifests, request),
+    )
+  }
+
+  async #startExport(
+    simulation: SimulationRow,
+    runId: number | null,
+    manifests: readonly OutputManifestInfo[],
+    request: ExportRequest,
+  ): Promise<ExportStatus> {
     await this.#deleteExports(simulation.id)
     const now = this.#clock.nowIso()
     const directory = `${exportsDirectory(simulation.id)}/${randomUUID()}`
@@ -120,6 +133,10 @@ export class ExportRunner {
 
   /** The simulation's latest export (expired once its retention has passed), or null. */
   async readExport(simulationId: number): Promise<ExportStatus | null> {
+    return this.#serialize(simulationId, () => this.#readExport(simulationId))
+  }
+
+  async #readExport(simulationId: number): Promise<ExportStatus | null> {
     const row = await this.#latest(simulationId)
     if (!row) return null
     if (
@@ -135,6 +152,10 @@ export class ExportRunner {
 
   /** Cancels a running export and deletes the files of the latest one; null when none exists. */
   async cancelExport(simulationId: number): Promise<ExportStatus | null> {
+    return this.#serialize(simulationId, () => this.#cancelExport(simulationId))
+  }
+
+  async #cancelExport(simulationId: number): Promise<ExportStatus | null> {
     const row = await this.#latest(simulationId)
     if (!row) return null
     await this.#stop(row.id)
@@ -254,6 +275,17 @@ export class ExportRunner {
         ],
       })
     }
+  }
+
+  async #serialize<T>(simulationId: number, task: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(simulationId) ?? Promise.resolve()
+    const next = previous.then(task, task)
+    const settled = next.catch(() => undefined)
+    this.#queues.set(simulationId, settled)
+    void settled.then(() => {
+      if (this.#queues.get(simulationId) === settled) this.#queues.delete(simulationId)
+    })
+    return next
   }
 
   async #stop(id: number): Promise<void> {

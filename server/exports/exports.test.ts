@@ -323,6 +323,23 @@ describeEachDialect('user exports: the export job, its API and the downloads', (
     }
   })
 
+  it('keeps one export when two start at once: the later replaces the earlier', async () => {
+    const [first, second] = await Promise.all([
+      request({ materials: [0], outputsSingle: 0 }),
+      request({ materials: [0], outputsSingle: 1 }),
+    ])
+    expect([first.status, second.status]).toEqual([201, 201])
+    const status = await waitForEnd()
+    const rows = await server.database.handle.db
+      .selectFrom('user_exports')
+      .select('id')
+      .where('simulation_id', '=', simulationId)
+      .execute()
+    expect(rows.map((row) => row.id)).toEqual([status.id])
+    expect(status.files).toHaveLength(1)
+    expect(listFilesUnder(exportsDir())).toHaveLength(1)
+  })
+
   it('cancels a running export: DELETE stops it and leaves no files on disk', async () => {
     const runner = exportRunnerFor(server.database.handle.db)
     let reachedFirstFile: () => void = () => undefined

@@ -587,7 +587,7 @@ function ExportDialog({
         )}
       </footer>
       {pendingConfirmations[0] && (
-        <Dialog title="Export" size="small" onClose={() => setPendingConfirmations([])}>
+        <Dialog title="Confirm export" size="small" onClose={() => setPendingConfirmations([])}>
           <div className="dialog__body">
             <p className="dialog__text">{pendingConfirmations[0]}</p>
           </div>
@@ -628,6 +628,8 @@ export function ExportPanel({
       <button
         type="button"
         className="button button--secondary button--small"
+        aria-haspopup="dialog"
+        data-testid="open-export"
         onClick={() => setOpen(true)}
       >
         Export
