@@ -41,7 +41,7 @@ export function ComputeSensorsButton({
           className="button button--secondary button--small"
           onClick={() => setConfirming(true)}
         >
-          <Spinner label="Computing sensors" size={12} /> {JOB_TEXTS.stopButton}
+          {JOB_TEXTS.stopButton}
         </button>
       ) : (
         <button
@@ -64,9 +64,12 @@ export function ComputeSensorsButton({
         </button>
       )}
       {active && record && (
-        <span className="explorer__progress" aria-label="Sensor computation progress">
-          {record.state === 'scheduled' ? 'Scheduled' : `${Math.round(record.progress * 100)}%`}
-        </span>
+        <>
+          <Spinner label="Computing sensors" size={12} />
+          <span className="explorer__progress" aria-label="Sensor computation progress">
+            {record.state === 'scheduled' ? 'Scheduled' : `${Math.round(record.progress * 100)}%`}
+          </span>
+        </>
       )}
       {confirming && (
         <StopComputationDialog simulation={simulation} onClose={() => setConfirming(false)} />

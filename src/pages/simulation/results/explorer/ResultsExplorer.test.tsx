@@ -520,7 +520,7 @@ describe('ResultsExplorer: sensor computation', () => {
     const compute = await screen.findByRole('button', { name: 'Compute Sensors' })
     await waitFor(() => expect((compute as HTMLButtonElement).disabled).toBe(false))
     fireEvent.click(compute)
-    const stop = await screen.findByRole('button', { name: /Stop computation/ })
+    const stop = await screen.findByRole('button', { name: 'Stop computation' })
     expect(screen.getByLabelText('Sensor computation progress').textContent).toContain('25%')
     expect(callsTo('POST', '/api/simulations/5/sensor_outputs/recomputation')).toHaveLength(1)
 
@@ -559,7 +559,7 @@ describe('ResultsExplorer: sensor computation', () => {
 
 describe('ResultsExplorer: volume clips', () => {
   it('adds a cube clip (mesh first, then the clip) and shows its item state', async () => {
-    const store = renderExplorer()
+    renderExplorer()
     await screen.findByText('No volume clips yet.')
     fireEvent.click(screen.getByRole('button', { name: 'Add volume clip' }))
     const dialog = screen.getByRole('dialog', { name: 'Add volume clip' })
