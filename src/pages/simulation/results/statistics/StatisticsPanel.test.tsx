@@ -37,6 +37,8 @@ const server = {
   behaviour: 'answer' as CalcBehaviour,
   missingOutputs: [] as number[],
   sockets: [] as FakeServerSocket[],
+  /** Drops the first socket when it is asked stats.info. */
+  dropFirstStatsInfo: false,
 }
 
 /** value = 1000 × outputNo + index of the statistic + 0.123456789012345 */
@@ -80,6 +82,11 @@ class FakeServerSocket implements ResultsSocketLike {
       case 'sys.heartbeat':
         return this.reply({ type: 'sys.heartbeat.resp', requestId })
       case 'stats.info':
+        if (server.dropFirstStatsInfo && server.sockets[0] === this) {
+          this.readyState = 3
+          setTimeout(() => this.onclose?.({ code: 1006 }), 0)
+          return
+        }
         return this.reply({
           type: 'stats.info.resp',
           requestId,
@@ -193,6 +200,11 @@ function renderPanel() {
         url: 'ws://test/ws/results',
         createSocket: () => new FakeServerSocket(),
         readToken: () => 'token',
+        // Reconnects 100 × faster than the real backoff.
+        timers: {
+          setTimeout: (callback, ms) => setTimeout(callback, ms / 100),
+          clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+        },
       }),
   })
   store.set(viewportStateAtom, { ...INITIAL_ENGINE_STATE, status: 'ready', snapshot: SNAPSHOT })
@@ -231,6 +243,7 @@ beforeEach(() => {
   server.behaviour = 'answer'
   server.missingOutputs = []
   server.sockets = []
+  server.dropFirstStatsInfo = false
   clips = []
   tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
   vi.stubGlobal(
@@ -446,6 +459,16 @@ describe('StatisticsPanel', () => {
     const clip = await screen.findByLabelText('Volume clip')
     fireEvent.change(clip, { target: { value: '70' } })
     await waitFor(() => expect(calcRequests().at(-1)?.masks).toEqual([70]))
+  })
+
+  it('asks again what failed when the socket dropped, once the session is back', async () => {
+    server.dropFirstStatsInfo = true
+    const { store } = renderPanel()
+    expect(await screen.findByText('2000.12345679')).toBeTruthy()
+    expect(server.sockets.length).toBeGreaterThanOrEqual(2)
+    expect(store.get(toastsAtom).map((t) => t.title)).toContain(
+      'Reconnected to the results server.',
+    )
   })
 
   it('shows the connection toast for 3 s when the session opens', async () => {

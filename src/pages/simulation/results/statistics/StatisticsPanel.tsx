@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useId, useMemo, useState } from 'react'
+import { POLL_INTERVALS_MS } from '../../../../../domain/constants.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import {
   ATTRIBUTES,
@@ -20,7 +21,7 @@ import {
 import { formatNumber } from '../../../../../domain/units.ts'
 import { callApi } from '../../../../api/index.ts'
 import { Spinner } from '../../../../components/Spinner.tsx'
-import { useResultsSession } from '../../../../state/resultsSession.ts'
+import { useResultsSession, useResultsSessionSnapshot } from '../../../../state/resultsSession.ts'
 import { viewportStateAtom } from '../../../../state/viewportAtoms.ts'
 import { addChartDatasetAtom } from '../charts/chartStore.ts'
 import {
@@ -60,6 +61,18 @@ function parseNumberInput(text: string): number | null {
 function useSessionQueries(simulation: Simulation) {
   const session = useResultsSession(simulation.id)
   const simId = simulation.id
+  const status = useResultsSessionSnapshot(session).status
+  const queryClient = useQueryClient()
+  // Requests that failed because the socket dropped are asked again once the session is back.
+  useEffect(() => {
+    if (status !== 'open') return
+    void queryClient.invalidateQueries({
+      queryKey: ['resultsSession', simId],
+      predicate: (query) => query.state.status === 'error',
+    })
+  }, [status, simId, queryClient])
+  // A run still writing outputs gets new ones: ask at the outputs poll rate.
+  const writing = simulation.state === 'running' || simulation.state === 'stopping'
   const attributes = useQuery({
     queryKey: ['resultsSession', simId, 'stats.info'],
     queryFn: () => (session ? session.fetchStatisticsInfo(simId) : Promise.reject(new Error())),
@@ -69,6 +82,7 @@ function useSessionQueries(simulation: Simulation) {
     queryKey: ['resultsSession', simId, 'fetch.available_outputs'],
     queryFn: () => (session ? session.fetchAvailableOutputs(simId) : Promise.reject(new Error())),
     enabled: session !== null,
+    refetchInterval: writing ? POLL_INTERVALS_MS.outputs : false,
   })
   const lastOutputNo = outputs.data?.reduce((last, o) => Math.max(last, o.outputNo), -1) ?? -1
   const info = useQuery({
