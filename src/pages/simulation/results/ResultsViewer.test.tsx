@@ -258,27 +258,6 @@ describe('ResultsViewer', () => {
     expect(ofType('set_colour').some((intent) => intent.range !== null)).toBe(false)
   })
 
-  it('sends the clipping plane: enabled, orientation, flipped, offset, reset', async () => {
-    renderViewer()
-    await waitForEngine()
-    fireEvent.click(screen.getByRole('button', { name: 'Clip' }))
-    fireEvent.click(screen.getByLabelText('Clipping plane'))
-    fireEvent.click(screen.getByRole('button', { name: 'z' }))
-    fireEvent.click(screen.getByLabelText('Flipped'))
-    fireEvent.change(screen.getByLabelText('Offset (m)'), { target: { value: '0.25' } })
-    expect(ofType('set_clip').at(-1)).toEqual({
-      type: 'set_clip',
-      clip: { enabled: true, axis: 'z', flipped: true, offsetM: 0.25 },
-    })
-    fireEvent.click(screen.getByRole('button', { name: 'Reset' }))
-    expect(ofType('set_clip').at(-1)?.clip).toEqual({
-      enabled: true,
-      axis: 'x',
-      flipped: false,
-      offsetM: 0,
-    })
-  })
-
   it('plays, pauses, changes speed in powers of two and seeks with the output slider', async () => {
     renderViewer()
     await waitForEngine()
@@ -419,6 +398,30 @@ describe('ResultsViewer', () => {
     expect(screen.queryByRole('alert')).toBeNull()
     expect(ofType('set_camera')).toHaveLength(0)
     warn.mockRestore()
+  })
+
+  it('uses the small-screen layout below 1700 px: the explorer folds away on demand', async () => {
+    const width = window.innerWidth
+    try {
+      window.innerWidth = 1699
+      const view = renderViewer()
+      await waitForEngine()
+      const page = view.container.querySelector('.results-page')!
+      expect(page.getAttribute('data-small-screen')).toBe('true')
+      const toggle = screen.getByRole('button', { name: 'Explorer' })
+      expect(screen.getByRole('complementary', { name: 'Explorer' })).toBeTruthy()
+      fireEvent.click(toggle)
+      expect(screen.queryByRole('complementary', { name: 'Explorer' })).toBeNull()
+      act(() => {
+        window.innerWidth = 1700
+        window.dispatchEvent(new Event('resize'))
+      })
+      expect(page.getAttribute('data-small-screen')).toBeNull()
+      expect(screen.queryByRole('button', { name: 'Explorer' })).toBeNull()
+      expect(screen.getByRole('complementary', { name: 'Explorer' })).toBeTruthy()
+    } finally {
+      window.innerWidth = width
+    }
   })
 
   it('says so when the run has no outputs yet, and starts no engine', async () => {

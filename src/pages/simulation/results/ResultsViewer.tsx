@@ -20,11 +20,9 @@ import {
 } from '../../../state/viewportAtoms.ts'
 import { CanvasMenus } from './canvas/CanvasMenus.tsx'
 import { ChartWindows } from './charts/ChartWindows.tsx'
-import { ClipControls } from './ClipControls.tsx'
 import { ColourMapBar } from './colormap/ColourMapBar.tsx'
 import { ExportPanel } from './export/ExportPanel.tsx'
 import { ResultsExplorer } from './explorer/ResultsExplorer.tsx'
-import { Popover } from './layout/Popover.tsx'
 import { useSmallScreen } from './layout/useSmallScreen.ts'
 import { useViewportStatePersistence } from './layout/useViewportStatePersistence.ts'
 import './layout/results.css'
@@ -36,6 +34,7 @@ import {
   setOutputsIntent,
   wallViewIntents,
 } from './resultsModel.ts'
+import { ResultsConnectionToast } from './statistics/ConnectionToast.tsx'
 import { StatisticsPanel } from './statistics/StatisticsPanel.tsx'
 import { Timeline } from './timeline/Timeline.tsx'
 
@@ -149,13 +148,6 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
           <OutputsChip list={list} />
           <OutputLoadingChip list={list} />
           <span className="results-page__toolbar-spacer" />
-          <Popover
-            label="Clip"
-            align="end"
-            trigger={<span className="results-chip__key">Clip</span>}
-          >
-            <ClipControls />
-          </Popover>
           <ExportPanel simulation={simulation} list={list} />
         </div>
         <div className="results-page__viewport">
@@ -174,6 +166,7 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
           <ChartWindows simulation={simulation} />
         </div>
       </section>
+      <ResultsConnectionToast simulation={simulation} />
     </div>
   )
 }

@@ -226,7 +226,7 @@ export function ColourMapBar({ options }: { options: readonly AttributeOption[] 
             width={14}
             height={14}
             aria-hidden="true"
-            style={{ transform: collapsed ? 'rotate(-90deg)' : undefined }}
+            style={{ transform: collapsed ? undefined : 'rotate(180deg)' }}
           />
         </button>
         <button
