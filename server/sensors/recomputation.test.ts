@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createDefaultMaterial } from '../../domain/materials.ts'
 import type { Mesh, Sensor } from '../../domain/meshes.ts'
 import { objectFile, runDirectory } from '../../domain/output/layout.ts'
@@ -20,7 +20,12 @@ import { runSimulation } from '../../solver/run/runSimulation.ts'
 import { buildTankParticles, WATER_ID } from '../../solver/sph/scenarios.ts'
 import { createClock } from '../clock.ts'
 import { DEMO_USERS } from '../db/demoAccounts.ts'
-import { startTestServer, type Json, type TestServer } from '../../tests/integration/harness.ts'
+import {
+  describeEachDialect,
+  startTestServer,
+  type Json,
+  type TestServer,
+} from '../../tests/integration/harness.ts'
 import { runSensorsDirectory } from './layout.ts'
 import { SensorRecomputationRunner, sensorRunnerFor } from './SensorRecomputationRunner.ts'
 import { createInProcessSensorExecutor } from './sensorThread.ts'
@@ -81,7 +86,7 @@ afterAll(() => {
   if (runDir) rmSync(runDir, { recursive: true, force: true })
 })
 
-describe('sensor recomputation over a real run [sqlite]', () => {
+describeEachDialect('sensor recomputation over a real run', (dialect) => {
   let server: TestServer
   let token: string
   let project: Project
@@ -133,7 +138,7 @@ describe('sensor recomputation over a real run [sqlite]', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer('sqlite')
+    server = await startTestServer(dialect)
     token = (await server.login(DEMO_USERS.manager.email)).accessToken
     project = (await api('POST', '/projects', { name: 'Sensor runs' })).body as Project
   })

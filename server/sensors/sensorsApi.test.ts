@@ -215,6 +215,45 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
     expect(((await api('GET', path)).body as Sensor[]).some((s) => s.id === a.id)).toBe(false)
   })
 
+  it('deletes an unused mesh; a mesh in use keeps the kinds its users need and the sensor lock', async () => {
+    const spare = await createMesh({ kind: 'plane' })
+    expect((await api('DELETE', `/meshes/${spare.id}`)).body).toEqual({ id: spare.id })
+    expect((await api('GET', `/meshes/${spare.id}`)).status).toBe(404)
+    expect((await api('DELETE', `/meshes/${spare.id}`)).status).toBe(404)
+
+    const disc = await createMesh({ kind: 'circle' })
+    await api('POST', `/simulations/${simulation.id}/custom_sensors`, {
+      name: 'Disc',
+      kind: 'surface',
+      meshId: disc.id,
+    })
+    const toPoint = await api('PUT', `/meshes/${disc.id}`, { kind: 'point' })
+    expect(toPoint.status).toBe(400)
+    expect(toPoint.body.description).toBe(SURFACE_SENSOR_MESH_MESSAGE)
+    await setState('running')
+    const whileRunning = await api('PUT', `/meshes/${disc.id}`, { kind: 'circle', radius: 1 })
+    expect(whileRunning.status).toBe(409)
+    expect(whileRunning.body.description).toBe(SENSORS_LOCKED_MESSAGE)
+    await setState('stopped')
+    expect((await api('PUT', `/meshes/${disc.id}`, { kind: 'circle', radius: 1 })).status).toBe(200)
+
+    const box = await createMesh({ kind: 'cube' })
+    await api('POST', `/simulations/${simulation.id}/volume_clips`, { name: 'Box', meshId: box.id })
+    const toDisc = await api('PUT', `/meshes/${box.id}`, { kind: 'circle' })
+    expect(toDisc.status).toBe(400)
+    expect(toDisc.body.description).toBe(VOLUME_CLIP_MESH_MESSAGE)
+  })
+
+  it('answers the recomputation record: unknown before any, unchanged by a stop with nothing running', async () => {
+    const path = `/simulations/${simulation.id}/sensor_outputs/recomputation`
+    const empty = { id: null, simulationId: simulation.id, state: 'unknown', progress: 0 }
+    expect((await api('GET', path)).body).toMatchObject(empty)
+    const stopped = await api('DELETE', path)
+    expect(stopped.status).toBe(200)
+    expect(stopped.body).toMatchObject(empty)
+    expect((await api('GET', path, undefined, other)).status).toBe(404)
+  })
+
   it('adds, bulk-updates and deletes volume clips; only cube, cylinder, sphere and plane meshes clip', async () => {
     const path = `/simulations/${simulation.id}/volume_clips`
     const sphere = await createMesh({ kind: 'sphere', radius: 0.2 })
