@@ -286,6 +286,20 @@ async function createHarness(
   return harness
 }
 
+/** A left-button pointer event at the canvas origin (spread and override). */
+const POINTER = {
+  pointerId: 1,
+  button: 0,
+  buttons: 1,
+  x: 0,
+  y: 0,
+  deltaY: 0,
+  shiftKey: false,
+  ctrlKey: false,
+  altKey: false,
+  metaKey: false,
+}
+
 function setOutputs(engine: RenderEngine, count: number) {
   engine.dispatch({
     type: 'set_outputs',
@@ -801,5 +815,54 @@ describe('render engine', () => {
     harness.engine.dispatch({ type: 'set_point_size', sizePx: 500 })
     await harness.flush()
     expect(harness.scene.pointSizePx).toBe(64)
+  })
+  it('picks on a click only once the 300 ms double-click window has passed', async () => {
+    const harness = await createHarness({ count: 11 })
+    setOutputs(harness.engine, 1)
+    harness.engine.dispatch({ type: 'view_orientation', direction: [0, 0, -1], up: [0, 1, 0] })
+    await harness.flush()
+    harness.clock.now += 700
+    await harness.flush()
+    const press = { ...POINTER, x: 200, y: 150 }
+    harness.engine.forwardPointer({ ...press, type: 'pointerdown' })
+    harness.engine.forwardPointer({ ...press, type: 'pointerup', buttons: 0 })
+    await harness.flush()
+    expect(harness.last().pick).toBeNull()
+    harness.clock.now += 301
+    await harness.flush()
+    expect(harness.last().pick?.index).toBe(5)
+  })
+
+  it('centres the view on the particle under a double-click, keeping the view direction', async () => {
+    const harness = await createHarness({ count: 11 })
+    setOutputs(harness.engine, 1)
+    harness.engine.dispatch({ type: 'view_orientation', direction: [0, 0, -1], up: [0, 1, 0] })
+    await harness.flush()
+    harness.clock.now += 700
+    await harness.flush()
+    const before = harness.last().camera
+    // The particle at x = 0.9 m lies 0.4 m right of the centre (x = 0.5 m).
+    const metresPerPixel =
+      (2 * (before.position[2] - before.target[2]) * Math.tan(Math.PI / 8)) / 300
+    const press = { ...POINTER, x: 200 + 0.4 / metresPerPixel, y: 150 }
+    for (let click = 0; click < 2; click++) {
+      harness.engine.forwardPointer({ ...press, type: 'pointerdown' })
+      harness.engine.forwardPointer({ ...press, type: 'pointerup', buttons: 0 })
+      harness.clock.now += 100
+    }
+    await harness.flush()
+    expect(harness.last().pick?.index).toBe(9)
+    harness.clock.now += 700
+    await harness.flush()
+    const after = harness.last().camera
+    expect(after.target[0]).toBeCloseTo(0.9, 5)
+    expect(after.position[0] - after.target[0]).toBeCloseTo(
+      before.position[0] - before.target[0],
+      9,
+    )
+    expect(after.position[2] - after.target[2]).toBeCloseTo(
+      before.position[2] - before.target[2],
+      9,
+    )
   })
 })

@@ -10,6 +10,7 @@ import type { LineBasicMaterial, Matrix4 } from 'three'
 import {
   CAMERA_KEYFRAME_ANIMATION_S,
   DEFAULT_POINT_SIZE_PX,
+  DOUBLE_CLICK_WINDOW_MS,
   HOVER_THROTTLE_MS,
   PLAYBACK,
   TRIANGLE_LIMIT,
@@ -42,6 +43,7 @@ import type {
   RenderableOutput,
 } from '../protocol.ts'
 import {
+  addVectors,
   cameraBasis,
   easeInOut,
   fitCamera,
@@ -81,6 +83,9 @@ export const HOVER_PICK_POINT_LIMIT = 1_000_000
 
 /** Duration of a view-orientation camera animation (spec/results.md §9). */
 export const CAMERA_ANIMATION_MS = CAMERA_KEYFRAME_ANIMATION_S * 1000
+
+/** A second click this close (CSS pixels) to the first, within the window, is a double-click. */
+export const DOUBLE_CLICK_DISTANCE_PX = 8
 
 /** Point sizes the engine accepts, CSS pixels. */
 export const POINT_SIZE_LIMITS_PX = { min: 1, max: 64 } as const
@@ -212,6 +217,8 @@ export class RenderEngine implements RenderWorkerApi {
   #pick: PickResult | null = null
   #hover: PickResult | null = null
   #pendingHover: { x: number; y: number } | null = null
+  /** A click waiting out the double-click window before it picks. */
+  #pendingClick: { x: number; y: number; atMs: number } | null = null
   #hoverThrottle = new Throttle(HOVER_THROTTLE_MS)
   #drawCounts = new Map<string, number>()
   #pointsDrawn = 0
@@ -283,7 +290,7 @@ export class RenderEngine implements RenderWorkerApi {
     const now = this.#options.nowMs()
     const result = this.#controls.handleEvent(this.#camera, event, this.#size, now)
     if (result.camera !== this.#camera) this.#setCamera(result.camera)
-    if (result.click !== null) this.#pick = this.#pickAt(result.click.x, result.click.y)
+    if (result.click !== null) this.#handleClick(result.click.x, result.click.y, now)
     if (result.hover !== null) this.#pendingHover = result.hover
     if (event.type === 'pointerleave') {
       this.#pendingHover = null
@@ -293,6 +300,45 @@ export class RenderEngine implements RenderWorkerApi {
     if (settlesAt !== null)
       this.#options.scheduleTimeout(() => this.#requestFrame(), settlesAt - now + 1)
     this.#requestFrame()
+  }
+
+  /**
+   * Click and double-click are told apart by a 300 ms wait (spec/results.md §4): a click picks once
+   * the window has passed without a second one; a double-click centres the view on the particle
+   * under it (the camera moves there over the keyframe animation).
+   */
+  #handleClick(x: number, y: number, now: number): void {
+    const pending = this.#pendingClick
+    if (
+      pending !== null &&
+      now - pending.atMs <= DOUBLE_CLICK_WINDOW_MS &&
+      Math.hypot(x - pending.x, y - pending.y) <= DOUBLE_CLICK_DISTANCE_PX
+    ) {
+      this.#pendingClick = null
+      const hit = this.#pickAt(x, y)
+      if (hit === null) return
+      this.#pick = hit
+      const shift = subtractVectors(hit.position, this.#camera.target)
+      const to: CameraState = {
+        ...this.#camera,
+        target: [...hit.position],
+        position: addVectors(this.#camera.position, shift),
+      }
+      this.#cameraAnimation = { from: this.#camera, to, startMs: now }
+      return
+    }
+    this.#pendingClick = { x, y, atMs: now }
+    this.#options.scheduleTimeout(() => this.#requestFrame(), DOUBLE_CLICK_WINDOW_MS + 1)
+  }
+
+  /** Picks for a click whose double-click window has passed; true while one is still waiting. */
+  #resolveClick(now: number): boolean {
+    const pending = this.#pendingClick
+    if (pending === null) return false
+    if (now - pending.atMs <= DOUBLE_CLICK_WINDOW_MS) return true
+    this.#pendingClick = null
+    this.#pick = this.#pickAt(pending.x, pending.y)
+    return false
   }
 
   async saveImage(): Promise<Blob> {
@@ -809,6 +855,7 @@ export class RenderEngine implements RenderWorkerApi {
         this.#options.scheduleTimeout(() => this.#requestFrame(), 1100)
       }
     }
+    if (this.#resolveClick(now)) again = true
     if (this.#pendingHover !== null && !interacting) {
       if (this.#hoverThrottle.tryAcquire(now)) {
         this.#hover = this.#pickAt(
