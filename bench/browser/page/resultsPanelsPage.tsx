@@ -111,7 +111,9 @@ const api: ResultsPanelsPageApi = {
     createRoot(host).render(
       <JotaiProvider store={store}>
         <div style={{ width: size.width, padding: 8 }}>
-          <div style={{ height: size.height }}>
+          {/* The view's own CSS height is the Results page's; here it takes the asked size. */}
+          <style>{`.bench-view .viewport { height: ${size.height}px; }`}</style>
+          <div className="bench-view" style={{ marginBottom: 8 }}>
             <Viewport label="Bench view" />
           </div>
           <ChartWindows simulation={SIMULATION} />

@@ -37,6 +37,13 @@ import {
   updateDatasetLayoutAtom,
   type ChartPanelDisplay,
 } from './chartStore.ts'
+import {
+  IconFullscreen,
+  IconHalfScreen,
+  IconMaximize,
+  IconMinimize,
+  IconRestore,
+} from './chartIcons.tsx'
 import { DatasetEditDialog } from './DatasetEditDialog.tsx'
 import './charts.css'
 
@@ -407,7 +414,7 @@ function PanelButtons({
         aria-pressed={display.minimized}
         onClick={() => onChange({ ...display, minimized: !display.minimized })}
       >
-        {display.minimized ? '▢' : '–'}
+        {display.minimized ? <IconRestore /> : <IconMinimize />}
       </button>
       <button
         type="button"
@@ -417,7 +424,7 @@ function PanelButtons({
         disabled={forced}
         onClick={() => toggle('maximized')}
       >
-        ⤢
+        <IconMaximize />
       </button>
       <button
         type="button"
@@ -427,7 +434,7 @@ function PanelButtons({
         disabled={forced}
         onClick={() => toggle('halfScreen')}
       >
-        ◧
+        <IconHalfScreen />
       </button>
       <button
         type="button"
@@ -437,7 +444,7 @@ function PanelButtons({
         disabled={forced}
         onClick={() => toggle('fullscreen')}
       >
-        ⛶
+        <IconFullscreen />
       </button>
     </div>
   )
