@@ -40,6 +40,15 @@ export const VIEWPORT_ROUTES = {
     body: ViewportStateSchema,
     response: SavedViewportStateSchema,
   },
+  deleteViewportState: {
+    method: 'DELETE',
+    path: '/simulations/{id}/viewport_state',
+    summary: 'Forgets the saved viewport state of the setup view (the view starts fitted again)',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    response: SavedViewportStateSchema,
+  },
   getRunViewportState: {
     method: 'GET',
     path: '/simulations/{id}/runs/viewport_state',
@@ -57,6 +66,15 @@ export const VIEWPORT_ROUTES = {
     status: 200,
     params: IdParamSchema,
     body: ViewportStateSchema,
+    response: SavedViewportStateSchema,
+  },
+  deleteRunViewportState: {
+    method: 'DELETE',
+    path: '/simulations/{id}/runs/viewport_state',
+    summary: 'Forgets the saved viewport state of the results view (the view starts fitted again)',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
     response: SavedViewportStateSchema,
   },
 } as const satisfies Record<string, RouteDef>

@@ -58,3 +58,17 @@ export async function writeViewportState(
     .execute()
   return { simulationId, mode, state, updatedAt: nowIso }
 }
+
+/** Forgets the saved state of a simulation's viewport in a mode. */
+export async function deleteViewportState(
+  db: Kysely<Database>,
+  simulationId: number,
+  mode: ViewportMode,
+): Promise<SavedViewportState> {
+  await db
+    .deleteFrom('viewport_states')
+    .where('simulation_id', '=', simulationId)
+    .where('mode', '=', mode)
+    .execute()
+  return { simulationId, mode, state: null, updatedAt: null }
+}

@@ -112,6 +112,20 @@ describeEachDialect('viewport state API', (dialect) => {
     ).toBe(404)
   })
 
+  it('forgets the results view state on DELETE and keeps the setup view state', async () => {
+    const path = `/simulations/${simulation.id}/runs/viewport_state`
+    await api('PUT', path, SAVED)
+    const reply = await api('DELETE', path)
+    expect(reply.status).toBe(200)
+    expect(reply.body).toMatchObject({ mode: 'post', state: null })
+    expect((await api('GET', path)).body.state).toBeNull()
+    expect(
+      (await api('GET', `/simulations/${simulation.id}/viewport_state`)).body.state,
+    ).not.toBeNull()
+    expect((await api('DELETE', `/simulations/${simulation.id}/viewport_state`)).status).toBe(200)
+    expect((await api('GET', `/simulations/${simulation.id}/viewport_state`)).body.state).toBeNull()
+  })
+
   it('drops the saved states with their simulation', async () => {
     expect((await api('DELETE', `/simulations/${simulation.id}`)).status).toBe(200)
     expect((await api('GET', `/simulations/${simulation.id}/runs/viewport_state`)).status).toBe(404)

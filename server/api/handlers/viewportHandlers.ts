@@ -1,5 +1,5 @@
 import type { VIEWPORT_ROUTES } from '../../../domain/rest/viewportRoutes.ts'
-import { readViewportState, writeViewportState } from '../../viewport/store.ts'
+import { deleteViewportState, readViewportState, writeViewportState } from '../../viewport/store.ts'
 import { findAccessibleSimulation } from '../access.ts'
 import type { AreaHandlers } from '../context.ts'
 
@@ -13,6 +13,10 @@ export const viewportHandlers: AreaHandlers<typeof VIEWPORT_ROUTES> = {
     const simulation = await findAccessibleSimulation(context.db, context.user, params.id)
     return writeViewportState(context.db, simulation.id, 'pre', body, context.clock.nowIso())
   },
+  async deleteViewportState({ params }, context) {
+    const simulation = await findAccessibleSimulation(context.db, context.user, params.id)
+    return deleteViewportState(context.db, simulation.id, 'pre')
+  },
   async getRunViewportState({ params }, context) {
     const simulation = await findAccessibleSimulation(context.db, context.user, params.id)
     return readViewportState(context.db, simulation.id, 'post')
@@ -20,5 +24,9 @@ export const viewportHandlers: AreaHandlers<typeof VIEWPORT_ROUTES> = {
   async updateRunViewportState({ params, body }, context) {
     const simulation = await findAccessibleSimulation(context.db, context.user, params.id)
     return writeViewportState(context.db, simulation.id, 'post', body, context.clock.nowIso())
+  },
+  async deleteRunViewportState({ params }, context) {
+    const simulation = await findAccessibleSimulation(context.db, context.user, params.id)
+    return deleteViewportState(context.db, simulation.id, 'post')
   },
 }
