@@ -138,6 +138,22 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
     })
     expect(clip.body.name).toBe('Probe (2)')
 
+    // parts are named against sensors and clips too
+    const part = await api('POST', `/simulations/${simulation.id}/parts`, {
+      name: 'Probe',
+      component: { type: 'rigid' },
+      shape: { type: 'plane' },
+    })
+    expect(part.status, part.text).toBe(201)
+    expect(part.body.name).toBe('Probe (3)')
+    const renamed = await api('PUT', `/simulations/${simulation.id}/parts`, [
+      { id: part.body.id, name: 'Plate' },
+    ])
+    expect(renamed.status, renamed.text).toBe(200)
+    expect(renamed.body[0].name).toBe('Plate (1)')
+    const named = await api('POST', path, { name: 'Plate', kind: 'point', position: [0, 0, 0] })
+    expect(named.body.name).toBe('Plate (2)')
+
     const listed = await api('GET', path)
     expect(listed.status).toBe(200)
     expect((listed.body as Sensor[]).map((s) => s.name)).toEqual(

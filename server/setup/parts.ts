@@ -19,6 +19,7 @@ import { notFound } from '../api/apiError.ts'
 import type { SessionUser } from '../api/context.ts'
 import { readSettings } from '../api/views.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
+import { listSensorAndClipNames } from '../sensors/names.ts'
 import { refuseField, refuseIssues } from './issues.ts'
 import { mergeShape, resolveShape } from './shapes.ts'
 import { newErrors, readDatatableInfos, readMaterials, readParts } from './store.ts'
@@ -179,7 +180,10 @@ export async function createStoredPart(
     context,
     undefined,
     body,
-    parts.map((p) => p.name),
+    [
+      ...parts.map((p) => p.name),
+      ...(await listSensorAndClipNames(context.db, context.simulation.id)),
+    ],
     { id: 0, createdBy: user.id, index: parts.length },
   )
   const { id } = await context.db
@@ -202,6 +206,7 @@ export async function updateStoredParts(
   updates: readonly (PartUpdate & { id: number })[],
 ): Promise<Part[]> {
   let parts = await readParts(context.db, context.simulation.id)
+  const objectNames = await listSensorAndClipNames(context.db, context.simulation.id)
   const changed: number[] = []
   for (const update of updates) {
     const existing = parts.find((p) => p.id === update.id)
@@ -210,7 +215,7 @@ export async function updateStoredParts(
       context,
       existing,
       update,
-      parts.filter((p) => p.id !== existing.id).map((p) => p.name),
+      [...parts.filter((p) => p.id !== existing.id).map((p) => p.name), ...objectNames],
       { id: existing.id, createdBy: existing.createdBy, index: 0 },
     )
     await context.db
