@@ -8,6 +8,7 @@ import {
   activeChartWindowIdAtom,
   addChartDatasetAtom,
   chartPanelDisplayAtom,
+  chartSimulationIdAtom,
   chartWindowsAtom,
   DEFAULT_CHART_PANEL_DISPLAY,
 } from './chartStore.ts'
@@ -75,6 +76,7 @@ beforeEach(() => {
   store.set(chartWindowsAtom, [])
   store.set(activeChartWindowIdAtom, null)
   store.set(chartPanelDisplayAtom, DEFAULT_CHART_PANEL_DISPLAY)
+  store.set(chartSimulationIdAtom, SIMULATION.id)
   store.set(viewportStateAtom, INITIAL_ENGINE_STATE)
   // Wide enough for the docked layout (the small-screen rule starts below 1700 px).
   Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1920 })
@@ -378,5 +380,23 @@ describe('ChartWindows', () => {
     expect(panel.className).toContain('chart-panel--fullscreen')
     fireEvent.keyDown(window, { key: 'Escape' })
     expect(panel.className).toContain('chart-panel--minimized')
+  })
+
+  it("starts without another simulation's charts and keeps its own while it stays open", () => {
+    const view = renderCharts()
+    addPressure()
+    view.rerender(
+      <JotaiProvider store={store}>
+        <ChartWindows simulation={{ ...SIMULATION, id: 6 }} />
+      </JotaiProvider>,
+    )
+    expect(screen.queryAllByRole('tab')).toHaveLength(0)
+    addDensity()
+    view.rerender(
+      <JotaiProvider store={store}>
+        <ChartWindows simulation={{ ...SIMULATION, id: 6 }} />
+      </JotaiProvider>,
+    )
+    expect(tabNames()).toEqual(['Density'])
   })
 })

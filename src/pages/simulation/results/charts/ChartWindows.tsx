@@ -30,6 +30,7 @@ import {
   activeChartWindowIdAtom,
   chartPanelDisplayAtom,
   chartWindowsAtom,
+  claimChartsForSimulationAtom,
   closeChartWindowAtom,
   removeChartDatasetAtom,
   renameChartWindowAtom,
@@ -464,6 +465,8 @@ export function ChartWindows({ simulation }: { simulation: Simulation }) {
   const chartRef: ChartInstanceRef = useRef(null)
   const [exporting, setExporting] = useState(false)
   const outputTimeIntervalS = outputIntervalOf(simulation)
+  const claimCharts = useSetAtom(claimChartsForSimulationAtom)
+  useEffect(() => claimCharts(simulation.id), [claimCharts, simulation.id])
 
   const smallScreen = chartWindowDisplay(widthPx, requested).forced
   // Entering the small-screen layout forces the panel minimized; opened again, it is fullscreen.

@@ -164,3 +164,18 @@ export const removeChartDatasetAtom = atom(
     )
   },
 )
+
+/** The simulation the chart windows belong to (null: none yet). */
+export const chartSimulationIdAtom = atom<number | null>(null)
+chartSimulationIdAtom.debugLabel = 'chartSimulationIdAtom'
+
+/**
+ * Claims the charts for a simulation: opening another simulation's Results starts without the
+ * previous one's windows; the same simulation keeps them.
+ */
+export const claimChartsForSimulationAtom = atom(null, (get, set, simulationId: number) => {
+  if (get(chartSimulationIdAtom) === simulationId) return
+  set(chartSimulationIdAtom, simulationId)
+  set(chartWindowsAtom, [])
+  set(activeChartWindowIdAtom, null)
+})
