@@ -11,6 +11,8 @@ import {
 } from './explorerModel.ts'
 
 const AXES = ['x', 'y', 'z'] as const
+/** Size fields typed as one number each (shown in one row). */
+const SCALAR_FIELDS: readonly string[] = ['radius', 'width', 'length', 'height']
 
 /** A labelled number typed as text (so an empty or half-typed value can be flagged). */
 export function NumberInput({
@@ -159,40 +161,42 @@ export function MeshFields({
           error={message('dimensions')}
         />
       )}
-      <div className="explorer-form__row">
-        {fields.includes('radius') && (
-          <NumberInput
-            label="Radius (m)"
-            value={draft.radius}
-            onChange={(value) => set('radius', value)}
-            error={message('radius')}
-          />
-        )}
-        {fields.includes('width') && (
-          <NumberInput
-            label="Width (m)"
-            value={draft.width}
-            onChange={(value) => set('width', value)}
-            error={message('width')}
-          />
-        )}
-        {fields.includes('length') && (
-          <NumberInput
-            label="Length (m)"
-            value={draft.length}
-            onChange={(value) => set('length', value)}
-            error={message('length')}
-          />
-        )}
-        {fields.includes('height') && (
-          <NumberInput
-            label={draft.kind === 'plane' ? 'Offset (m)' : 'Height (m)'}
-            value={draft.height}
-            onChange={(value) => set('height', value)}
-            error={message('height')}
-          />
-        )}
-      </div>
+      {fields.some((field) => SCALAR_FIELDS.includes(field)) && (
+        <div className="explorer-form__row">
+          {fields.includes('radius') && (
+            <NumberInput
+              label="Radius (m)"
+              value={draft.radius}
+              onChange={(value) => set('radius', value)}
+              error={message('radius')}
+            />
+          )}
+          {fields.includes('width') && (
+            <NumberInput
+              label="Width (m)"
+              value={draft.width}
+              onChange={(value) => set('width', value)}
+              error={message('width')}
+            />
+          )}
+          {fields.includes('length') && (
+            <NumberInput
+              label="Length (m)"
+              value={draft.length}
+              onChange={(value) => set('length', value)}
+              error={message('length')}
+            />
+          )}
+          {fields.includes('height') && (
+            <NumberInput
+              label={draft.kind === 'plane' ? 'Offset (m)' : 'Height (m)'}
+              value={draft.height}
+              onChange={(value) => set('height', value)}
+              error={message('height')}
+            />
+          )}
+        </div>
+      )}
       {fields.includes('normal') && (
         <VectorInput
           label="Normal"

@@ -117,10 +117,6 @@ export function VolumeClipsSection({
                 <span className="explorer__name" title={clip.name}>
                   {clip.name}
                 </span>
-                <span className="tag" title="Clipped material">
-                  {materialName(clip.materialId)}
-                  {clip.inverted ? ' · inverted' : ''}
-                </span>
                 {state === 'loading' && <Spinner label={`Loading ${clip.name}`} size={12} />}
                 <button
                   type="button"
@@ -140,6 +136,10 @@ export function VolumeClipsSection({
                   }
                 />
               </div>
+              <p className="explorer__caption">
+                {materialName(clip.materialId)}
+                {clip.inverted ? ' · inverted' : ''}
+              </p>
               {message && <p className="explorer__hint">{message}</p>}
             </li>
           )
