@@ -260,6 +260,38 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
     expect(toDisc.body.description).toBe(VOLUME_CLIP_MESH_MESSAGE)
   })
 
+  it('copies meshes, sensors and volume clips into a clone, each pointing at its own mesh copy', async () => {
+    const plate = await createMesh({ kind: 'plane', width: 3 })
+    const sensor = await api('POST', `/simulations/${simulation.id}/custom_sensors`, {
+      name: 'Cloned plate',
+      kind: 'surface',
+      meshId: plate.id,
+    })
+    const box = await createMesh({ kind: 'cube', dimensions: [2, 2, 2] })
+    await api('POST', `/simulations/${simulation.id}/volume_clips`, {
+      name: 'Cloned box',
+      meshId: box.id,
+      inverted: true,
+    })
+    const clone = await api('POST', `/simulations/${simulation.id}`)
+    expect(clone.status, clone.text).toBe(201)
+    const sensors = (await api('GET', `/simulations/${clone.body.id}/custom_sensors`))
+      .body as Sensor[]
+    const copied = sensors.find((s) => s.name === 'Cloned plate')
+    expect(copied).toMatchObject({
+      kind: 'surface',
+      outputs: [],
+      mesh: { kind: 'plane', width: 3 },
+    })
+    expect(copied?.id).not.toBe(sensor.body.id)
+    expect(copied?.kind === 'surface' && copied.mesh.id).not.toBe(plate.id)
+    const clips = (await api('GET', `/simulations/${clone.body.id}/volume_clips`))
+      .body as VolumeClip[]
+    const clip = clips.find((c) => c.name === 'Cloned box')
+    expect(clip).toMatchObject({ inverted: true, mesh: { kind: 'cube', dimensions: [2, 2, 2] } })
+    expect(clip?.mesh.id).not.toBe(box.id)
+  })
+
   it('answers the recomputation record: unknown before any, unchanged by a stop with nothing running', async () => {
     const path = `/simulations/${simulation.id}/sensor_outputs/recomputation`
     const empty = { id: null, simulationId: simulation.id, state: 'unknown', progress: 0 }

@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.ts'
+import { copySensorsAndClips } from '../sensors/copy.ts'
 import { parseJsonColumn } from './views.ts'
 
 /*
- * A clone copies the setup: materials, datatables, parts, movements and their links, with every
+ * A clone copies the setup: materials, datatables, parts, movements and their links (and the
+ * meshes, sensors and volume clips, server/sensors/copy.ts), with every
  * id reference (tables, movements, parts) pointing at the copies. Uploads belong to the
  * organization and are shared, not copied.
  */
@@ -149,4 +151,6 @@ export async function copySetup(
       .where('id', '=', partId)
       .execute()
   }
+
+  await copySensorsAndClips(db, fromId, toId, nowIso)
 }
