@@ -46,6 +46,7 @@ import {
   panelStateOf,
   selectableObjects,
   selectionKey,
+  subAttributeLabel,
   type StatisticsResult,
 } from './statisticsModel.ts'
 import { useStatisticsCalculation } from './useStatisticsCalculation.ts'
@@ -286,7 +287,7 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
             >
               {attributeInfo.subAttributes.map((sub) => (
                 <option key={sub} value={sub}>
-                  {sub}
+                  {subAttributeLabel(config.attribute, sub, outputInfo?.objects ?? [])}
                 </option>
               ))}
             </select>

@@ -15,6 +15,7 @@ import {
   planStatisticsRequests,
   selectableObjects,
   startedResult,
+  subAttributeLabel,
 } from './statisticsModel.ts'
 
 const OBJECTS: OutputObject[] = [
@@ -172,6 +173,15 @@ describe('statisticsModel', () => {
     )
     expect(panelStateOf({ ...inputs, selection: [1] })).toBe('operationsLoading')
     expect(panelStateOf({ ...inputs, selection: [1], running: false })).toBe('valid')
+  })
+
+  it('names the sub-options of a material-dependent attribute by material', () => {
+    const objects: OutputObject[] = [
+      { id: 1, kind: 'fluid', name: 'Water', material: { id: 5, name: 'Water' } },
+    ]
+    expect(subAttributeLabel('wetting', '5', objects)).toBe('Water')
+    expect(subAttributeLabel('wetting', '9', objects)).toBe('9')
+    expect(subAttributeLabel('velocity', 'x', objects)).toBe('x')
   })
 
   it('finds the masks of a clip by their volume clip id', () => {

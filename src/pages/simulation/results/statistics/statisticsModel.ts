@@ -356,6 +356,18 @@ export function panelStateOf(inputs: PanelInputs): StatisticsPanelState {
   })
 }
 
+/** A sub-option as the select shows it: a material's name for material-dependent attributes. */
+export function subAttributeLabel(
+  attribute: AttributeName,
+  subAttribute: string,
+  objects: readonly OutputObject[],
+): string {
+  const def: { materialDependent: boolean } = ATTRIBUTES[attribute]
+  if (!def.materialDependent) return subAttribute
+  const material = objects.find((o) => o.material && String(o.material.id) === subAttribute)
+  return material?.material?.name ?? subAttribute
+}
+
 /** The attribute's axis label with unit: 'Pressure (Pa)', 'Velocity magnitude (m/s)'. */
 export function attributeAxisLabel(attribute: AttributeName, subAttribute: string | null): string {
   const def = ATTRIBUTES[attribute]
