@@ -98,7 +98,8 @@ export function sampleFluidColumns(
   const cellOf = (value: number, axis: number, n: number) =>
     Math.min(n - 1, Math.max(0, Math.floor((value - lo[axis]!) / cellSize)))
 
-  // Counting sort of the near particles by cell.
+  // Counting sort of the near particles by cell, copied into contiguous arrays in cell order
+  // (positions, Shepard volume, then one array per column) so the point loop reads memory in order.
   const cellIndex = new Int32Array(nearCount)
   const cellStart = new Int32Array(nx * ny * nz + 1)
   for (let k = 0; k < nearCount; k++) {
@@ -112,46 +113,57 @@ export function sampleFluidColumns(
     cellStart[cell + 1]!++
   }
   for (let c = 0; c < nx * ny * nz; c++) cellStart[c + 1]! += cellStart[c]!
-  const order = new Int32Array(nearCount)
   const fill = cellStart.slice(0, nx * ny * nz)
-  for (let k = 0; k < nearCount; k++) order[fill[cellIndex[k]!]!++] = k
+  const sortedX = new Float64Array(nearCount)
+  const sortedY = new Float64Array(nearCount)
+  const sortedZ = new Float64Array(nearCount)
+  const sortedVolume = new Float64Array(nearCount)
+  const sortedValues = columnNames.map(() => new Float64Array(nearCount))
+  for (let k = 0; k < nearCount; k++) {
+    const slot = fill[cellIndex[k]!]!++
+    const columns = fluids[nearFluid[k]!]!.columns
+    const row = nearRow[k]!
+    sortedX[slot] = columns.x![row]!
+    sortedY[slot] = columns.y![row]!
+    sortedZ[slot] = columns.z![row]!
+    const mass = columns.mass?.[row]
+    const density = columns.density?.[row]
+    sortedVolume[slot] =
+      mass !== undefined && density !== undefined && density > 0 ? mass / density : 1
+    for (let c = 0; c < columnNames.length; c++)
+      sortedValues[c]![slot] = columns[columnNames[c]!]![row]!
+  }
 
+  const supportSquared = support * support
+  const reach = Math.ceil(support / cellSize)
   const sums = new Float64Array(columnNames.length)
   for (let p = 0; p < pointCount; p++) {
     const px = points[3 * p]!
     const py = points[3 * p + 1]!
     const pz = points[3 * p + 2]!
-    const reach = Math.ceil(support / cellSize)
     const cx = cellOf(px, 0, nx)
     const cy = cellOf(py, 1, ny)
     const cz = cellOf(pz, 2, nz)
     sums.fill(0)
     let weightSum = 0
     for (let gz = Math.max(0, cz - reach); gz <= Math.min(nz - 1, cz + reach); gz++)
-      for (let gy = Math.max(0, cy - reach); gy <= Math.min(ny - 1, cy + reach); gy++)
-        for (let gx = Math.max(0, cx - reach); gx <= Math.min(nx - 1, cx + reach); gx++) {
-          const cell = (gz * ny + gy) * nx + gx
-          for (let s = cellStart[cell]!; s < cellStart[cell + 1]!; s++) {
-            const k = order[s]!
-            const columns = fluids[nearFluid[k]!]!.columns
-            const row = nearRow[k]!
-            const r = Math.hypot(
-              columns.x![row]! - px,
-              columns.y![row]! - py,
-              columns.z![row]! - pz,
-            )
-            if (r >= support) continue
-            const mass = columns.mass?.[row]
-            const density = columns.density?.[row]
-            const volume =
-              mass !== undefined && density !== undefined && density > 0 ? mass / density : 1
-            const weight = wendlandShape(r / h) * volume
-            if (!(weight > 0)) continue
-            weightSum += weight
-            for (let c = 0; c < columnNames.length; c++)
-              sums[c]! += weight * columns[columnNames[c]!]![row]!
-          }
+      for (let gy = Math.max(0, cy - reach); gy <= Math.min(ny - 1, cy + reach); gy++) {
+        // cells gx … gx + n of one row are contiguous in the sorted arrays
+        const rowBase = (gz * ny + gy) * nx
+        const first = cellStart[rowBase + Math.max(0, cx - reach)]!
+        const last = cellStart[rowBase + Math.min(nx - 1, cx + reach) + 1]!
+        for (let s = first; s < last; s++) {
+          const dx = sortedX[s]! - px
+          const dy = sortedY[s]! - py
+          const dz = sortedZ[s]! - pz
+          const r2 = dx * dx + dy * dy + dz * dz
+          if (r2 >= supportSquared) continue
+          const weight = wendlandShape(Math.sqrt(r2) / h) * sortedVolume[s]!
+          if (!(weight > 0)) continue
+          weightSum += weight
+          for (let c = 0; c < columnNames.length; c++) sums[c]! += weight * sortedValues[c]![s]!
         }
+      }
     if (weightSum > 0)
       for (let c = 0; c < columnNames.length; c++)
         result[columnNames[c]!]![p] = sums[c]! / weightSum
