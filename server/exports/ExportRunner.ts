@@ -8,6 +8,7 @@ import type { OutputManifestInfo } from '../../domain/rest/resultsRoutes.ts'
 import { EXPORT_MESSAGES, type ExportRequest } from '../../domain/results.ts'
 import type { Clock } from '../clock.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
+import { storedZipSizeBytes } from './archive.ts'
 import { ExportFailure, runExportWork, type ExportMessage } from './exportWork.ts'
 
 /*
@@ -20,6 +21,30 @@ import { ExportFailure, runExportWork, type ExportMessage } from './exportWork.t
  */
 
 type Db = Kysely<Database>
+
+/** A sensor the export writes (its sample points per output). */
+export interface ExportSensor {
+  id: number
+  name: string
+}
+
+/** The path of the all-files archive row: it has no file of its own, it is zipped on download. */
+export const ARCHIVE_PATH = ''
+
+/** The all-files archive's name: the simulation's name, file-name safe. */
+export function archiveFileName(simulationName: string): string {
+  return `${simulationName.replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '') || 'simulation'}_export.zip`
+}
+
+/** A file a download streams: one on disk, or the archive of the export's other files. */
+export interface DownloadableFile {
+  filename: string
+  /** null for the archive. */
+  path: string | null
+  sizeBytes: number
+  /** The archive's entries in order; [] for a plain file. */
+  archiveEntries: { name: string; path: string }[]
+}
 
 /** Why a record left by a previous process failed. */
 export const SERVER_RESTARTED_MESSAGE = 'The server stopped while the files were being exported.'
@@ -94,9 +119,10 @@ export class ExportRunner {
     runId: number | null,
     manifests: readonly OutputManifestInfo[],
     request: ExportRequest,
+    sensors: readonly ExportSensor[] = [],
   ): Promise<ExportStatus> {
     return this.#serialize(simulation.id, () =>
-      this.#startExport(simulation, runId, manifests, request),
+      this.#startExport(simulation, runId, manifests, request, sensors),
     )
   }
 
@@ -105,6 +131,7 @@ export class ExportRunner {
     runId: number | null,
     manifests: readonly OutputManifestInfo[],
     request: ExportRequest,
+    sensors: readonly ExportSensor[],
   ): Promise<ExportStatus> {
     await this.#deleteExports(simulation.id)
     const now = this.#clock.nowIso()
@@ -125,7 +152,12 @@ export class ExportRunner {
       .returning('id')
       .executeTakeFirstOrThrow()
     const controller = new AbortController()
-    const done = this.#run(id, directory, { simulation, runId, manifests, request }, controller)
+    const done = this.#run(
+      id,
+      directory,
+      { simulation, runId, manifests, request, sensors },
+      controller,
+    )
     this.#running.set(id, { controller, done })
     void done.finally(() => this.#running.delete(id))
     return (await this.#status(id))!
@@ -168,26 +200,35 @@ export class ExportRunner {
   async findDownloadableFile(
     simulationId: number,
     fileId: number,
-  ): Promise<{ filename: string; path: string; sizeBytes: number } | null> {
+  ): Promise<DownloadableFile | null> {
     const status = await this.readExport(simulationId)
     if (!status || status.state !== 'completed') return null
-    const row = await this.#db
+    const rows = await this.#db
       .selectFrom('user_export_files')
       .innerJoin('user_exports', 'user_exports.id', 'user_export_files.export_id')
       .select([
+        'user_export_files.id',
         'user_export_files.filename',
         'user_export_files.path',
         'user_export_files.size_bytes',
         'user_exports.directory',
       ])
-      .where('user_export_files.id', '=', fileId)
       .where('user_export_files.export_id', '=', status.id)
-      .executeTakeFirst()
+      .orderBy('user_export_files.id')
+      .execute()
+    const row = rows.find((candidate) => candidate.id === fileId)
     if (!row) return null
+    const absolute = (path: string) => join(this.#dataDir, row.directory, path)
     return {
       filename: row.filename,
-      path: join(this.#dataDir, row.directory, row.path),
+      path: row.path === ARCHIVE_PATH ? null : absolute(row.path),
       sizeBytes: row.size_bytes,
+      archiveEntries:
+        row.path === ARCHIVE_PATH
+          ? rows
+              .filter((entry) => entry.path !== ARCHIVE_PATH)
+              .map((entry) => ({ name: entry.filename, path: absolute(entry.path) }))
+          : [],
     }
   }
 
@@ -216,6 +257,7 @@ export class ExportRunner {
       runId: number | null
       manifests: readonly OutputManifestInfo[]
       request: ExportRequest
+      sensors: readonly ExportSensor[]
     },
     controller: AbortController,
   ): Promise<void> {
@@ -258,6 +300,7 @@ export class ExportRunner {
         },
       })
       signal.throwIfAborted()
+      await this.#listArchive(id, work.simulation)
       const expiresAt = new Date(this.#clock.nowMs() + USER_EXPORT_RETENTION_MS).toISOString()
       await this.#finish(id, 'completed', { warnings, expiresAt, progress: 1 })
     } catch (error) {
@@ -286,6 +329,30 @@ export class ExportRunner {
       if (this.#queues.get(simulationId) === settled) this.#queues.delete(simulationId)
     })
     return next
+  }
+
+  /** With two or more files, one more: all of them as one ZIP, streamed from them on download. */
+  async #listArchive(id: number, simulation: SimulationRow): Promise<void> {
+    const files = await this.#db
+      .selectFrom('user_export_files')
+      .select(['filename', 'size_bytes'])
+      .where('export_id', '=', id)
+      .execute()
+    if (files.length < 2) return
+    await this.#db
+      .insertInto('user_export_files')
+      .values({
+        export_id: id,
+        simulation_id: simulation.id,
+        filename: archiveFileName(simulation.name),
+        path: ARCHIVE_PATH,
+        size_bytes: storedZipSizeBytes(
+          files.map((file) => ({ name: file.filename, sizeBytes: file.size_bytes })),
+        ),
+        state: 'created',
+        created_at: this.#clock.nowIso(),
+      })
+      .execute()
   }
 
   async #stop(id: number): Promise<void> {

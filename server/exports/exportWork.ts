@@ -13,6 +13,7 @@ import {
 } from '../../domain/results.ts'
 import type { SimulationRow } from '../db/schema.ts'
 import { DEFAULT_JOB_FILENAME, simulationJobFile } from '../files/simulationFiles.ts'
+import { readSensorSamples } from '../sensors/store.ts'
 import { logCsv, stlChunks, vtuChunks, type VtuArray } from './vtkFiles.ts'
 
 /*
@@ -46,6 +47,8 @@ export interface ExportWorkInput {
   /** The run's complete outputs (outputFiles.ts listOutputManifests). */
   manifests: readonly OutputManifestInfo[]
   request: ExportRequest
+  /** The selected sensors of the simulation (all of them when allObjects). */
+  sensors: readonly { id: number; name: string }[]
   /** Absolute directory the files are written into (created by the work). */
   directory: string
   signal: AbortSignal
@@ -71,7 +74,8 @@ export const EXPORT_WORK_MESSAGES = {
   notInOutputs: (what: string) => `${what} is not part of these outputs.`,
   unreadable: (outputNo: number) => `Output ${outputNo} could not be read.`,
   noLog: 'The run has no log to export.',
-  noSensorData: 'Sensor values are not part of the output files; sensors were not exported.',
+  sensorNotComputed: (name: string) =>
+    `${name} has no computed values for these outputs: compute the sensors first.`,
   noSurface: 'Surface reconstructions are not written for this run; they were not exported.',
 } as const
 
@@ -87,10 +91,13 @@ export function exportedAttributes(request: ExportRequest): AttributeName[] {
   return ATTRIBUTE_NAMES.filter((name) => name !== 'position' && request.attributes.includes(name))
 }
 
-function pointArrays(view: ObjectView, attributes: readonly AttributeName[]): VtuArray[] {
+function pointArrays(
+  table: { columns: Record<string, Float32Array | undefined> },
+  attributes: readonly AttributeName[],
+): VtuArray[] {
   const arrays: VtuArray[] = []
   for (const attribute of attributes) {
-    const columns = ATTRIBUTE_COLUMNS[attribute].map((column) => view.columns[column])
+    const columns = ATTRIBUTE_COLUMNS[attribute].map((column) => table.columns[column])
     if (columns.every((column): column is Float32Array => column !== undefined))
       arrays.push({ name: attribute, components: columns })
   }
@@ -185,8 +192,9 @@ export async function runExportWork(input: ExportWorkInput): Promise<ExportMessa
     warnings.push({ description: EXPORT_MESSAGES.missingOutputs(missing), outputs: missing })
   const exported = outputs.map((n) => byNumber.get(n)!)
   warnings.push(...absentSelections(request, exported))
-  if (request.sensors.length > 0)
-    warnings.push({ description: EXPORT_WORK_MESSAGES.noSensorData, outputs: [] })
+  for (const id of request.sensors)
+    if (!input.sensors.some((sensor) => sensor.id === id))
+      warnings.push({ description: EXPORT_WORK_MESSAGES.notInOutputs(`Sensor ${id}`), outputs: [] })
   if (request.surfaceReconstructions.length > 0)
     warnings.push({ description: EXPORT_WORK_MESSAGES.noSurface, outputs: [] })
 
@@ -206,6 +214,7 @@ export async function runExportWork(input: ExportWorkInput): Promise<ExportMessa
 
   const steps =
     exported.reduce((sum, manifest) => sum + selectObjects(request, manifest).length, 0) +
+    exported.length * input.sensors.length +
     (request.logs ? 1 : 0) +
     (request.setup ? 1 : 0)
   let done = 0
@@ -282,6 +291,35 @@ export async function runExportWork(input: ExportWorkInput): Promise<ExportMessa
       }
       await advance()
     }
+  }
+
+  for (const sensor of input.sensors) {
+    const uncomputed: number[] = []
+    for (const manifest of exported) {
+      signal.throwIfAborted()
+      const samples = await readSensorSamples(
+        input.dataDir,
+        input.simulation.id,
+        manifest.runId,
+        sensor.id,
+        manifest.outputNo,
+      )
+      const x = samples?.columns.x
+      const y = samples?.columns.y
+      const z = samples?.columns.z
+      if (!samples || !x || !y || !z) uncomputed.push(manifest.outputNo)
+      else
+        await complete(
+          fileName(sensor.name, `sensor-${sensor.id}`, manifest.outputNo, 'vtu'),
+          vtuChunks({ x, y, z, arrays: pointArrays(samples, attributes), timeS: manifest.timeS }),
+        )
+      await advance()
+    }
+    if (uncomputed.length > 0)
+      warnings.push({
+        description: EXPORT_WORK_MESSAGES.sensorNotComputed(sensor.name),
+        outputs: uncomputed,
+      })
   }
 
   if (request.logs) {

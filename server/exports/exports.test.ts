@@ -7,7 +7,7 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { objectFile, runLogFile, simulationDirectory } from '../../domain/output/layout.ts'
 import { readObjectStream } from '../../domain/output/reader.ts'
@@ -30,6 +30,8 @@ import {
   type TestServer,
 } from '../../tests/integration/harness.ts'
 import { DEMO_USERS, OTHER_ORGANIZATION_USER } from '../db/demoAccounts.ts'
+import { listZipEntries } from '../files/zip.ts'
+import { sensorSampleFile } from '../sensors/layout.ts'
 import { exportRunnerFor, ExportRunner, SERVER_RESTARTED_MESSAGE } from './ExportRunner.ts'
 import { EXPORT_WORK_MESSAGES } from './exportWork.ts'
 import { parseBinaryStl, parseVtu } from './vtuParser.ts'
@@ -270,6 +272,7 @@ describeEachDialect('user exports: the export job, its API and the downloads', (
       { description: EXPORT_MESSAGES.missingOutputs([MISSING_OUTPUT]), outputs: [MISSING_OUTPUT] },
     ])
     expect(status.files.map((f) => f.filename).sort()).toEqual([
+      'Dam_break_export_export.zip',
       'Fluid_1_000000.vtu',
       'Fluid_1_000001.vtu',
       'Fluid_1_000003.vtu',
@@ -305,6 +308,17 @@ describeEachDialect('user exports: the export job, its API and the downloads', (
     expect(csv).toHaveLength(3)
     expect(csv[2]).toBe(`info;50;900;${PARTICLES};0.5;0`)
     const job = JSON.parse(new TextDecoder().decode(await downloadBytes(status, 'jobfile_0.json')))
+    // The archive holds every other file, byte for byte, and its announced length is its length.
+    const archiveFile = status.files.find((f) => f.filename.endsWith('.zip'))!
+    const archiveReply = await download(archiveFile.id)
+    expect(archiveReply.headers.get('content-type')).toBe('application/zip')
+    const archive = Buffer.from(await archiveReply.arrayBuffer())
+    expect(Number(archiveReply.headers.get('content-length'))).toBe(archive.length)
+    const entries = listZipEntries(archive)
+    const others = status.files.filter((f) => f !== archiveFile)
+    expect(entries.map((entry) => entry.name)).toEqual(others.map((f) => f.filename))
+    const logsEntry = entries.find((entry) => entry.name === 'logs.csv')!
+    expect(logsEntry.size).toBe((await downloadBytes(status, 'logs.csv')).length)
     expect(job).toMatchObject({ format: 'dive-job', simulation: { name: 'Dam break export' } })
   })
 
@@ -460,13 +474,65 @@ describeEachDialect('user exports: the export job, its API and the downloads', (
     expect(listFilesUnder(join(server.dataDir, directory))).toEqual([])
   })
 
-  it('warns about sensors and surface reconstructions it cannot export', async () => {
-    await request({ materials: [0], sensors: [7], surfaceReconstructions: [0], outputsSingle: 0 })
+  it('warns about unknown sensors and surface reconstructions it cannot export', async () => {
+    await request({
+      materials: [0],
+      sensors: [7777],
+      surfaceReconstructions: [0],
+      outputsSingle: 0,
+    })
     const status = await waitForEnd()
     expect(status.state).toBe('completed')
     expect(status.warnings.map((w) => w.description)).toEqual([
-      EXPORT_WORK_MESSAGES.noSensorData,
+      EXPORT_WORK_MESSAGES.notInOutputs('Sensor 7777'),
       EXPORT_WORK_MESSAGES.noSurface,
     ])
+  })
+
+  it('exports the sample points of a sensor per output and lists the outputs it was not computed for', async () => {
+    const now = new Date().toISOString()
+    const sensor = await server.database.handle.db
+      .insertInto('sensors')
+      .values({
+        simulation_id: simulationId,
+        name: 'Probe 1',
+        kind: 'point',
+        position: '[0.1,0.1,0.1]',
+        mesh_id: null,
+        appearance: '{"visibility":true}',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const samplePath = join(server.dataDir, sensorSampleFile(simulationId, RUN_ID, sensor.id, 0))
+    mkdirSync(dirname(samplePath), { recursive: true })
+    writeFileSync(
+      samplePath,
+      JSON.stringify({
+        sensorId: sensor.id,
+        outputNo: 0,
+        timeS: 0,
+        count: 1,
+        columns: { x: [0.1], y: [0.1], z: [0.1], pressure: [981.5], vx: [1], vy: [2], vz: [null] },
+      }),
+    )
+    await request({
+      sensors: [sensor.id],
+      attributes: ['pressure', 'velocity'],
+      outputMode: 'range',
+      outputsRange: [0, 1],
+    })
+    const status = await waitForEnd()
+    expect(status.state).toBe('completed')
+    expect(status.files.map((f) => f.filename)).toEqual(['Probe_1_000000.vtu'])
+    expect(status.warnings).toEqual([
+      { description: EXPORT_WORK_MESSAGES.sensorNotComputed('Probe 1'), outputs: [1] },
+    ])
+    const vtu = parseVtu(await downloadBytes(status, 'Probe_1_000000.vtu'))
+    expect(vtu.numberOfPoints).toBe(1)
+    expect(Array.from(vtu.points.values)).toEqual([0.1, 0.1, 0.1].map(Math.fround))
+    expect(vtu.pointData.pressure!.values[0]).toBe(981.5)
+    expect(Array.from(vtu.pointData.velocity!.values)).toEqual([1, 2, Number.NaN])
   })
 })

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs'
+import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import { API_PREFIX } from '../../domain/rest.ts'
@@ -8,6 +9,7 @@ import { findAccessibleSimulation } from '../api/access.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/schema.ts'
+import { streamArchive } from './archive.ts'
 import { ExportRunner, registerExportRunner, unregisterExportRunner } from './ExportRunner.ts'
 
 export interface RegisterExportsOptions {
@@ -22,6 +24,7 @@ const CONTENT_TYPES: Record<string, string> = {
   stl: 'model/stl',
   csv: 'text/csv; charset=utf-8',
   json: 'application/json',
+  zip: 'application/zip',
 }
 
 function positiveInteger(value: unknown, name: string): number {
@@ -39,7 +42,7 @@ function contentDisposition(filename: string): string {
 /**
  * The app's export runner (recovers records a previous process left running, stops the work when
  * the app closes) and GET /api/simulations/:id/user_exports/:fileId, which streams one file of the
- * simulation's completed, unexpired export.
+ * simulation's completed, unexpired export (the all-files archive is zipped as it streams).
  */
 export async function registerExports(
   app: FastifyInstance,
@@ -72,6 +75,7 @@ export async function registerExports(
       .header('Content-Type', CONTENT_TYPES[extension] ?? 'application/octet-stream')
       .header('Content-Length', String(file.sizeBytes))
       .header('Content-Disposition', contentDisposition(file.filename))
+    if (file.path === null) return reply.send(Readable.from(streamArchive(file.archiveEntries)))
     return reply.send(createReadStream(file.path))
   })
   return runner

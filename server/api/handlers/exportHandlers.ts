@@ -47,7 +47,13 @@ export const exportHandlers: AreaHandlers<typeof EXPORT_ROUTES> = {
         errors[0]!.message,
         errors.map((issue) => ({ path: issue.field, message: issue.message })),
       )
-    return exportRunnerFor(context.db).startExport(simulation, runId, manifests, body)
+    let sensorQuery = context.db
+      .selectFrom('sensors')
+      .select(['id', 'name'])
+      .where('simulation_id', '=', simulation.id)
+    if (!body.allObjects) sensorQuery = sensorQuery.where('id', 'in', [0, ...body.sensors])
+    const sensors = await sensorQuery.orderBy('id').execute()
+    return exportRunnerFor(context.db).startExport(simulation, runId, manifests, body, sensors)
   },
 
   async getUserExport({ params }, context) {

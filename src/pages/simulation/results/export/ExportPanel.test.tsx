@@ -114,6 +114,17 @@ beforeEach(() => {
           return json({ export: current })
         }
       }
+      if (url.pathname === '/api/simulations/5/custom_sensors')
+        return json([
+          {
+            id: 31,
+            name: 'Probe 1',
+            kind: 'point',
+            appearance: { visibility: true },
+            outputs: [0, 1],
+            position: [0.1, 0.1, 0.1],
+          },
+        ])
       if (url.pathname.startsWith('/api/simulations/5/user_exports/'))
         return Promise.resolve(new Response(new Uint8Array([1, 2, 3]), { status: 200 }))
       return Promise.resolve(new Response('{}', { status: 404 }))
@@ -243,13 +254,18 @@ describe('ExportPanel', () => {
     await waitFor(() => expect(tab.getAttribute('aria-selected')).toBe('true'))
   })
 
-  it('exports the chosen attribute without asking when there is no previous export', async () => {
+  it('exports the chosen objects and attribute without asking when there is no previous export', async () => {
     const dialog = await openDialog()
     check(dialog, 'Water')
+    check(dialog, 'Tank')
+    await waitFor(() => check(dialog, 'Probe 1'))
     check(dialog, 'Pressure')
     fireEvent.click(exportButton(dialog))
     await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true))
     expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({
+      materials: [0],
+      boundaries: [1],
+      sensors: [31],
       attributes: ['pressure'],
     })
   })

@@ -159,16 +159,31 @@ function NumberInput({
   )
 }
 
+function useSensorOptions(simulationId: number): ExportObjectOption[] {
+  // Same query as the explorer's sensor list, so both share one cache entry.
+  const input = { params: { id: String(simulationId) }, query: {} }
+  const query = useQuery({
+    queryKey: routeKey('listSensors', input),
+    queryFn: ({ signal }) => callApi('listSensors', input, { signal }),
+  })
+  return useMemo(
+    () => (query.data ?? []).map((sensor) => ({ id: sensor.id, name: sensor.name })),
+    [query.data],
+  )
+}
+
 function SelectDataTab({
   request,
   setRequest,
   issues,
   list,
+  sensors,
 }: {
   request: ExportRequest
   setRequest: (request: ExportRequest) => void
   issues: readonly Issue[]
   list: OutputManifestList
+  sensors: readonly ExportObjectOption[]
 }) {
   const options = useMemo(() => exportOptions(list), [list])
   const update = (patch: Partial<ExportRequest>) => setRequest({ ...request, ...patch })
@@ -199,6 +214,13 @@ function SelectDataTab({
           selected={request.boundaries}
           disabled={request.allObjects}
           onChange={(boundaries) => update({ boundaries })}
+        />
+        <CheckList
+          legend="Sensors"
+          options={sensors}
+          selected={request.sensors}
+          disabled={request.allObjects}
+          onChange={(ids) => update({ sensors: ids })}
         />
         <CheckList
           legend="Surface reconstructions"
@@ -470,6 +492,7 @@ function ExportDialog({
   const exportQuery = useExportQuery(simulation.id, true)
   const status = exportQuery.data?.export ?? null
   const options = useMemo(() => exportOptions(list), [list])
+  const sensors = useSensorOptions(simulation.id)
   const [request, setRequest] = useState<ExportRequest>(() =>
     defaultExportRequest(simulation.id, options.lastOutputNo),
   )
@@ -542,7 +565,13 @@ function ExportDialog({
         )}
         {shownTab === EXPORT_TABS[0] ? (
           <div role="tabpanel" aria-label={EXPORT_TABS[0]}>
-            <SelectDataTab request={request} setRequest={setRequest} issues={issues} list={list} />
+            <SelectDataTab
+              request={request}
+              setRequest={setRequest}
+              issues={issues}
+              list={list}
+              sensors={sensors}
+            />
             <FieldIssues issues={issues} field="selection" />
             {blocked && (
               <p className="field__error" role="alert">
