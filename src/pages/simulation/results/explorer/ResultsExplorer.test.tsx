@@ -467,6 +467,30 @@ describe('ResultsExplorer: sensors', () => {
     })
   })
 
+  it('sends a surface sensor mesh only when its shape changed (a mesh change clears samples)', async () => {
+    const mesh = { ...defaultMesh('circle', 60), radius: 0.2 }
+    server.meshes.set(60, mesh)
+    server.sensors = [
+      { id: 8, name: 'Disc', kind: 'surface', mesh, appearance: { visibility: true }, outputs: [] },
+    ]
+    renderExplorer()
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Disc' }))
+    let dialog = screen.getByRole('dialog', { name: 'Edit sensor' })
+    expect(within(dialog).getByLabelText<HTMLSelectElement>('Mesh kind').disabled).toBe(true)
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Disc A' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(callsTo('PUT', '/api/meshes/60')).toHaveLength(0)
+    expect(callsTo('PUT', '/api/custom_sensors/8')[0]?.body).toEqual({ name: 'Disc A' })
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Disc A' }))
+    dialog = screen.getByRole('dialog', { name: 'Edit sensor' })
+    fireEvent.change(within(dialog).getByLabelText('Radius (m)'), { target: { value: '0.3' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(callsTo('PUT', '/api/meshes/60')).toHaveLength(1))
+    expect(callsTo('PUT', '/api/meshes/60')[0]?.body).toMatchObject({ kind: 'circle', radius: 0.3 })
+  })
+
   it('deletes only on the second click; leaving the armed button disarms it', async () => {
     server.sensors = [sensor()]
     renderExplorer()

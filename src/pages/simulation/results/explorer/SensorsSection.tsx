@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { Sensor } from '../../../../../domain/meshes.ts'
+import type { Mesh, Sensor } from '../../../../../domain/meshes.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { COLOUR_MAP_STATUS, canEditSensors, sensorMode } from '../../../../../domain/results.ts'
 import { messageOf } from '../../../../api/ApiError.ts'
@@ -23,6 +23,7 @@ import {
   SENSORS_LOCKED_MESSAGE,
   SENSOR_PRE_MODE_HINT,
   meshBodyOf,
+  meshDraftOf,
   newSensorDraft,
   nextFreeName,
   sensorDraftOf,
@@ -30,6 +31,13 @@ import {
   type SensorDraft,
 } from './explorerModel.ts'
 import { SensorDialog } from './SensorDialog.tsx'
+
+function isMeshChanged(mesh: Mesh, save: SensorSave): boolean {
+  return (
+    save.kind === 'surface' &&
+    JSON.stringify(meshBodyOf(meshDraftOf(mesh))) !== JSON.stringify(save.mesh)
+  )
+}
 
 function saveOf(draft: SensorDraft): SensorSave {
   const name = draft.name.trim()
@@ -169,7 +177,11 @@ export function SensorsSection({
               update.mutate(
                 {
                   sensorId: editing.id,
-                  meshId: editing.kind === 'surface' ? editing.mesh.id : null,
+                  // An unchanged mesh is not sent: a mesh change clears the sensor's samples.
+                  meshId:
+                    editing.kind === 'surface' && isMeshChanged(editing.mesh, save)
+                      ? editing.mesh.id
+                      : null,
                   save,
                 },
                 { onSuccess: close, onError: fail(EXPLORER_TOASTS.updateSensorFailed) },

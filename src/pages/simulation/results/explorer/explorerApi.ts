@@ -89,6 +89,7 @@ export function useCreateSensorMutation(simulation: Simulation) {
 export function useUpdateSensorMutation() {
   const invalidate = useInvalidateSensorData()
   return useMutation({
+    /** meshId: the surface mesh to update, null to leave it as it is. */
     mutationFn: async (input: { sensorId: number; meshId: number | null; save: SensorSave }) => {
       const body: SensorUpdate = { name: input.save.name }
       if (input.save.kind === 'point') body.position = input.save.position
