@@ -18,6 +18,7 @@ import {
 import { defaultSettings } from '../../domain/settings.ts'
 import { runSimulation } from '../../solver/run/runSimulation.ts'
 import { buildTankParticles, WATER_ID } from '../../solver/sph/scenarios.ts'
+import { buildApp } from '../app.ts'
 import { createClock } from '../clock.ts'
 import { DEMO_USERS } from '../db/demoAccounts.ts'
 import {
@@ -375,5 +376,69 @@ describeEachDialect('sensor recomputation over a real run', (dialect) => {
     expect(record).toMatchObject({ state: 'done', outputsDone: 3 })
     await next.close()
     await after.close()
+  }, 60_000)
+
+  it('after a real server restart, a recomputation left running is failed and a scheduled one runs', async () => {
+    const simulation = await createSimulationWithRun('Server restart')
+    const probe = await addPointSensor(simulation.id, 'Probe', [WIDTH / 2, WIDTH / 2, 0.1])
+    const nowIso = new Date().toISOString()
+    const insertJob = async (state: string) =>
+      (
+        await db()
+          .insertInto('jobs')
+          .values({
+            simulation_id: simulation.id,
+            kind: 'sensorRecomputation',
+            state,
+            payload: JSON.stringify({ runId: RUN_ID, sensorIds: [probe.id], outputs: [0, 1, 2] }),
+            created_at: nowIso,
+            updated_at: nowIso,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id
+    const running = await insertJob('running')
+    // A second app on the same database and data directory is the restarted server. It takes over
+    // the runner registry of this database, so this test stays the last of the suite.
+    const restarted = await buildApp({
+      db: db(),
+      dataDir: server.dataDir,
+      distDir: join(server.dataDir, 'no-dist'),
+    })
+    try {
+      const row = await db()
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', running)
+        .executeTakeFirstOrThrow()
+      expect(row.state).toBe('failed')
+      expect(JSON.parse(row.errors)).toEqual([{ description: RUN_TEXTS.serverRestartFailed }])
+    } finally {
+      await restarted.close()
+    }
+    const scheduled = await insertJob('scheduled')
+    const again = await buildApp({
+      db: db(),
+      dataDir: server.dataDir,
+      distDir: join(server.dataDir, 'no-dist'),
+    })
+    try {
+      let state = 'scheduled'
+      const until = Date.now() + 30_000
+      while ((state === 'scheduled' || state === 'running') && Date.now() < until) {
+        await sleep(100)
+        state = (
+          await db()
+            .selectFrom('jobs')
+            .select(['state'])
+            .where('id', '=', scheduled)
+            .executeTakeFirstOrThrow()
+        ).state
+      }
+      expect(state).toBe('done')
+      expect(await listSensorOutputStates(db(), simulation.id, RUN_ID)).toHaveLength(3)
+    } finally {
+      await again.close()
+    }
   }, 60_000)
 })
