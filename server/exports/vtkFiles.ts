@@ -65,12 +65,13 @@ function* interleavedChunks(columns: readonly Float32Array[], count: number) {
   }
 }
 
+/** Int64 little-endian i + first for every point: low words counted, high words 0 (< 2^32 points). */
 function* countingChunks(count: number, first: number) {
   for (let start = 0; start < count; start += POINTS_PER_CHUNK) {
     const end = Math.min(count, start + POINTS_PER_CHUNK)
-    const chunk = new BigInt64Array(end - start)
-    for (let i = start; i < end; i++) chunk[i - start] = BigInt(i + first)
-    yield bytesOf(chunk)
+    const words = new Uint32Array((end - start) * 2)
+    for (let i = start, o = 0; i < end; i++, o += 2) words[o] = i + first
+    yield bytesOf(words)
   }
 }
 
