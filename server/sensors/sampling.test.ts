@@ -65,6 +65,33 @@ describe('sampleFluidColumns', () => {
     expect(split.pressure![0]).toBeCloseTo(whole.pressure![0]!, 3)
   })
 
+  it('weighs each neighbour by its volume m/ρ (1 without mass and density)', () => {
+    const pair = (mass: number[]): FluidTable => ({
+      rowCount: 2,
+      columns: {
+        x: Float32Array.from([-0.5 * DP, 0.5 * DP]),
+        y: new Float32Array(2),
+        z: new Float32Array(2),
+        pressure: Float32Array.from([100, 200]),
+        density: Float32Array.from([1000, 1000]),
+        mass: Float32Array.from(mass),
+      },
+    })
+    const origin = Float64Array.from([0, 0, 0])
+    expect(sampleFluidColumns(origin, [pair([1, 1])], H, ['pressure']).pressure![0]).toBeCloseTo(
+      150,
+      4,
+    )
+    // the second particle holds three times the volume: (100 + 3 · 200) / 4
+    expect(sampleFluidColumns(origin, [pair([1, 3])], H, ['pressure']).pressure![0]).toBeCloseTo(
+      175,
+      4,
+    )
+    const bare = pair([1, 3])
+    delete bare.columns.mass
+    expect(sampleFluidColumns(origin, [bare], H, ['pressure']).pressure![0]).toBeCloseTo(150, 4)
+  })
+
   it('samples only the columns every fluid has', () => {
     const a = lattice(2)
     const b = lattice(2)
