@@ -388,12 +388,18 @@ describe('ResultsSession against a ws server', () => {
     expect(server.received.map((f) => f.type)).toEqual(['sys.hello', 'stats.info'])
   })
 
-  it('keeps retrying while the server refuses the token (close 4401)', async () => {
+  it('keeps retrying while the server refuses the token (close 4401), asking for a refresh each time', async () => {
     const server = await startServer()
     let token = 'expired'
-    const session = openSession(server.url, { timers: fastTimers, readToken: () => token })
+    let refusals = 0
+    const session = openSession(server.url, {
+      timers: fastTimers,
+      readToken: () => token,
+      onUnauthorized: () => refusals++,
+    })
     await waitFor(() => server.received.filter((f) => f.type === 'sys.hello').length >= 2)
     expect(session.getSnapshot().status).not.toBe('open')
+    expect(refusals).toBeGreaterThanOrEqual(1)
     token = 'token-1'
     await waitFor(() => session.getSnapshot().status === 'open')
   })

@@ -81,6 +81,8 @@ export interface ResultsSessionOptions {
   timers?: SessionTimers
   /** Frames that cannot be read or belong to no request: logged, never thrown. */
   onUnexpected?: (reason: string) => void
+  /** The server refused the token (close 4401): a chance to refresh it before the next try. */
+  onUnauthorized?: () => void
 }
 
 /** A request that could not be answered: the socket dropped, the session closed or the server said no. */
@@ -96,6 +98,9 @@ export const HEARTBEAT_MAX_MISSED = 6
 
 /** Close code we use for a socket the heartbeat found dead (not clean: reconnects). */
 export const HEARTBEAT_TIMEOUT_CLOSE = 4000
+
+/** The server's close code for a missing or refused access token. */
+export const UNAUTHORIZED_CLOSE = 4401
 
 /** Our own clean close (stopped, logged out, page hidden too long): no reconnect. */
 const CLEAN_CLOSE = 1000
@@ -492,6 +497,7 @@ export class ResultsSession {
     this.#stopHeartbeat()
     if (this.#status === 'closed' || this.#status === 'failed') return
     this.#failPending(SESSION_ERRORS.dropped, true)
+    if (code === UNAUTHORIZED_CLOSE) this.#options.onUnauthorized?.()
     if (this.#hadOpen && !this.#dropped) {
       this.#dropped = true
       this.#showToast('reconnecting')

@@ -5,7 +5,7 @@ import {
   type ResultsSocketLike,
   type SessionSnapshot,
 } from '../../engine/results/ResultsSession.ts'
-import { tokenStore } from '../api/index.ts'
+import { callApi, tokenStore } from '../api/index.ts'
 
 /*
  * One results-server session per simulation for the Results page. Panels that need it (statistics,
@@ -32,6 +32,12 @@ export const createBrowserResultsSession: ResultsSessionFactory = () => {
     createSocket: (url) => new WebSocket(url) as unknown as ResultsSocketLike,
     readToken: () => tokenStore.read()?.accessToken ?? null,
     onUnexpected: (reason) => console.warn('Results session:', reason),
+    // An authenticated call with the stale token makes the API client refresh it (single flight).
+    onUnauthorized: () => {
+      void callApi('currentUser', undefined, { redirectOnAuthFailure: false }).catch(
+        () => undefined,
+      )
+    },
   })
   const onVisibility = () => session.setPageHidden(document.visibilityState === 'hidden')
   document.addEventListener('visibilitychange', onVisibility)
