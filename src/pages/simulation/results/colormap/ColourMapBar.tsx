@@ -1,5 +1,5 @@
 import { useAtom, useAtomValue } from 'jotai'
-import { useId, useState } from 'react'
+import { useId, useState, type KeyboardEvent } from 'react'
 import { COLOUR_SCHEMES } from '../../../../../domain/constants.ts'
 import {
   VECTOR_SUB_OPTIONS,
@@ -79,6 +79,13 @@ export function ColourMapBar({ options }: { options: readonly AttributeOption[] 
     }
     setError(null)
     setChoice({ ...choice, range: applyColourRange(min as number, max as number) })
+  }
+
+  // Two fields and no submit button: a form would not submit on Enter by itself.
+  const applyOnEnter = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter') return
+    event.preventDefault()
+    applyRange()
   }
 
   const rescale = () => {
@@ -264,6 +271,7 @@ export function ColourMapBar({ options }: { options: readonly AttributeOption[] 
               aria-describedby={error ? ids.error : undefined}
               onChange={(event) => setMinText(event.target.value)}
               onBlur={applyRange}
+              onKeyDown={applyOnEnter}
             />
           </>
         )}
@@ -317,6 +325,7 @@ export function ColourMapBar({ options }: { options: readonly AttributeOption[] 
               aria-describedby={error ? ids.error : undefined}
               onChange={(event) => setMaxText(event.target.value)}
               onBlur={applyRange}
+              onKeyDown={applyOnEnter}
             />
             {unit && <span className="colour-map__unit">{unit}</span>}
             <button
