@@ -115,6 +115,8 @@ async function runResultsPanels(context: BenchContext): Promise<void> {
     const series = `${SERIES}x${POINTS}`
     await api.takeLongTasks()
     const firstDrawMs = await api.plotDatasets({ datasets: SERIES, points: POINTS })
+    // Long-task entries reach the observer a little after the task: let them land in this phase.
+    await page.waitForTimeout(500)
     reportLongTasks(
       context,
       `browser/longTasks.chartFirstDraw.${series}`,

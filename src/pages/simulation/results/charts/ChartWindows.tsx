@@ -335,7 +335,10 @@ function ChartExportDialog({
       } else {
         const canvas = chartRef.current?.canvas
         if (!canvas) throw new Error('Could not find canvas element.')
-        const png = await renderChartPng(canvas)
+        const legend = chartWindow.datasets.map((dataset, index) =>
+          datasetLayoutOf(chartWindow, dataset.id, index),
+        )
+        const png = await renderChartPng(canvas, chartWindow.layout.name, legend)
         saveBlobAs(png, chartExportFileName(simulationName, chartWindow.layout.name, 'png'))
       }
       onClose()
