@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { Mesh, Sensor } from '../../../../../domain/meshes.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
+import { NO_SENSORS_MESSAGE } from '../../../../../domain/rest/sensorRoutes.ts'
 import { COLOUR_MAP_STATUS, canEditSensors, sensorMode } from '../../../../../domain/results.ts'
 import { messageOf } from '../../../../api/ApiError.ts'
 import { IconEdit, IconPlus } from '../../../../components/icons.tsx'
@@ -102,7 +103,7 @@ export function SensorsSection({
       <ComputeSensorsButton
         simulation={simulation}
         record={record}
-        disabledReason={list.length === 0 ? 'Add a sensor first.' : null}
+        disabledReason={list.length === 0 ? NO_SENSORS_MESSAGE : null}
       />
       {lockedReason && <p className="explorer__note">{lockedReason}</p>}
       {failed.length > 0 && (
