@@ -2,6 +2,7 @@ import { progressBarType, statusTooltip } from '../../../domain/simulationState.
 import { StatusPill } from '../../components/StatusPill.tsx'
 import { formatCredits, formatDateTime, formatSize } from '../../lib/format.ts'
 import { Fact } from './PreprocessorPage.tsx'
+import { PostImageCard } from './results/canvas/PostImageCard.tsx'
 import { useSimulationContext } from './SimulationLayout.tsx'
 
 /** Progress (a 0 … 1 fraction in the log) in percent, 0 … 100. */
@@ -64,6 +65,7 @@ export function DashboardPage() {
           <Fact term="Owned by">{simulation.creator.fullName}</Fact>
         </dl>
       </section>
+      <PostImageCard simulation={simulation} />
       <section
         className="card card--padded placeholder sim-grid__wide"
         aria-labelledby="tiles-heading"

@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { Provider as JotaiProvider, createStore } from 'jotai'
 import { MemoryRouter } from 'react-router'
@@ -28,7 +29,10 @@ vi.mock('./saveImage.ts', () => ({
     saved.calls.push({ simulationId, fileName })
     return saved.fail
       ? Promise.reject(new Error('503'))
-      : Promise.resolve({ id: 9, name: fileName, contentType: 'image/png', sizeBytes: 3 })
+      : Promise.resolve({
+          image: { id: 9, name: fileName, contentType: 'image/png', sizeBytes: 3 },
+          simulation: { id: simulationId, name: 'Dam break', postImageId: 9 },
+        })
   },
 }))
 
@@ -88,6 +92,7 @@ const SNAPSHOT: RenderSnapshot = {
 
 let intents: RenderIntent[]
 let store: ReturnType<typeof createStore>
+let queryClient: QueryClient
 
 function renderMenus(snapshot: RenderSnapshot | null = SNAPSHOT) {
   intents = []
@@ -98,13 +103,16 @@ function renderMenus(snapshot: RenderSnapshot | null = SNAPSHOT) {
   } as unknown as Engine
   store.set(viewportEngineAtom, engine)
   store.set(viewportStateAtom, { status: 'ready', snapshot, failure: null, dataWorkerCount: 1 })
+  queryClient = new QueryClient()
   return render(
-    <JotaiProvider store={store}>
-      <MemoryRouter>
-        <CanvasMenus simulation={SIMULATION} list={LIST} />
-        <Toasts />
-      </MemoryRouter>
-    </JotaiProvider>,
+    <QueryClientProvider client={queryClient}>
+      <JotaiProvider store={store}>
+        <MemoryRouter>
+          <CanvasMenus simulation={SIMULATION} list={LIST} />
+          <Toasts />
+        </MemoryRouter>
+      </JotaiProvider>
+    </QueryClientProvider>,
   )
 }
 
@@ -276,6 +284,10 @@ describe('canvas menus', () => {
     const link = screen.getByRole('link', { name: 'Download PNG' })
     expect(link.getAttribute('download')).toBe('Dam break output 4.png')
     expect(link.getAttribute('href')).toBe('blob:png')
+    // The simulation (monitoring page) knows its new post image at once.
+    expect(
+      queryClient.getQueryData<Simulation>(['getSimulation', { params: { id: '5' } }])?.postImageId,
+    ).toBe(9)
   })
 
   it('says when saving the image failed', async () => {

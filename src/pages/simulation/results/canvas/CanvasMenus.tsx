@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useAtom, useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
@@ -6,6 +7,7 @@ import type { OutputManifestList } from '../../../../../domain/rest/resultsRoute
 import { CAMERA_MODES, type CameraMode } from '../../../../../domain/results.ts'
 import type { RenderIntent } from '../../../../../engine/protocol.ts'
 import { usePushToast } from '../../../../components/Toasts.tsx'
+import { routeKey } from '../../../../queries/queries.ts'
 import {
   coordinateSystemAtom,
   pointSizeAtom,
@@ -57,6 +59,7 @@ function SaveImageButton({ simulation }: { simulation: Simulation }) {
   const engine = useAtomValue(viewportEngineAtom)
   const shownOutput = useAtomValue(viewportStateAtom).snapshot?.shownOutput ?? null
   const pushToast = usePushToast()
+  const queryClient = useQueryClient()
   const [saving, setSaving] = useState(false)
   const [download, setDownload] = useState<{ url: string; fileName: string } | null>(null)
 
@@ -74,7 +77,12 @@ function SaveImageButton({ simulation }: { simulation: Simulation }) {
     try {
       const png = await engine.saveImage()
       setDownload({ url: URL.createObjectURL(png), fileName })
-      await savePostImage(simulation.id, png, fileName)
+      const saved = await savePostImage(simulation.id, png, fileName)
+      // The monitoring page shows the new post image without waiting for the next poll.
+      queryClient.setQueryData(
+        routeKey('getSimulation', { params: { id: String(simulation.id) } }),
+        saved.simulation,
+      )
       pushToast({
         id: 'save-image',
         kind: 'success',
