@@ -39,6 +39,7 @@ const server = {
   sockets: [] as FakeServerSocket[],
   /** Drops the first socket when it is asked stats.info. */
   dropFirstStatsInfo: false,
+  sensorState: 'pending' as 'pending' | 'ready',
 }
 
 /** value = 1000 × outputNo + index of the statistic + 0.123456789012345 */
@@ -109,7 +110,7 @@ class FakeServerSocket implements ResultsSocketLike {
           requestId,
           outputs: [0, 1, 2, 3, 4].map((outputNo) => ({
             outputNo,
-            states: { visualization: 'ready', sensor: 'pending' },
+            states: { visualization: 'ready', sensor: server.sensorState },
             wallSensorState: 'unknown',
           })),
         })
@@ -124,6 +125,7 @@ class FakeServerSocket implements ResultsSocketLike {
               { id: 1, kind: 'fluid', name: 'Water' },
               { id: 2, kind: 'fluid', name: 'Oil' },
               { id: 3, kind: 'wall_boundary', name: 'Tank' },
+              { id: 40, kind: 'sensor', name: 'Probe' },
             ],
             masks: [{ id: 70, materialId: 1, appearance: { visibility: true } }],
             stats: {
@@ -191,6 +193,7 @@ const SNAPSHOT = {
 } as RenderSnapshot
 
 let clips: unknown[] = []
+let recomputationState = 'unknown'
 
 function renderPanel() {
   const store = createStore()
@@ -244,12 +247,33 @@ beforeEach(() => {
   server.missingOutputs = []
   server.sockets = []
   server.dropFirstStatsInfo = false
+  server.sensorState = 'pending'
+  recomputationState = 'unknown'
   clips = []
   tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(input instanceof Request ? input.url : input.toString(), 'http://x')
+      if (url.pathname === '/api/simulations/9/sensor_outputs/recomputation')
+        return new Response(
+          JSON.stringify({
+            id: recomputationState === 'unknown' ? null : 1,
+            simulationId: 9,
+            runId: 1,
+            state: recomputationState,
+            progress: 0.5,
+            sensorIds: [40],
+            outputsDone: 2,
+            outputsTotal: 5,
+            failedOutputs: [],
+            errors: [],
+            warnings: [],
+            createdAt: null,
+            updatedAt: null,
+          }),
+          { status: 200, headers: { 'content-type': 'application/json' } },
+        )
       if (url.pathname === '/api/simulations/9/volume_clips')
         return new Response(JSON.stringify(clips), {
           status: 200,
@@ -419,7 +443,7 @@ describe('StatisticsPanel', () => {
     renderPanel()
     await screen.findByText('2000.12345679')
     fireEvent.click(screen.getByLabelText('Tank'))
-    expect(await screen.findByText('Select fluids or walls, not both.')).toBeTruthy()
+    expect(await screen.findByText('Select fluids, walls or sensors, not a mix.')).toBeTruthy()
     expect(calcRequests()).toHaveLength(1)
     // Walls alone are fine again.
     fireEvent.click(screen.getByLabelText('Water'))
@@ -427,6 +451,36 @@ describe('StatisticsPanel', () => {
     await waitFor(() => expect(calcRequests().at(-1)?.objIds).toEqual([3]))
     fireEvent.click(screen.getByLabelText('Tank'))
     expect(await screen.findByText('Select at least one object.')).toBeTruthy()
+  })
+
+  it('says what sensors lack: computing, or no results yet; with results it computes over them', async () => {
+    recomputationState = 'running'
+    renderPanel()
+    await screen.findByText('2000.12345679')
+    const only = (name: string) => {
+      for (const other of ['Water', 'Oil', 'Tank', 'Probe']) {
+        const box = screen.getByLabelText(other) as HTMLInputElement
+        if (box.checked !== (other === name)) fireEvent.click(box)
+      }
+    }
+    only('Probe')
+    expect(await screen.findByText('Sensors are being computed...')).toBeTruthy()
+    cleanup()
+
+    recomputationState = 'unknown'
+    renderPanel()
+    await screen.findByText('2000.12345679')
+    only('Probe')
+    expect(
+      await screen.findByText('No sensor results for the selected outputs. Compute Sensors first.'),
+    ).toBeTruthy()
+    cleanup()
+
+    server.sensorState = 'ready'
+    renderPanel()
+    await screen.findByText('2000.12345679')
+    only('Probe')
+    await waitFor(() => expect(calcRequests().at(-1)?.objIds).toEqual([40]))
   })
 
   it('offers Load previous data after the selection changed, and it restores the loaded config', async () => {

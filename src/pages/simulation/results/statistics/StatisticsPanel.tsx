@@ -41,6 +41,7 @@ import {
   initialStatisticsConfig,
   knownAttributes,
   masksOfClip,
+  objectGroup,
   offeredOperations,
   operationsRecord,
   panelStateOf,
@@ -99,7 +100,27 @@ function useSessionQueries(simulation: Simulation) {
     // The clips are optional here: without them the panel just offers no mask.
     retry: false,
   })
-  return { session, attributes, outputs, lastOutputNo, info, clips }
+  const recomputation = useQuery({
+    queryKey: ['resultsSession', simId, 'sensor_outputs/recomputation'],
+    queryFn: ({ signal }) =>
+      callApi('getSensorRecomputation', { params: { id: String(simId) } }, { signal }),
+    retry: false,
+    refetchInterval: (query) => {
+      const state = query.state.data?.state
+      return state === 'scheduled' || state === 'running'
+        ? POLL_INTERVALS_MS.sensorRecomputation
+        : false
+    },
+  })
+  // Sensor states per output change when a recomputation ends: ask for the outputs again.
+  const recomputationState = recomputation.data?.state
+  useEffect(() => {
+    if (recomputationState === 'completed')
+      void queryClient.invalidateQueries({
+        queryKey: ['resultsSession', simId, 'fetch.available_outputs'],
+      })
+  }, [recomputationState, simId, queryClient])
+  return { session, attributes, outputs, lastOutputNo, info, clips, recomputation }
 }
 
 /**
@@ -109,7 +130,8 @@ function useSessionQueries(simulation: Simulation) {
  * the table, and a Plot action per operation that adds the series to the charts.
  */
 export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
-  const { session, attributes, outputs, lastOutputNo, info, clips } = useSessionQueries(simulation)
+  const { session, attributes, outputs, lastOutputNo, info, clips, recomputation } =
+    useSessionQueries(simulation)
   const snapshot = useAtomValue(viewportStateAtom).snapshot
   const addChartDataset = useSetAtom(addChartDatasetAtom)
   const { result, start, cancel } = useStatisticsCalculation(session, simulation.id)
@@ -157,6 +179,11 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
     masksLoading: info.isFetching,
     clipMasks: masks,
     running,
+    sensorsComputing:
+      recomputation.data?.state === 'scheduled' || recomputation.data?.state === 'running',
+    sensorResultsMissing: !(effective ? statisticsOutputs(effective, context) : []).some(
+      (outputNo) => outputs.data?.find((o) => o.outputNo === outputNo)?.states.sensor === 'ready',
+    ),
   })
   const operationsValid = effective !== null && canComputeOperations(effective, attributeInfo)
   const canLoad =
@@ -304,9 +331,7 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
                 onChange={(event) => toggleObject(object.id, event.target.checked)}
               />
               {object.name}
-              <span className="stats-panel__kind">
-                {object.kind === 'wall_boundary' ? 'wall' : 'fluid'}
-              </span>
+              <span className="stats-panel__kind">{objectGroup(object.kind)}</span>
             </label>
           ))}
         </fieldset>

@@ -164,8 +164,27 @@ describe('statisticsModel', () => {
       masksLoading: false,
       clipMasks: [],
       running: true,
+      sensorsComputing: true,
+      sensorResultsMissing: true,
     }
     expect(panelStateOf(inputs)).toBe('differentObjects')
+    // Sensor flags count only for a sensor selection, and come before the rest.
+    const withSensor = {
+      ...inputs,
+      objects: [...OBJECTS, { id: 40, kind: 'sensor' as const, name: 'Probe' }],
+    }
+    expect(panelStateOf({ ...withSensor, selection: [40, 1] })).toBe('sensorsLoading')
+    expect(panelStateOf({ ...withSensor, selection: [40], sensorsComputing: false })).toBe(
+      'sensorResultsMissing',
+    )
+    expect(
+      panelStateOf({
+        ...withSensor,
+        selection: [40, 1],
+        sensorsComputing: false,
+        sensorResultsMissing: false,
+      }),
+    ).toBe('differentObjects')
     expect(panelStateOf({ ...inputs, selection: [] })).toBe('emptySelection')
     expect(panelStateOf({ ...inputs, selection: [1], clipId: 7 })).toBe('masksMissing')
     expect(panelStateOf({ ...inputs, selection: [1], clipId: 7, masksLoading: true })).toBe(

@@ -70,12 +70,24 @@ export function displayValue(attribute: AttributeName, value: number): number {
 /** Object kinds statistics run over: fluids (per material) and walls. */
 const FLUID_KINDS: readonly string[] = ['fluid', 'material']
 const WALL_KINDS: readonly string[] = ['wall_boundary']
+const SENSOR_KINDS: readonly string[] = ['sensor']
 
-/** Fluids and walls of an output, fluids first. */
+/** What an object counts as in the panel: statistics never mix these. */
+export type ObjectGroup = 'fluid' | 'wall' | 'sensor'
+
+/** The group of an object kind. */
+export function objectGroup(kind: string): ObjectGroup {
+  if (WALL_KINDS.includes(kind)) return 'wall'
+  if (SENSOR_KINDS.includes(kind)) return 'sensor'
+  return 'fluid'
+}
+
+/** Fluids, walls and sensors of an output, in that order. */
 export function selectableObjects(objects: readonly OutputObject[]): OutputObject[] {
   return [
     ...objects.filter((o) => FLUID_KINDS.includes(o.kind)),
     ...objects.filter((o) => WALL_KINDS.includes(o.kind)),
+    ...objects.filter((o) => SENSOR_KINDS.includes(o.kind)),
   ]
 }
 
@@ -322,7 +334,9 @@ export const PANEL_STATE_MESSAGES: Partial<Record<StatisticsPanelState, string>>
   incompleteSetup: 'Statistics are not available for this simulation yet.',
   masksLoading: 'Loading the volume clip...',
   masksMissing: VOLUME_CLIP_INFO.missing,
-  differentObjects: 'Select fluids or walls, not both.',
+  sensorsLoading: 'Sensors are being computed...',
+  sensorResultsMissing: 'No sensor results for the selected outputs. Compute Sensors first.',
+  differentObjects: 'Select fluids, walls or sensors, not a mix.',
   statsLoading: 'Loading statistics...',
 }
 
@@ -336,21 +350,26 @@ export interface PanelInputs {
   masksLoading: boolean
   clipMasks: readonly number[]
   running: boolean
+  /** A sensor recomputation is scheduled or running. */
+  sensorsComputing: boolean
+  /** No output of the config has sensor results. */
+  sensorResultsMissing: boolean
 }
 
 /** The panel state (domain priority list) for the inputs. */
 export function panelStateOf(inputs: PanelInputs): StatisticsPanelState {
-  const kinds = new Set(
-    inputs.objects
-      .filter((o) => inputs.selection.includes(o.id))
-      .map((o) => (FLUID_KINDS.includes(o.kind) ? 'fluid' : 'wall')),
+  const groups = new Set(
+    inputs.objects.filter((o) => inputs.selection.includes(o.id)).map((o) => objectGroup(o.kind)),
   )
+  const sensors = groups.has('sensor')
   return statisticsPanelState({
     emptySelection: inputs.selection.length === 0,
+    sensorsLoading: sensors && inputs.sensorsComputing,
+    sensorResultsMissing: sensors && inputs.sensorResultsMissing,
     incompleteSetup: !inputs.attributesLoading && inputs.attributeCount === 0,
     masksLoading: inputs.clipId !== null && inputs.masksLoading,
     masksMissing: inputs.clipId !== null && !inputs.masksLoading && inputs.clipMasks.length === 0,
-    differentObjects: kinds.size > 1,
+    differentObjects: groups.size > 1,
     statsLoading: inputs.attributesLoading,
     operationsLoading: inputs.running,
   })
