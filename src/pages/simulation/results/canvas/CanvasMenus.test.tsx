@@ -249,10 +249,25 @@ describe('canvas menus', () => {
   it('shows the cube faces the camera sees: right, front and top from (2, −2, 2)', () => {
     renderMenus()
     const cube = screen.getByRole('group', { name: 'View cube' })
-    const faces = within(cube)
-      .getAllByRole('button')
-      .map((face) => face.getAttribute('aria-label'))
-    expect(faces.sort()).toEqual(['View Front', 'View Right', 'View Top'])
+    const faces = ['Front', 'Back', 'Left', 'Right', 'Top', 'Bottom'].filter(
+      (name) => within(cube).queryByRole('button', { name: `View ${name}` }) !== null,
+    )
+    expect(faces).toEqual(['Front', 'Right', 'Top'])
+  })
+
+  it('looks from a corner or an edge of the view cube, z up', () => {
+    renderMenus()
+    const cube = screen.getByRole('group', { name: 'View cube' })
+    expect(within(cube).queryByRole('button', { name: 'View Back Left Bottom' })).toBeNull()
+    fireEvent.click(within(cube).getByRole('button', { name: 'View Front Right Top' }))
+    fireEvent.click(within(cube).getByRole('button', { name: 'View Front Top' }))
+    const [corner, edge] = ofType('view_orientation')
+    const third = 1 / Math.sqrt(3)
+    corner!.direction.forEach((c, i) => expect(c).toBeCloseTo([-third, third, -third][i]!, 12))
+    expect(corner!.up).toEqual([0, 0, 1])
+    edge!.direction.forEach((c, i) =>
+      expect(c).toBeCloseTo([0, Math.SQRT1_2, -Math.SQRT1_2][i]!, 12),
+    )
   })
 
   it('toggles the coordinate-system axes in the render worker', () => {

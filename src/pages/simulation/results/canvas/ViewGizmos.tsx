@@ -7,6 +7,7 @@ import {
   projectDirection,
   screenBasis,
   visibleCubeFaces,
+  visibleCubeHandles,
   type AxisSide,
 } from './gizmoMath.ts'
 
@@ -19,6 +20,7 @@ const CENTRE = GIZMO_SIZE_PX / 2
 const AXIS_LENGTH_PX = 32
 const END_RADIUS_PX = 9
 const CUBE_HALF_SIZE_PX = 22
+const CUBE_HANDLE_RADIUS_PX = 3.5
 
 type Dispatch = (intent: RenderIntent) => void
 
@@ -121,6 +123,7 @@ export function AxisGizmo({ camera, dispatch }: { camera: CameraState; dispatch:
 /** The view cube: the faces the camera sees; clicking one looks at the model from that face. */
 export function ViewCube({ camera, dispatch }: { camera: CameraState; dispatch: Dispatch }) {
   const faces = visibleCubeFaces(camera, CUBE_HALF_SIZE_PX)
+  const handles = visibleCubeHandles(camera, CUBE_HALF_SIZE_PX)
   return (
     <svg
       className="canvas-cube"
@@ -166,6 +169,29 @@ export function ViewCube({ camera, dispatch }: { camera: CameraState; dispatch: 
                 {face.name}
               </text>
             )}
+          </g>
+        )
+      })}
+      {handles.map((handle) => {
+        const activate = () => dispatch({ type: 'view_orientation', ...handle.orientation })
+        return (
+          <g
+            key={handle.name}
+            role="button"
+            tabIndex={0}
+            aria-label={`View ${handle.name}`}
+            className="canvas-cube__handle"
+            onClick={activate}
+            onKeyDown={onKeyActivate(activate)}
+          >
+            <circle
+              cx={CENTRE + handle.x}
+              cy={CENTRE + handle.y}
+              r={CUBE_HANDLE_RADIUS_PX}
+              fill="#ffffff"
+              stroke="#8a97a8"
+              strokeWidth={1}
+            />
           </g>
         )
       })}

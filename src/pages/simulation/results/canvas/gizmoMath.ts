@@ -174,3 +174,54 @@ export function visibleCubeFaces(camera: CameraState, halfSize: number): DrawnCu
   }
   return faces.sort((a, b) => a.facing - b.facing)
 }
+
+/** A corner or edge of the view cube as drawn: where its handle is on screen and the view it gives. */
+export interface DrawnCubeHandle {
+  /** e.g. 'Front Right Top' (corner) or 'Front Top' (edge). */
+  name: string
+  x: number
+  y: number
+  orientation: ViewOrientation
+}
+
+/** Handles seen this obliquely or worse are left out (they sit on the cube's far side). */
+const HANDLE_MIN_FACING = 0.2
+
+/**
+ * The 8 corners and 12 edges of the view cube that face the viewer, as handles at their screen
+ * position: clicking one looks at the model from that corner or edge (z stays up on screen).
+ */
+export function visibleCubeHandles(camera: CameraState, halfSize: number): DrawnCubeHandle[] {
+  const basis = screenBasis(camera)
+  const names: [string, string, string][] = [
+    ['Left', '', 'Right'],
+    ['Front', '', 'Back'],
+    ['Bottom', '', 'Top'],
+  ]
+  const handles: DrawnCubeHandle[] = []
+  for (const x of [-1, 0, 1])
+    for (const y of [-1, 0, 1])
+      for (const z of [-1, 0, 1]) {
+        const side: Vec3 = [x, y, z]
+        const nonZero = side.filter((c) => c !== 0).length
+        if (nonZero < 2) continue
+        const unit = normalize(side) as Vec3
+        const projected = projectDirection(unit, basis)
+        if (projected.depth < HANDLE_MIN_FACING) continue
+        const corner = projectDirection(
+          side.map((c) => c * halfSize),
+          basis,
+        )
+        // Front/Back first, then Left/Right, then Top/Bottom: 'Front Right Top'.
+        const name = [names[1]![y + 1], names[0]![x + 1], names[2]![z + 1]]
+          .filter((part) => part !== '')
+          .join(' ')
+        handles.push({
+          name,
+          x: corner.x,
+          y: corner.y,
+          orientation: { direction: [-unit[0], -unit[1], -unit[2]], up: [0, 0, 1] },
+        })
+      }
+  return handles
+}
