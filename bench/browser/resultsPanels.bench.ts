@@ -132,17 +132,23 @@ async function runResultsPanels(context: BenchContext): Promise<void> {
     const result = await api.run({ speed, durationMs, statisticsIntervalMs: 250 })
     const tasks = await api.takeLongTasks()
     reportLongTasks(context, `browser/longTasks.resultsPanels.${label}`, tasks)
+    const overlaps = (
+      task: LongTaskRecord,
+      span: { startMs: number; durationMs: number },
+    ): boolean =>
+      task.startMs + task.durationMs >= span.startMs &&
+      task.startMs <= span.startMs + (Number.isFinite(span.durationMs) ? span.durationMs : 0)
     for (const task of tasks) {
-      const update = result.chartUpdates.find(
-        (candidate) =>
-          task.startMs + task.durationMs >= candidate.startMs &&
-          task.startMs <= candidate.startMs + (candidate.durationMs || 0),
-      )
+      const update = result.chartUpdates.find((span) => overlaps(task, span))
+      const draw = result.chartDraws.find((span) => overlaps(task, span))
       context.log(
-        `long task of ${task.durationMs.toFixed(0)} ms at ${task.startMs.toFixed(0)} ms: ${update ? `during a chart update (${update.durationMs.toFixed(0)} ms)` : 'no chart update then'}`,
+        `long task of ${task.durationMs.toFixed(0)} ms at ${task.startMs.toFixed(0)} ms: ${update ? `during a chart update (${update.durationMs.toFixed(0)} ms to drawn)` : 'no chart update then'}, ${draw ? `a chart draw of ${draw.durationMs.toFixed(0)} ms in it` : 'no chart draw in it'}`,
       )
     }
-
+    const drawMs = result.chartDraws.map((draw) => draw.durationMs)
+    context.log(
+      `${drawMs.length} chart draws: median ${computeMedian(drawMs).toFixed(1)} ms, max ${Math.max(0, ...drawMs).toFixed(1)} ms`,
+    )
     const medianFrameMs = computeMedian(result.frameIntervalsMs)
     const p95FrameMs = percentile(result.frameIntervalsMs, 0.95)
     const maxFrameMs = Math.max(...result.frameIntervalsMs)

@@ -20,6 +20,8 @@ export interface PanelsRunResult {
   chartUpdateMs: number[]
   /** When each statistics result was handed over (page clock, as long tasks) and how long until drawn. */
   chartUpdates: { startMs: number; durationMs: number }[]
+  /** Every chart.js draw (beforeDraw to afterDraw), page clock. */
+  chartDraws: { startMs: number; durationMs: number }[]
   /** Time-indicator moves drawn (one redraw each, no chart update). */
   indicatorDraws: number
   /** Output numbers in the order the snapshots showed them, with when each first appeared. */

@@ -36,9 +36,15 @@ const store = createStore()
 // (afterDraw: full renders and the time indicator's plain redraws alike).
 const renderListeners = new Set<(atMs: number) => void>()
 let renderCount = 0
+const chartDraws: { startMs: number; durationMs: number }[] = []
+let drawStartMs = 0
 ChartJS.register({
   id: 'diveBenchDrawClock',
+  beforeDraw() {
+    drawStartMs = performance.now()
+  },
   afterDraw() {
+    chartDraws.push({ startMs: drawStartMs, durationMs: performance.now() - drawStartMs })
     renderCount++
     const atMs = performance.now()
     for (const listener of renderListeners) listener(atMs)
@@ -164,6 +170,7 @@ const api: ResultsPanelsPageApi = {
       const chartUpdates: PanelsRunResult['chartUpdates'] = []
       const shown: PanelsRunResult['shown'] = []
       const rendersBefore = renderCount
+      chartDraws.length = 0
       let statisticsRenders = 0
       let lastFrameMs = startMs
       let running = true
@@ -209,6 +216,7 @@ const api: ResultsPanelsPageApi = {
           frameIntervalsMs,
           chartUpdateMs,
           chartUpdates,
+          chartDraws: [...chartDraws],
           indicatorDraws: Math.max(0, renderCount - rendersBefore - statisticsRenders),
           shown,
         })

@@ -399,4 +399,16 @@ describe('ChartWindows', () => {
     )
     expect(tabNames()).toEqual(['Density'])
   })
+
+  it('offers no export of an emptied chart', () => {
+    renderCharts()
+    addPressure()
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Pressure mean (Water)' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }))
+    const dialog = screen.getByRole('dialog', { name: 'Export chart' })
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Export' }).disabled).toBe(
+      true,
+    )
+    expect(within(dialog).getByText('Add data from the Statistics table')).toBeTruthy()
+  })
 })
