@@ -230,7 +230,7 @@ function SelectDataTab({
           onChange={(surfaceReconstructions) => update({ surfaceReconstructions })}
         />
         <FieldIssues issues={issues} field="surfaceReconstructions" />
-        <div className="export__row">
+        <div className="export__boundaries">
           <label htmlFor={boundariesTypeId} className="field__label">
             Boundaries type
           </label>
