@@ -10,7 +10,7 @@ import { BenchSkip, type BenchCase, type BenchContext, type BenchResult } from '
 import { formatResultLine } from './lib/format.ts'
 
 /** Areas in the order they run: the browser last, since it builds the UI and starts a server. */
-const BENCH_AREAS = ['node', 'solver', 'browser'] as const
+const BENCH_AREAS = ['node', 'solver', 'results', 'browser'] as const
 
 interface BenchModule {
   cases?: BenchCase[]

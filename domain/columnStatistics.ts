@@ -116,22 +116,32 @@ export interface ValueSummary {
   percentile95: number
 }
 
+/** Sum (double precision), min and max of a set of values, when the caller has them already. */
+export interface ValueTotals {
+  sum: number
+  min: number
+  max: number
+}
+
 /**
  * Summary of finite values (the caller has dropped NaN and ±Infinity); null for none. The sum is
- * accumulated in double precision.
+ * accumulated in double precision; pass `totals` when gathering the values already gave them, to
+ * save a pass.
  */
-export function summarizeFiniteValues(values: Float32Array): ValueSummary | null {
+export function summarizeFiniteValues(
+  values: Float32Array,
+  totals?: ValueTotals,
+): ValueSummary | null {
   const count = values.length
   if (count === 0) return null
-  let sum = 0
-  let min = Infinity
-  let max = -Infinity
-  for (let i = 0; i < count; i++) {
-    const v = values[i]!
-    sum += v
-    if (v < min) min = v
-    if (v > max) max = v
-  }
+  let { sum, min, max } = totals ?? { sum: 0, min: Infinity, max: -Infinity }
+  if (!totals)
+    for (let i = 0; i < count; i++) {
+      const v = values[i]!
+      sum += v
+      if (v < min) min = v
+      if (v > max) max = v
+    }
   const [percentile5, median, percentile95] = computeExactPercentiles(values, [0.05, 0.5, 0.95])
   return {
     count,

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import * as v from 'valibot'
 import type { WebSocket } from 'ws'
-import type { VolumeClip } from '../../../domain/meshes.ts'
+import type { Sensor, VolumeClip } from '../../../domain/meshes.ts'
+import { encodeObjectId } from '../../../domain/resultsObjects.ts'
 import { OUTPUT_MANIFEST_FILE, runDirectory } from '../../../domain/output/layout.ts'
 import type { OutputInfo, OutputState } from '../../../domain/results.ts'
 import {
@@ -20,7 +21,8 @@ import type { Clock } from '../../clock.ts'
 import type { Database, SimulationRow } from '../../db/schema.ts'
 import { readOutputManifest, resolveRunId } from '../outputFiles.ts'
 import { BufferPool } from '../statistics/outputReader.ts'
-import { runStatisticsCalc } from '../statistics/statisticsCalc.ts'
+import { runStatisticsCalc, type StatisticsContext } from '../statistics/statisticsCalc.ts'
+import type { StatisticsThread } from '../statistics/statisticsThread.ts'
 import { describeStatisticsAttributes } from '../statistics/statsInfo.ts'
 import { runFetchData } from './fetchData.ts'
 import { FrameSender, SocketClosedError } from './FrameSender.ts'
@@ -43,6 +45,20 @@ export type SensorOutputStates = { outputNo: number; state: OutputState }[]
 export interface ResultsSessionSources {
   /** The simulation's volume clips (server/clips/store.ts). Default: none. */
   listVolumeClips?: (db: Kysely<Database>, simulationId: number) => Promise<VolumeClip[]>
+  /** The simulation's sensors (server/sensors/store.ts), listed in fetch.info. Default: none. */
+  listSensors?: (
+    db: Kysely<Database>,
+    dataDir: string,
+    simulationId: number,
+    runId: number | null,
+  ) => Promise<Sensor[]>
+  /**
+   * A sensor's samples of one output, for statistics over sensors computed on this thread (the
+   * statistics thread reads them with server/sensors/store.ts). Default: none.
+   */
+  readSensorSamples?: StatisticsContext['readSensorSamples']
+  /** Where stats.calc runs: this thread (null / absent) or the statistics thread. */
+  statisticsThread?: StatisticsThread | null
   /** Sensor states of a run's outputs (server/sensors/store.ts). Default: none. */
   listSensorOutputStates?: (
     db: Kysely<Database>,
@@ -406,6 +422,13 @@ export class ResultsSession {
       }
       case 'fetch.info': {
         const clips = await this.#clips(simulationId)
+        const sensors =
+          (await this.#options.listSensors?.(this.#options.db, dataDir, simulationId, runId)) ?? []
+        const sensorObjects = sensors.map((sensor) => ({
+          id: encodeObjectId('sensor', sensor.id),
+          kind: 'sensor' as const,
+          name: sensor.name,
+        }))
         for (const outputNo of frame.outputs) {
           const manifest =
             runId === null ? null : await readOutputManifest(dataDir, simulationId, runId, outputNo)
@@ -418,7 +441,7 @@ export class ResultsSession {
             requestId,
             outputNo,
             timeS: manifest.timeS,
-            objects: describeOutputObjects(manifest),
+            objects: [...describeOutputObjects(manifest), ...sensorObjects],
             masks: describeMasks(manifest, clips),
             stats: describeDatasetStats(manifest),
           })
@@ -464,6 +487,13 @@ export class ResultsSession {
         return
       }
       case 'stats.calc': {
+        const emit = (statsFrame: ResultsServerFrame) => this.#sender.sendJson(statsFrame)
+        const thread = this.#options.statisticsThread
+        if (thread) {
+          const clips = await this.#clips(simulationId)
+          await thread.run(frame, { dataDir, simulationId, runId, clips }, emit, signal)
+          return
+        }
         await runStatisticsCalc(
           frame,
           {
@@ -473,8 +503,9 @@ export class ResultsSession {
             clips: await this.#clips(simulationId),
             signal,
             pool: this.#pool,
+            readSensorSamples: this.#options.readSensorSamples,
           },
-          (statsFrame) => this.#sender.sendJson(statsFrame),
+          emit,
         )
         return
       }

@@ -153,12 +153,9 @@ async function sendOutput(
   const masks: { maskId: number; dataset: WrittenDataset | null }[] = []
   for (const item of request.requests) {
     const dataset = writtenDataset(item.dataset)
+    // No ids: every object of the output, as the HTTP bundle route sends them.
     const objIds =
-      item.objIds.length > 0
-        ? item.objIds
-        : manifest.objects
-            .filter((object) => object.kind !== 'volume_clip')
-            .map((object) => numericObjectId(object))
+      item.objIds.length > 0 ? item.objIds : manifest.objects.map((o) => numericObjectId(o))
     for (const objId of objIds) {
       const object = findManifestObject(manifest, objId)
       if (!object || dataset === null) {

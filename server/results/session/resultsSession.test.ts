@@ -1,6 +1,6 @@
-import { cp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { computeClipMask } from '../../../domain/clipMask.ts'
@@ -20,6 +20,7 @@ import { buildTankParticles, WATER_ID } from '../../../solver/sph/scenarios.ts'
 import { createClock } from '../../clock.ts'
 import { DEMO_PROJECT_NAME, DEMO_SIMULATION_NAME, DEMO_USERS } from '../../db/demoAccounts.ts'
 import { startTestServer, type Json, type TestServer } from '../../../tests/integration/harness.ts'
+import { sensorSampleFile, type SensorSampleFile } from '../../sensors/layout.ts'
 import { registerResultsChannel, RESULTS_PATH } from './resultsChannel.ts'
 import { ResultsTestClient, type ReceivedFrame } from './testClient.ts'
 import type { ResultsServerFrame } from '../../../domain/resultsProtocol.ts'
@@ -40,6 +41,29 @@ let url: string
 let token: string
 let simulationId: number
 const clips: VolumeClip[] = []
+/** Sensor 5 has samples for outputs 0 and 1; states change as a recomputation would move them. */
+const SENSOR_ID = 5
+const sensorStates: { outputNo: number; state: 'pending' | 'ready' | 'failed' }[] = []
+/** Sample files as server/sensors writes them (NaN as null), for outputs 0 and 1. */
+async function writeSensorSamples(): Promise<void> {
+  for (const outputNo of [0, 1]) {
+    const path = join(server.dataDir, sensorSampleFile(simulationId, RUN_ID, SENSOR_ID, outputNo))
+    await mkdir(dirname(path), { recursive: true })
+    const file: SensorSampleFile = {
+      sensorId: SENSOR_ID,
+      outputNo,
+      timeS: outputNo * 0.02,
+      count: 3,
+      columns: {
+        x: [0, 0, 0],
+        y: [0, 0, 0],
+        z: [0.01, 0.02, 0.03],
+        pressure: [100 + outputNo, 200, null],
+      },
+    }
+    await writeFile(path, JSON.stringify(file))
+  }
+}
 
 function clip(id: number, mesh: Mesh, materialId: number | null = null, inverted = false) {
   return {
@@ -143,6 +167,7 @@ beforeAll(async () => {
     signal: new AbortController().signal,
   })
   expect(result.lastOutputNo).toBe(3)
+  await writeSensorSamples()
   clips.push(clip(1, HALF_CUBE), clip(2, FAR_SPHERE, WATER_ID), clip(3, defaultMesh('complex', 3)))
   channel = Fastify()
   await registerResultsChannel(channel, {
@@ -150,6 +175,18 @@ beforeAll(async () => {
     clock: createClock(),
     dataDir: server.dataDir,
     listVolumeClips: () => Promise.resolve(clips),
+    listSensors: () =>
+      Promise.resolve([
+        {
+          id: SENSOR_ID,
+          name: 'Probe',
+          kind: 'point' as const,
+          appearance: { visibility: true },
+          outputs: [0, 1],
+          position: [0, 0, 0.02] as [number, number, number],
+        },
+      ]),
+    listSensorOutputStates: () => Promise.resolve([...sensorStates]),
   })
   await channel.listen({ port: 0, host: '127.0.0.1' })
   url = `ws://127.0.0.1:${(channel.server.address() as AddressInfo).port}${RESULTS_PATH}`
@@ -203,7 +240,7 @@ describe('/ws/results session', () => {
     const manifest = await readManifest(2)
     const info = ofType(frames, 'fetch.info.resp')[0]!
     expect(info).toMatchObject({ outputNo: 2, timeS: manifest.timeS })
-    expect(info.objects).toEqual([
+    expect(info.objects.slice(0, 2)).toEqual([
       {
         id: encodeObjectId('fluid', WATER_ID),
         kind: 'fluid',
@@ -360,6 +397,76 @@ describe('/ws/results session', () => {
       await rm(to, { recursive: true, force: true })
       client.close()
     }
+  })
+
+  it('lists sensors among the objects, reports sensor state changes and computes statistics over sensor samples', async () => {
+    const client = await ResultsTestClient.open(url, token)
+    const sensorObjId = encodeObjectId('sensor', SENSOR_ID)
+    const info = ofType(
+      await client.request(
+        { type: 'fetch.info', simId: simulationId, outputs: [0] },
+        'fetch.info.resp',
+      ),
+      'fetch.info.resp',
+    )[0]!
+    expect(info.objects.at(-1)).toEqual({ id: sensorObjId, kind: 'sensor', name: 'Probe' })
+
+    sensorStates.splice(0, sensorStates.length, { outputNo: 0, state: 'pending' })
+    await client.request(
+      { type: 'fetch.available_outputs', simId: simulationId },
+      'fetch.available_outputs.resp',
+    )
+    sensorStates.splice(
+      0,
+      sensorStates.length,
+      { outputNo: 0, state: 'ready' },
+      { outputNo: 1, state: 'failed' },
+    )
+    const [sync] = await client.request({ type: 'sys.sync', simId: simulationId }, 'sys.sync.resp')
+    expect(sync!.frame).toMatchObject({
+      vizUpdates: [],
+      sensorUpdates: [
+        { outputNo: 0, state: 'ready' },
+        { outputNo: 1, state: 'failed' },
+      ],
+    })
+    sensorStates.length = 0
+
+    const frames = await client.request(
+      {
+        type: 'stats.calc',
+        simId: simulationId,
+        outputs: [0, 1, 2],
+        attribute: 'pressure',
+        dataset: 'raw',
+        objIds: [sensorObjId],
+        masks: [],
+        operations: { mean: ['mean'], max: ['max'] },
+        mode: 'both',
+      },
+      'stats.calc.done',
+    )
+    const values = ofType(frames, 'stats.calc.output_statistic').map((f) => [
+      f.outputNo,
+      f.statistic,
+      f.value,
+    ])
+    expect(values).toEqual([
+      [0, 'mean', 150],
+      [0, 'max', 200],
+      [1, 'mean', 150.5],
+      [1, 'max', 200],
+    ])
+    expect(ofType(frames, 'stats.calc.error')).toEqual([
+      expect.objectContaining({
+        outputNo: 2,
+        message: `Sensor ${SENSOR_ID} has no data for output 2.`,
+      }),
+    ])
+    expect(
+      ofType(frames, 'stats.calc.all_output_statistic').find((f) => f.statistic === 'mean')?.value,
+    ).toBe(150.25)
+    client.close()
   })
 
   it('lists the attributes statistics can use, with sub-attributes and operations', async () => {
@@ -645,7 +752,7 @@ describe('/ws/results session', () => {
       'fetch.data.done',
     )
     expect(readBundle(frames[0]!.payload!).map((e) => e.objectId)).toHaveLength(2)
-    await expect.poll(() => channel.websocketServer.clients.size).toBe(1)
+    await expect.poll(() => channel.websocketServer.clients.size, { timeout: 15_000 }).toBe(1)
     staying.close()
   })
 

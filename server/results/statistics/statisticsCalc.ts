@@ -7,10 +7,12 @@ import {
   summarizeFiniteValues,
   type TemporalAggregator,
   type ValueSummary,
+  type ValueTotals,
 } from '../../../domain/columnStatistics.ts'
 import type { VolumeClip } from '../../../domain/meshes.ts'
+import { decodeObjectId } from '../../../domain/resultsObjects.ts'
 import { objectFile } from '../../../domain/output/layout.ts'
-import { readObjectStream, type ObjectView } from '../../../domain/output/reader.ts'
+import { readObjectStream } from '../../../domain/output/reader.ts'
 import { ATTRIBUTE_COLUMNS } from '../../../domain/outputFormat.ts'
 import {
   ATTRIBUTES,
@@ -73,6 +75,14 @@ export interface StatisticsContext {
   signal: AbortSignal
   /** Reused between calculations of one session. */
   pool?: BufferPool
+  /** A sensor's samples of one output (server/sensors/store.ts); without it sensors have no data. */
+  readSensorSamples?: (
+    dataDir: string,
+    simulationId: number,
+    runId: number,
+    sensorId: number,
+    outputNo: number,
+  ) => Promise<{ count: number; columns: Record<string, Float32Array> } | null>
 }
 
 /** Sends one frame; resolves once the socket took it (backpressure). */
@@ -83,10 +93,19 @@ interface ValueColumns {
   magnitude: boolean
 }
 
+/** Rows and Float32 columns: an object's particles or a sensor's samples. */
+interface ColumnSource {
+  rowCount: number
+  columns: Record<string, Float32Array | undefined>
+}
+
 interface LoadedObject {
-  object: ManifestObjectInfo
-  view: ObjectView
-  file: PooledFile
+  /** The manifest object id, or `sensor-{id}`. */
+  key: string
+  view: ColumnSource
+  /** Sensor samples are not particles: no volume, so no integral. */
+  integrable: boolean
+  file: PooledFile | null
 }
 
 interface LoadedOutput {
@@ -129,7 +148,7 @@ function checkRequest(request: StatsCalcRequest): CheckedRequest | string {
 
 /** The Float32 columns an object offers for the attribute and sub-attribute; null: it has none. */
 function valueColumns(
-  view: ObjectView,
+  view: ColumnSource,
   attribute: AttributeName,
   subAttribute: string | null,
   forceMagnitude: boolean,
@@ -144,9 +163,10 @@ function valueColumns(
   return index < 0 ? null : { columns: [present[index]!], magnitude: false }
 }
 
-/** Kept finite values of the selection and the integral's sum. */
+/** Kept finite values of the selection, their totals and the integral's sum. */
 interface Gathered {
   values: Float32Array
+  totals: ValueTotals
   integral: number | null
 }
 
@@ -166,7 +186,12 @@ class Scratch {
 }
 
 async function gatherValues(
-  objects: { view: ObjectView; columns: ValueColumns; mask: Uint8Array | null }[],
+  objects: {
+    view: ColumnSource
+    columns: ValueColumns
+    mask: Uint8Array | null
+    integrable: boolean
+  }[],
   wantIntegral: boolean,
   scratch: Scratch,
   signal: AbortSignal,
@@ -174,14 +199,17 @@ async function gatherValues(
   const total = objects.reduce((sum, entry) => sum + entry.view.rowCount, 0)
   const out = scratch.valuesFor(total)
   let count = 0
+  let sum = 0
+  let min = Infinity
+  let max = -Infinity
   let integral = 0
   let integralRows = 0
-  for (const { view, columns, mask } of objects) {
+  for (const { view, columns, mask, integrable } of objects) {
     const n = view.rowCount
     const [a, b, c] = columns.columns
     const magnitude = columns.magnitude
-    const mass = wantIntegral ? view.columns.mass : undefined
-    const density = wantIntegral ? view.columns.density : undefined
+    const mass = wantIntegral && integrable ? view.columns.mass : undefined
+    const density = wantIntegral && integrable ? view.columns.density : undefined
     for (let start = 0; start < n; start += ROWS_PER_SLICE) {
       const end = Math.min(n, start + ROWS_PER_SLICE)
       for (let i = start; i < end; i++) {
@@ -195,6 +223,9 @@ async function gatherValues(
         } else v = a![i]!
         if (v - v !== 0) continue
         out[count++] = v
+        sum += v
+        if (v < min) min = v
+        if (v > max) max = v
         if (mass !== undefined && density !== undefined) {
           const m = mass[i]!
           const rho = density[i]!
@@ -206,11 +237,16 @@ async function gatherValues(
       }
       if (end < n) {
         await yieldToEventLoop()
-        if (signal.aborted) return { values: out.subarray(0, 0), integral: null }
+        if (signal.aborted)
+          return { values: out.subarray(0, 0), totals: { sum, min, max }, integral: null }
       }
     }
   }
-  return { values: out.subarray(0, count), integral: integralRows > 0 ? integral : null }
+  return {
+    values: out.subarray(0, count),
+    totals: { sum, min, max },
+    integral: integralRows > 0 ? integral : null,
+  }
 }
 
 function pickStatistic(
@@ -243,7 +279,7 @@ function selectObjects(
   manifest: OutputManifestInfo,
   request: StatsCalcRequest,
   clips: readonly VolumeClip[],
-): { objects: ManifestObjectInfo[]; masks: ClipMaskTarget[] } | string {
+): { objects: ManifestObjectInfo[]; sensorIds: number[]; masks: ClipMaskTarget[] } | string {
   const masks: ClipMaskTarget[] = []
   for (const maskId of request.masks) {
     const mask = findClipMask(manifest, clips, maskId)
@@ -251,9 +287,15 @@ function selectObjects(
     masks.push(mask)
   }
   let objects: ManifestObjectInfo[]
+  const sensorIds: number[] = []
   if (request.objIds.length > 0) {
     objects = []
     for (const objId of request.objIds) {
+      const decoded = decodeObjectId(objId)
+      if (decoded?.kind === 'sensor') {
+        sensorIds.push(decoded.sourceId)
+        continue
+      }
       const object = findManifestObject(manifest, objId)
       if (!object || object.kind === 'volume_clip')
         return `Output ${manifest.outputNo} has no object ${objId}.`
@@ -261,7 +303,7 @@ function selectObjects(
     }
   } else if (masks.length > 0) objects = [...new Set(masks.map((mask) => mask.fluid))]
   else objects = manifest.objects.filter((object) => object.kind === 'fluid')
-  return { objects, masks }
+  return { objects, sensorIds, masks }
 }
 
 async function loadOutput(
@@ -292,7 +334,33 @@ async function loadOutput(
         objectFile(context.simulationId, manifest.runId, outputNo, object.objectId, 'full'),
       )
       const file = await readFilePooled(path, pool)
-      loaded.objects.push({ object, file, view: readObjectStream(file.bytes) })
+      loaded.objects.push({
+        key: object.objectId,
+        file,
+        view: readObjectStream(file.bytes),
+        integrable: true,
+      })
+    }
+    for (const sensorId of selection.sensorIds) {
+      const samples =
+        (await context.readSensorSamples?.(
+          context.dataDir,
+          context.simulationId,
+          manifest.runId,
+          sensorId,
+          outputNo,
+        )) ?? null
+      if (!samples) {
+        releaseOutput(loaded)
+        loaded.error = `Sensor ${sensorId} has no data for output ${outputNo}.`
+        return loaded
+      }
+      loaded.objects.push({
+        key: `sensor-${sensorId}`,
+        file: null,
+        view: { rowCount: samples.count, columns: samples.columns },
+        integrable: false,
+      })
     }
   } catch (error) {
     releaseOutput(loaded)
@@ -302,7 +370,7 @@ async function loadOutput(
 }
 
 function releaseOutput(loaded: LoadedOutput): void {
-  for (const entry of loaded.objects) entry.file.release()
+  for (const entry of loaded.objects) entry.file?.release()
   loaded.objects = []
 }
 
@@ -322,12 +390,12 @@ async function computeOutput(
   const masksByObject = new Map<string, Uint8Array>()
   let maskBytes = 0
   for (const entry of loaded.objects)
-    if (selection.masks.some((mask) => mask.fluid.objectId === entry.object.objectId))
+    if (selection.masks.some((mask) => mask.fluid.objectId === entry.key))
       maskBytes += entry.view.rowCount
   const maskScratch = scratch.masksFor(maskBytes)
   let maskOffset = 0
   for (const entry of loaded.objects) {
-    const masks = selection.masks.filter((mask) => mask.fluid.objectId === entry.object.objectId)
+    const masks = selection.masks.filter((mask) => mask.fluid.objectId === entry.key)
     if (masks.length === 0) continue
     const { x, y, z } = entry.view.columns
     const n = entry.view.rowCount
@@ -345,7 +413,7 @@ async function computeOutput(
       if (error instanceof ClipMaskError) return error.message
       throw error
     }
-    masksByObject.set(entry.object.objectId, union)
+    masksByObject.set(entry.key, union)
   }
   const wantIntegral = checked.operations.some((entry) => entry.operation === 'integral')
   const wantIntegralMagnitude = checked.operations.some(
@@ -363,7 +431,14 @@ async function computeOutput(
         forceMagnitude,
       )
       return columns
-        ? [{ view: entry.view, columns, mask: masksByObject.get(entry.object.objectId) ?? null }]
+        ? [
+            {
+              view: entry.view,
+              columns,
+              mask: masksByObject.get(entry.key) ?? null,
+              integrable: entry.integrable,
+            },
+          ]
         : []
     })
   const sources = collect(false)
@@ -374,7 +449,7 @@ async function computeOutput(
   if (wantSummary || wantIntegral) {
     const gathered = await gatherValues(sources, wantIntegral, scratch, context.signal)
     integral = gathered.integral
-    if (wantSummary) summary = summarizeFiniteValues(gathered.values)
+    if (wantSummary) summary = summarizeFiniteValues(gathered.values, gathered.totals)
   }
   let integralMagnitude: number | null = null
   if (wantIntegralMagnitude)

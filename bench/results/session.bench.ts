@@ -1,0 +1,304 @@
+/**
+ * The results server session (/ws/results) against the bytes it serves: statistics streamed over
+ * 100 outputs of 1M particles by stats.calc, against a raw read of the same files; and one 1M
+ * output's bundle over the websocket (fetch.data, bundle true) against the HTTP bundle route.
+ * The outputs are written once with domain/output/synthetic.ts (scripts/writeSyntheticRun.ts) into
+ * a cached directory under the system temp dir; the server is the real app (buildApp) on a fresh
+ * SQLite database, client and server in this process.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import type { FastifyInstance } from 'fastify'
+import { objectFile } from '../../domain/output/layout.ts'
+import { outputBundleUrl } from '../../domain/rest/resultsRoutes.ts'
+import { encodeObjectId } from '../../domain/resultsObjects.ts'
+import { writeSyntheticRun } from '../../scripts/writeSyntheticRun.ts'
+import { buildApp } from '../../server/app.ts'
+import { createClock } from '../../server/clock.ts'
+import { openDatabase, type DatabaseHandle } from '../../server/db/connect.ts'
+import { DEMO_PASSWORD, DEMO_USERS } from '../../server/db/demoAccounts.ts'
+import { migrateToLatest } from '../../server/db/migrations.ts'
+import { seedDatabase } from '../../server/db/seed.ts'
+import { RESULTS_PATH } from '../../server/results/session/resultsChannel.ts'
+import { ResultsTestClient } from '../../server/results/session/testClient.ts'
+import { computeMedian, judgeAtLeast, toMBps } from '../lib/measure.ts'
+import { formatCount } from '../lib/synthetic.ts'
+import type { BenchCase, BenchContext } from '../lib/types.ts'
+
+const RUN_ID = 1
+const FLUID_OBJECT = 'fluid-0'
+
+interface BenchServer {
+  app: FastifyInstance
+  handle: DatabaseHandle
+  dbDir: string
+  dataDir: string
+  baseUrl: string
+  wsUrl: string
+  token: string
+  simulationId: number
+  outputs: number
+  particles: number
+}
+
+let shared: BenchServer | null = null
+
+function sizes(quick: boolean): { outputs: number; particles: number } {
+  return quick ? { outputs: 10, particles: 100_000 } : { outputs: 100, particles: 1_000_000 }
+}
+
+/** The app on a fresh database over the cached outputs (written on first use). */
+async function startServer(context: BenchContext): Promise<BenchServer> {
+  const { outputs, particles } = sizes(context.quick)
+  if (shared && shared.outputs === outputs && shared.particles === particles) return shared
+  await disposeBench()
+  const dbDir = await mkdtemp(join(tmpdir(), 'dive-bench-results-db-'))
+  const handle = openDatabase({ sqlitePath: join(dbDir, 'dive.sqlite') })
+  await migrateToLatest(handle)
+  const clock = createClock()
+  await seedDatabase(handle.db, clock)
+  const simulation = await handle.db
+    .selectFrom('simulations')
+    .select('id')
+    .orderBy('id')
+    .executeTakeFirstOrThrow()
+  const dataDir = join(tmpdir(), 'dive-bench-results', `${formatCount(particles)}x${outputs}`)
+  const marker = join(dataDir, `complete-${simulation.id}`)
+  if (!existsSync(marker)) {
+    context.log(`writing ${outputs} synthetic outputs of ${formatCount(particles)} into ${dataDir}`)
+    await rm(dataDir, { recursive: true, force: true })
+    await mkdir(dataDir, { recursive: true })
+    await writeSyntheticRun({
+      dataDir,
+      simulationId: simulation.id,
+      runId: RUN_ID,
+      outputCount: outputs,
+      particles,
+    })
+    await writeFile(marker, '')
+  }
+  const app = await buildApp({
+    db: handle.db,
+    dataDir,
+    clock,
+    distDir: join(dbDir, 'no-dist'),
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: DEMO_USERS.manager.email, password: DEMO_PASSWORD }),
+  })
+  const { accessToken } = (await login.json()) as { accessToken: string }
+  shared = {
+    app,
+    handle,
+    dbDir,
+    dataDir,
+    baseUrl,
+    wsUrl: `${baseUrl.replace('http', 'ws')}${RESULTS_PATH}`,
+    token: accessToken,
+    simulationId: simulation.id,
+    outputs,
+    particles,
+  }
+  return shared
+}
+
+/** Closes the shared server and database (the cached outputs stay). */
+export async function disposeBench(): Promise<void> {
+  if (!shared) return
+  const { app, handle, dbDir } = shared
+  shared = null
+  await app.close()
+  await handle.db.destroy()
+  await rm(dbDir, { recursive: true, force: true })
+}
+
+/** Reads files one after the other into one reused buffer (the denominator); ms. */
+async function readFilesMs(paths: readonly string[], buffer: Buffer): Promise<number> {
+  const startedMs = performance.now()
+  for (const path of paths) {
+    const handle = await open(path, 'r')
+    try {
+      const { size } = await handle.stat()
+      let offset = 0
+      while (offset < size) {
+        const { bytesRead } = await handle.read(buffer, offset, size - offset, offset)
+        if (bytesRead === 0) break
+        offset += bytesRead
+      }
+    } finally {
+      await handle.close()
+    }
+  }
+  return performance.now() - startedMs
+}
+
+async function runStatisticsCalc(context: BenchContext): Promise<void> {
+  const server = await startServer(context)
+  const outputs = Array.from({ length: server.outputs }, (_, i) => i)
+  const paths = outputs.map((outputNo) =>
+    join(server.dataDir, objectFile(server.simulationId, RUN_ID, outputNo, FLUID_OBJECT, 'full')),
+  )
+  let totalBytes = 0
+  for (const path of paths) totalBytes += (await readFile(path)).byteLength
+  const buffer = Buffer.allocUnsafeSlow(Math.ceil((totalBytes / paths.length) * 1.2))
+  const client = await ResultsTestClient.open(server.wsUrl, server.token)
+  const rawMs: number[] = []
+  const statsMs: number[] = []
+  const delays: number[] = []
+  const runs = context.quick ? 2 : 3
+  try {
+    for (let run = 0; run < runs; run++) {
+      rawMs.push(await readFilesMs(paths, buffer))
+      const loop = monitorEventLoopDelay({ resolution: 5 })
+      loop.enable()
+      const startedMs = performance.now()
+      const frames = await client.request(
+        {
+          type: 'stats.calc',
+          simId: server.simulationId,
+          outputs,
+          attribute: 'pressure',
+          dataset: 'raw',
+          objIds: [encodeObjectId('fluid', 0)],
+          masks: [],
+          operations: {
+            mean: ['mean'],
+            min: ['min'],
+            max: ['max'],
+            '5th_percentile': ['5th_percentile'],
+            median: ['median'],
+            '95th_percentile': ['95th_percentile'],
+          },
+          mode: 'both',
+        },
+        'stats.calc.done',
+        600_000,
+      )
+      statsMs.push(performance.now() - startedMs)
+      loop.disable()
+      delays.push(loop.max / 1e6)
+      const done = frames.at(-1)?.frame
+      const values = frames.filter((f) => f.frame.type === 'stats.calc.output_statistic')
+      if (
+        done?.type !== 'stats.calc.done' ||
+        done.state !== 'completed' ||
+        values.length !== 6 * outputs.length
+      )
+        throw new Error(`stats.calc did not complete: ${JSON.stringify(done)}`)
+    }
+  } finally {
+    client.close()
+  }
+  const label = `${formatCount(server.particles)}x${server.outputs}`
+  const statsRate = toMBps(totalBytes, computeMedian(statsMs))
+  const rawRate = toMBps(totalBytes, computeMedian(rawMs))
+  context.log(
+    `raw read ${computeMedian(rawMs).toFixed(0)} ms, stats.calc ${computeMedian(statsMs).toFixed(0)} ms for ${(totalBytes / 1e6).toFixed(0)} MB`,
+  )
+  context.report({
+    case: `results/statsCalc.${label}`,
+    value: statsRate,
+    unit: 'MB/s',
+    ...judgeAtLeast(statsRate, rawRate, 0.5, 'raw read of the same files'),
+  })
+  context.report({
+    case: `results/statsCalc.rawRead.${label}`,
+    value: rawRate,
+    unit: 'MB/s',
+    ratio: null,
+    target: null,
+    ok: null,
+  })
+  context.report({
+    case: `results/statsCalc.eventLoopDelayMax.${label}`,
+    value: computeMedian(delays),
+    unit: 'ms',
+    ratio: null,
+    target: null,
+    ok: null,
+  })
+}
+
+async function runBundleFetch(context: BenchContext): Promise<void> {
+  const server = await startServer(context)
+  const outputNo = 0
+  const url = `${server.baseUrl}${outputBundleUrl(server.simulationId, RUN_ID, outputNo)}`
+  const client = await ResultsTestClient.open(server.wsUrl, server.token)
+  const httpMs: number[] = []
+  const wsMs: number[] = []
+  let bytes = 0
+  const runs = context.quick ? 2 : 5
+  try {
+    for (let run = 0; run < runs; run++) {
+      let startedMs = performance.now()
+      const response = await fetch(url, { headers: { authorization: `Bearer ${server.token}` } })
+      const body = new Uint8Array(await response.arrayBuffer())
+      httpMs.push(performance.now() - startedMs)
+      if (response.status !== 200) throw new Error(`HTTP bundle: ${response.status}`)
+      bytes = body.byteLength
+      startedMs = performance.now()
+      const frames = await client.request(
+        {
+          type: 'fetch.data',
+          simId: server.simulationId,
+          outputs: [outputNo],
+          bundle: true,
+          requests: [{ objIds: [], attributes: [], geometry: true, dataset: 'full', masks: [] }],
+        },
+        'fetch.data.done',
+        600_000,
+      )
+      wsMs.push(performance.now() - startedMs)
+      const bundle = frames.find((f) => f.frame.type === 'fetch.data.bundle')
+      if (bundle?.payload?.byteLength !== bytes)
+        throw new Error(
+          `The websocket bundle has ${bundle?.payload?.byteLength} bytes, HTTP ${bytes}`,
+        )
+      client.frames.length = 0
+    }
+  } finally {
+    client.close()
+  }
+  const label = formatCount(server.particles)
+  const httpRate = toMBps(bytes, computeMedian(httpMs))
+  const wsRate = toMBps(bytes, computeMedian(wsMs))
+  context.report({
+    case: `results/bundleFetch.http.${label}`,
+    value: httpRate,
+    unit: 'MB/s',
+    ratio: null,
+    target: null,
+    ok: null,
+  })
+  context.report({
+    case: `results/bundleFetch.websocket.${label}`,
+    value: wsRate,
+    unit: 'MB/s',
+    ratio: wsRate / httpRate,
+    target: null,
+    ok: null,
+  })
+}
+
+export const cases: BenchCase[] = [
+  {
+    name: 'results/statsCalc',
+    description:
+      'stats.calc over 100 outputs of 1M particles (6 operations, mode both) on /ws/results, against a raw read of the same files; target >= 0.5 x',
+    run: runStatisticsCalc,
+  },
+  {
+    name: 'results/bundleFetch',
+    description:
+      "one 1M output's full bundle over /ws/results (fetch.data) and over the HTTP bundle route, MB/s each (ratio: websocket / HTTP)",
+    run: runBundleFetch,
+  },
+]
