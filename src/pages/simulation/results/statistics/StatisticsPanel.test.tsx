@@ -513,6 +513,12 @@ describe('StatisticsPanel', () => {
     const clip = await screen.findByLabelText('Volume clip')
     fireEvent.change(clip, { target: { value: '70' } })
     await waitFor(() => expect(calcRequests().at(-1)?.masks).toEqual([70]))
+    // In a range mode a new clip asks for a Load like any other change.
+    await chooseOutputRange()
+    fireEvent.click(screen.getByRole('button', { name: 'Load' }))
+    await screen.findByRole('table', { name: 'Statistics per output' })
+    fireEvent.change(clip, { target: { value: '' } })
+    expect(screen.getByText('Click the Load button to view the selected data.')).toBeTruthy()
   })
 
   it('asks again what failed when the socket dropped, once the session is back', async () => {

@@ -176,7 +176,7 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
     attributesLoading: attributes.isPending || info.isPending || config === null,
     attributeCount: attributeInfos.length,
     clipId,
-    masksLoading: info.isFetching,
+    masksLoading: info.isPending,
     clipMasks: masks,
     running,
     sensorsComputing:
@@ -194,7 +194,7 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
 
   const load = () => {
     if (!effective || !canLoad) return
-    start(effective, statisticsOutputs(effective, context), masks)
+    start(effective, statisticsOutputs(effective, context), masks, clipId)
   }
 
   // Current output: recompute on every output, config or selection change (not while playing).
@@ -266,7 +266,8 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
   }
 
   const shown = result && !running ? result : null
-  const configChanged = !shown || configKey(shown.config) !== configKey(effective)
+  const configChanged =
+    !shown || configKey(shown.config) !== configKey(effective) || shown.clipId !== clipId
   const selectionChanged =
     !shown || selectionKey(shown.config.selection) !== selectionKey(config.selection)
   const hasData = shown !== null && (shown.state === 'completed' || shown.values.size > 0)
@@ -427,7 +428,10 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
             <button
               type="button"
               className="button button--ghost button--small"
-              onClick={() => setConfig(result.config)}
+              onClick={() => {
+                setConfig(result.config)
+                setClipId(result.clipId)
+              }}
             >
               {STATISTICS_MESSAGES.loadPrevious}
             </button>

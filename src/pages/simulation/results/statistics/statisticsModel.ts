@@ -248,6 +248,8 @@ export interface StatisticsResult {
   /** 0 … 1: outputs answered over outputs asked. */
   progress: number
   config: StatisticsConfig
+  /** The volume clip used as the mask (null: none). */
+  clipId: number | null
   outputs: number[]
   /** Per output: operation → value (null: no data). */
   values: Map<number, Partial<Record<StatisticsOperation, number | null>>>
@@ -257,11 +259,16 @@ export interface StatisticsResult {
 }
 
 /** A calculation that just started. */
-export function startedResult(config: StatisticsConfig, outputs: number[]): StatisticsResult {
+export function startedResult(
+  config: StatisticsConfig,
+  outputs: number[],
+  clipId: number | null = null,
+): StatisticsResult {
   return {
     state: 'running',
     progress: 0,
     config,
+    clipId,
     outputs,
     values: new Map(),
     aggregates: {},

@@ -35,11 +35,11 @@ export function useStatisticsCalculation(session: ResultsSession | null, simId: 
   }, [])
 
   const start = useCallback(
-    (config: StatisticsConfig, outputs: number[], masks: number[]) => {
+    (config: StatisticsConfig, outputs: number[], masks: number[], clipId: number | null) => {
       if (!session) return
       cancel()
       const id = ++runIdRef.current
-      let current = startedResult(config, outputs)
+      let current = startedResult(config, outputs, clipId)
       setResult(current)
       let flushTimer: ReturnType<typeof setTimeout> | null = null
       const flush = () => {
