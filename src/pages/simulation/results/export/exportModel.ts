@@ -70,9 +70,10 @@ export function displayedExportState(state: ExportStatus['state']): ExportStatus
   return state === 'expired' ? 'unknown' : state
 }
 
-/** Whether a new export deletes files of a previous one (and so asks first). */
+/** Whether a new export deletes files of a previous one (and so asks first): files or work under way. */
 export function hasPreviousExport(status: ExportStatus | null): boolean {
-  return status !== null && !['canceled', 'expired', 'unknown'].includes(status.state)
+  if (status === null) return false
+  return isExportActive(status) || (status.state === 'completed' && status.files.length > 0)
 }
 
 /** Whether the export's work is still going (polled, cancelable). */
