@@ -116,3 +116,43 @@ test('a running range calculation can be cancelled: the server is told and the p
   expect(sentTypes).toContain('cancel')
   await expect(panel.getByRole('table', { name: 'Statistics per output' })).toBeHidden()
 })
+
+test('a page hidden for 300 s closes the results session and reconnects when shown again', async ({
+  page,
+}) => {
+  let connections = 0
+  let closedByPage = 0
+  await page.routeWebSocket('**/ws/results', (client) => {
+    connections += 1
+    const server = client.connectToServer()
+    client.onClose(() => {
+      closedByPage += 1
+      server.close()
+    })
+  })
+  await page.clock.install()
+  await openResults(page, demo)
+  const panel = statisticsPanel(page)
+  await expect(panel.getByRole('table', { name: 'Statistics results' })).toBeVisible({
+    timeout: 30_000,
+  })
+  expect(connections).toBe(1)
+  const setHidden = (hidden: boolean) =>
+    page.evaluate((value) => {
+      Object.defineProperty(document, 'visibilityState', {
+        configurable: true,
+        get: () => (value ? 'hidden' : 'visible'),
+      })
+      document.dispatchEvent(new Event('visibilitychange'))
+    }, hidden)
+
+  await setHidden(true)
+  await page.clock.fastForward('04:59')
+  expect(closedByPage).toBe(0)
+  await page.clock.fastForward('00:02')
+  await expect.poll(() => closedByPage).toBe(1)
+
+  await setHidden(false)
+  await expect.poll(() => connections).toBe(2)
+  await expect(page.getByText('Reconnected to the results server.')).toBeVisible()
+})
