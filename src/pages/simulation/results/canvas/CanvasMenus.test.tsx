@@ -213,6 +213,32 @@ describe('canvas menus', () => {
     expect(within(dialog).getByLabelText<HTMLInputElement>('Offset (m)').value).toBe('0')
   })
 
+  it('moves the plane with the arrow keys in translate mode (t) and turns it in rotate mode (r)', () => {
+    renderMenus()
+    const offCopy = store.get(clipAtom)
+    fireEvent.keyDown(window, { key: 'ArrowUp' })
+    // Off: the keys leave the plane alone.
+    expect(store.get(clipAtom)).toEqual(offCopy)
+    act(() => store.set(clipAtom, { enabled: true, axis: 'x', flipped: false, offsetM: 0.5 }))
+    fireEvent.keyDown(window, { key: 'ArrowUp' })
+    // 2 % of the 1.6 m extent along x.
+    expect(store.get(clipAtom).offsetM).toBeCloseTo(0.532, 9)
+    fireEvent.keyDown(window, { key: 'r' })
+    fireEvent.keyDown(window, { key: 'ArrowRight' })
+    expect(store.get(clipAtom).axis).toBe('y')
+    const dialog = openMenu('Clip', 'Clip')
+    expect(
+      within(dialog).getByRole('button', { name: 'Rotate (r)' }).getAttribute('aria-pressed'),
+    ).toBe('true')
+    fireEvent.keyDown(window, { key: 't' })
+    expect(
+      within(dialog).getByRole('button', { name: 'Translate (t)' }).getAttribute('aria-pressed'),
+    ).toBe('true')
+    // Typing in a field keeps its keys.
+    fireEvent.keyDown(within(dialog).getByLabelText('Offset (m)'), { key: 'ArrowDown' })
+    expect(store.get(clipAtom).offsetM).toBeCloseTo(0.532, 9)
+  })
+
   it('closes a dialog with Escape and opens one menu at a time', () => {
     renderMenus()
     openMenu('Clip', 'Clip')

@@ -9,6 +9,7 @@ import type { RenderIntent } from '../../../../../engine/protocol.ts'
 import { usePushToast } from '../../../../components/Toasts.tsx'
 import { routeKey } from '../../../../queries/queries.ts'
 import {
+  clipAtom,
   coordinateSystemAtom,
   pointSizeAtom,
   viewportEngineAtom,
@@ -16,7 +17,14 @@ import {
 } from '../../../../state/viewportAtoms.ts'
 import { CanvasMenu, Segmented } from './CanvasMenu.tsx'
 import { ClipDialog } from './ClipDialog.tsx'
-import { formatScaleLength, imageFileName, viewObjects } from './canvasModel.ts'
+import {
+  CLIP_MODE_KEYS,
+  formatScaleLength,
+  imageFileName,
+  nudgeClip,
+  viewObjects,
+  type ClipTransformMode,
+} from './canvasModel.ts'
 import { savePostImage } from './saveImage.ts'
 import { AxisGizmo, ViewCube } from './ViewGizmos.tsx'
 import { FluidViewDialog, SolidViewDialog } from './ViewModeDialogs.tsx'
@@ -34,6 +42,38 @@ const CAMERA_MODE_LABELS: Record<CameraMode, string> = {
 }
 
 type MenuName = 'solid' | 'fluid' | 'clip'
+
+/** True while typing or choosing in a field: keys then belong to it. */
+function isEditingField(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
+}
+
+/**
+ * Keys t and r choose the clipping plane's translate or rotate mode; the arrow keys then move it
+ * along its axis or turn it to the next axis (only while the plane is on and no field has focus).
+ */
+function useClipKeys(mode: ClipTransformMode, setMode: (mode: ClipTransformMode) => void) {
+  const [clip, setClip] = useAtom(clipAtom)
+  const bounds = useAtomValue(viewportStateAtom).snapshot?.bounds ?? null
+  useEffect(() => {
+    if (!clip.enabled) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || isEditingField(event.target)) return
+      const chosen = CLIP_MODE_KEYS[event.key.toLowerCase()]
+      if (chosen !== undefined) {
+        setMode(chosen)
+        return
+      }
+      const next = nudgeClip(clip, mode, event.key, bounds)
+      if (next === null) return
+      event.preventDefault()
+      setClip(next)
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [clip, setClip, bounds, mode, setMode])
+}
 
 /**
  * Puts the chrome over the whole 3D view: the page mounts the menus inside the Viewport's bottom
@@ -145,6 +185,8 @@ export function CanvasMenus({
   const [coordinateSystem, setCoordinateSystem] = useAtom(coordinateSystemAtom)
   const pointSizePx = useAtomValue(pointSizeAtom)
   const [openMenu, setOpenMenu] = useState<MenuName | null>(null)
+  const [clipMode, setClipMode] = useState<ClipTransformMode>('translate')
+  useClipKeys(clipMode, setClipMode)
   const objects = useMemo(() => viewObjects(list), [list])
   const camera = snapshot?.camera ?? null
 
@@ -171,7 +213,7 @@ export function CanvasMenus({
           <FluidViewDialog fluids={objects.fluids} />
         </CanvasMenu>
         <CanvasMenu label="Clip" {...menuProps('clip')}>
-          <ClipDialog />
+          <ClipDialog mode={clipMode} onModeChange={setClipMode} />
         </CanvasMenu>
         <Segmented
           label="Camera mode"

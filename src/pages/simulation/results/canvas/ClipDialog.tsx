@@ -3,16 +3,34 @@ import { useId, useRef, useState } from 'react'
 import { CLIP_AXES } from '../../../../../domain/results.ts'
 import { DEFAULT_CLIP, clipAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
 import { Segmented, Switch } from './CanvasMenu.tsx'
-import { clipAxisExtent, firstEnabledClip, roundOffset } from './canvasModel.ts'
+import {
+  CLIP_TRANSFORM_MODES,
+  clipAxisExtent,
+  firstEnabledClip,
+  roundOffset,
+  type ClipTransformMode,
+} from './canvasModel.ts'
+
+const MODE_LABELS: Record<ClipTransformMode, string> = {
+  translate: 'Translate (t)',
+  rotate: 'Rotate (r)',
+}
 
 /** Offset steps of the arrows and the slider, metres. */
 const OFFSET_STEP_M = 0.001
 
 /**
  * The Clip dialog: the clipping plane on or off, Flipped, orientation x/y/z, Offset in m (field and
- * slider over the shown output's extent) and Reset. The page sends `clipAtom` to the render worker.
+ * slider over the shown output's extent), Reset, and the transform mode of the arrow keys (t, r). The page sends `clipAtom` to the render worker.
  */
-export function ClipDialog() {
+export function ClipDialog({
+  mode,
+  onModeChange,
+}: {
+  /** What the arrow keys do to the plane (keys t and r switch it). */
+  mode: ClipTransformMode
+  onModeChange: (mode: ClipTransformMode) => void
+}) {
   const [clip, setClip] = useAtom(clipAtom)
   const bounds = useAtomValue(viewportStateAtom).snapshot?.bounds ?? null
   const [offsetText, setOffsetText] = useState(String(clip.offsetM))
@@ -89,6 +107,13 @@ export function ClipDialog() {
           Offset must be a number.
         </p>
       )}
+      <Segmented
+        label="Transform mode"
+        options={CLIP_TRANSFORM_MODES}
+        value={mode}
+        labelOf={(option) => MODE_LABELS[option]}
+        onChange={onModeChange}
+      />
       <div className="canvas-menu__actions">
         <button
           type="button"

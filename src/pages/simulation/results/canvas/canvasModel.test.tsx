@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { CameraState } from '../../../../../domain/results.ts'
-import { firstEnabledClip, formatScaleLength, imageFileName, sharedValue } from './canvasModel.ts'
+import {
+  firstEnabledClip,
+  formatScaleLength,
+  imageFileName,
+  nudgeClip,
+  sharedValue,
+} from './canvasModel.ts'
 import {
   orientationFromSide,
   projectDirection,
@@ -68,5 +74,18 @@ describe('canvas model', () => {
     expect(sharedValue(['a', 'a'])).toBe('a')
     expect(sharedValue(['a', 'b'])).toBeNull()
     expect(sharedValue([])).toBeNull()
+  })
+
+  it('nudges a clip along its axis or turns it to the next axis, and ignores other keys', () => {
+    const clip = { enabled: true, axis: 'z' as const, flipped: false, offsetM: 0.1 }
+    const bounds = {
+      min: [0, 0, 0] as [number, number, number],
+      max: [1, 1, 0.5] as [number, number, number],
+    }
+    expect(nudgeClip(clip, 'translate', 'ArrowDown', bounds)?.offsetM).toBe(0.09)
+    expect(nudgeClip(clip, 'translate', 'ArrowUp', null)?.offsetM).toBe(0.11)
+    expect(nudgeClip(clip, 'rotate', 'ArrowUp', bounds)?.axis).toBe('x')
+    expect(nudgeClip(clip, 'rotate', 'ArrowLeft', bounds)?.axis).toBe('y')
+    expect(nudgeClip(clip, 'translate', 'Enter', bounds)).toBeNull()
   })
 })

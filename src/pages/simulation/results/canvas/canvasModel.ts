@@ -122,3 +122,41 @@ export function imageFileName(simulationName: string, outputNo: number | null): 
   const base = printable.replace(/[\\/:*?"<>|]+/g, '_').trim() || 'simulation'
   return outputNo === null ? `${base}.png` : `${base} output ${outputNo}.png`
 }
+
+/** What the arrow keys do to the clipping plane: move it along its axis, or turn it to the next axis. */
+export const CLIP_TRANSFORM_MODES = ['translate', 'rotate'] as const
+/** One clip transform mode (keys t and r). */
+export type ClipTransformMode = (typeof CLIP_TRANSFORM_MODES)[number]
+
+/** Keys that choose the clip transform mode (spec/results.md §4). */
+export const CLIP_MODE_KEYS: Record<string, ClipTransformMode> = { t: 'translate', r: 'rotate' }
+
+/** An arrow key moves the plane by this share of the output's extent along its axis. */
+export const CLIP_NUDGE_FRACTION = 0.02
+/** …or by this much when nothing is shown yet, metres. */
+export const CLIP_NUDGE_FALLBACK_M = 0.01
+
+/**
+ * The clip after an arrow key in a transform mode: translate moves the plane along its axis (up and
+ * right forwards), rotate turns it to the next axis (x → y → z, left and down backwards). Other keys: null.
+ */
+export function nudgeClip(
+  clip: ClippingPlane,
+  mode: ClipTransformMode,
+  key: string,
+  bounds: RenderSnapshot['bounds'],
+): ClippingPlane | null {
+  const forwards = key === 'ArrowUp' || key === 'ArrowRight'
+  const backwards = key === 'ArrowDown' || key === 'ArrowLeft'
+  if (!forwards && !backwards) return null
+  const sign = forwards ? 1 : -1
+  if (mode === 'rotate') {
+    const axes = ['x', 'y', 'z'] as const
+    const next = axes[(axes.indexOf(clip.axis) + sign + axes.length) % axes.length] ?? 'x'
+    return { ...clip, axis: next }
+  }
+  const extent = clipAxisExtent(bounds, clip.axis)
+  const span = extent === null ? 0 : extent.max - extent.min
+  const step = span > 0 ? span * CLIP_NUDGE_FRACTION : CLIP_NUDGE_FALLBACK_M
+  return { ...clip, offsetM: roundOffset(clip.offsetM + sign * step) }
+}
