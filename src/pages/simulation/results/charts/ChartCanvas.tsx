@@ -9,7 +9,7 @@ import {
   type ChartOptions,
   type Plugin,
 } from 'chart.js'
-import { useEffect, useMemo, type RefObject } from 'react'
+import { useEffect, useMemo, useState, type RefObject } from 'react'
 import { Line } from 'react-chartjs-2'
 import type { ChartWindow } from '../../../../../domain/results.ts'
 import {
@@ -80,6 +80,19 @@ export function ChartCanvas({
   chartRef: ChartInstanceRef
 }) {
   const drawable = useMemo(() => canDrawCharts(), [])
+  // The chart is created one frame after its panel: the panel's layout and the chart's first
+  // draw then run as two tasks, not one long one.
+  const [mounted, setMounted] = useState(false)
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setMounted(true), 0)
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      clearTimeout(timer)
+    }
+  }, [])
 
   const data = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(
     () => ({ datasets: buildChartDatasets(chartWindow, outputTimeIntervalS) }),
@@ -133,6 +146,7 @@ export function ChartCanvas({
         This browser cannot draw charts.
       </p>
     )
+  if (!mounted) return <div className="chart-window__pending" aria-hidden="true" />
   return (
     <Line
       ref={chartRef}
