@@ -94,7 +94,7 @@ let intents: RenderIntent[]
 let store: ReturnType<typeof createStore>
 let queryClient: QueryClient
 
-function renderMenus(snapshot: RenderSnapshot | null = SNAPSHOT) {
+function renderMenus(snapshot: RenderSnapshot | null = SNAPSHOT, list: OutputManifestList = LIST) {
   intents = []
   store = createStore()
   const engine = {
@@ -108,7 +108,7 @@ function renderMenus(snapshot: RenderSnapshot | null = SNAPSHOT) {
     <QueryClientProvider client={queryClient}>
       <JotaiProvider store={store}>
         <MemoryRouter>
-          <CanvasMenus simulation={SIMULATION} list={LIST} />
+          <CanvasMenus simulation={SIMULATION} list={list} />
           <Toasts />
         </MemoryRouter>
       </JotaiProvider>
@@ -237,6 +237,32 @@ describe('canvas menus', () => {
     // Typing in a field keeps its keys.
     fireEvent.keyDown(within(dialog).getByLabelText('Offset (m)'), { key: 'ArrowDown' })
     expect(store.get(clipAtom).offsetM).toBeCloseTo(0.532, 9)
+  })
+
+  it('draws velocity arrows over the fluids when asked, where the output has velocities', () => {
+    renderMenus()
+    expect(
+      within(openMenu('Fluid view', 'Fluid view mode')).queryByRole('switch', {
+        name: 'Velocity arrows',
+      }),
+    ).toBeNull()
+    cleanup()
+    const withVelocity: OutputManifestList = {
+      ...LIST,
+      outputs: LIST.outputs.map((output) => ({
+        ...output,
+        objects: output.objects.map((o) => ({ ...o, columns: ['vx', 'vy', 'vz'] })),
+      })),
+    }
+    renderMenus(SNAPSHOT, withVelocity)
+    expect(ofType('set_vectors')).toEqual([{ type: 'set_vectors', enabled: false, columns: null }])
+    const dialog = openMenu('Fluid view', 'Fluid view mode')
+    fireEvent.click(within(dialog).getByRole('switch', { name: 'Velocity arrows' }))
+    expect(ofType('set_vectors').at(-1)).toEqual({
+      type: 'set_vectors',
+      enabled: true,
+      columns: ['vx', 'vy', 'vz'],
+    })
   })
 
   it('closes a dialog with Escape and opens one menu at a time', () => {

@@ -16,10 +16,13 @@ import {
   viewportStateAtom,
 } from '../../../../state/viewportAtoms.ts'
 import { CanvasMenu, Segmented } from './CanvasMenu.tsx'
+import { velocityArrowsAtom } from './canvasAtoms.ts'
 import { ClipDialog } from './ClipDialog.tsx'
 import {
   CLIP_MODE_KEYS,
+  VELOCITY_COLUMNS,
   formatScaleLength,
+  hasVelocityColumns,
   imageFileName,
   nudgeClip,
   viewObjects,
@@ -184,10 +187,12 @@ export function CanvasMenus({
   const snapshot = useAtomValue(viewportStateAtom).snapshot
   const [coordinateSystem, setCoordinateSystem] = useAtom(coordinateSystemAtom)
   const pointSizePx = useAtomValue(pointSizeAtom)
+  const velocityArrows = useAtomValue(velocityArrowsAtom)
   const [openMenu, setOpenMenu] = useState<MenuName | null>(null)
   const [clipMode, setClipMode] = useState<ClipTransformMode>('translate')
   useClipKeys(clipMode, setClipMode)
   const objects = useMemo(() => viewObjects(list), [list])
+  const arrowsAvailable = useMemo(() => hasVelocityColumns(list), [list])
   const camera = snapshot?.camera ?? null
 
   const dispatch = useCallback((intent: RenderIntent) => engine?.dispatch(intent), [engine])
@@ -197,6 +202,10 @@ export function CanvasMenus({
   useEffect(() => {
     dispatch({ type: 'set_point_size', sizePx: pointSizePx })
   }, [dispatch, pointSizePx])
+  useEffect(() => {
+    const enabled = velocityArrows && arrowsAvailable
+    dispatch({ type: 'set_vectors', enabled, columns: enabled ? VELOCITY_COLUMNS : null })
+  }, [dispatch, velocityArrows, arrowsAvailable])
 
   const menuProps = (name: MenuName) => ({
     open: openMenu === name,
@@ -210,7 +219,7 @@ export function CanvasMenus({
           <SolidViewDialog parts={objects.parts} />
         </CanvasMenu>
         <CanvasMenu label="Fluid view" title="Fluid view mode" {...menuProps('fluid')}>
-          <FluidViewDialog fluids={objects.fluids} />
+          <FluidViewDialog fluids={objects.fluids} arrowsAvailable={arrowsAvailable} />
         </CanvasMenu>
         <CanvasMenu label="Clip" {...menuProps('clip')}>
           <ClipDialog mode={clipMode} onModeChange={setClipMode} />

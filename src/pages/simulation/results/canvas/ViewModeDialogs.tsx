@@ -9,6 +9,7 @@ import {
   type MaterialView,
   type PartView,
 } from '../../../../state/viewportAtoms.ts'
+import { velocityArrowsAtom } from './canvasAtoms.ts'
 import { Segmented, Switch } from './CanvasMenu.tsx'
 import {
   DEFAULT_MATERIAL_VIEW,
@@ -61,7 +62,15 @@ export function SolidViewDialog({ parts }: { parts: readonly ViewObject[] }) {
 }
 
 /** Fluid view mode: how every fluid is drawn (the material display modes), whether it shows, and the point size. */
-export function FluidViewDialog({ fluids }: { fluids: readonly ViewObject[] }) {
+export function FluidViewDialog({
+  fluids,
+  arrowsAvailable,
+}: {
+  fluids: readonly ViewObject[]
+  /** The fluids carry velocity columns: velocity arrows can be drawn. */
+  arrowsAvailable: boolean
+}) {
+  const [arrows, setArrows] = useAtom(velocityArrowsAtom)
   const engine = useAtomValue(viewportEngineAtom)
   const [views, setViews] = useAtom(materialViewsAtom)
   const [pointSizePx, setPointSizePx] = useAtom(pointSizeAtom)
@@ -108,6 +117,7 @@ export function FluidViewDialog({ fluids }: { fluids: readonly ViewObject[] }) {
         labelOf={(mode) => MATERIAL_DISPLAY_LABELS[mode]}
         onChange={(displayMode) => apply({ displayMode, visible: true })}
       />
+      {arrowsAvailable && <Switch label="Velocity arrows" checked={arrows} onChange={setArrows} />}
       <div className="canvas-menu__row">
         <label className="canvas-menu__label" htmlFor={sizeId}>
           Point size (px)

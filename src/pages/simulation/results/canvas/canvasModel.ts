@@ -160,3 +160,15 @@ export function nudgeClip(
   const step = span > 0 ? span * CLIP_NUDGE_FRACTION : CLIP_NUDGE_FALLBACK_M
   return { ...clip, offsetM: roundOffset(clip.offsetM + sign * step) }
 }
+
+/** The velocity columns the arrows follow. */
+export const VELOCITY_COLUMNS: [string, string, string] = ['vx', 'vy', 'vz']
+
+/** True when every fluid of the first output carries the velocity columns (the arrows need them). */
+export function hasVelocityColumns(list: OutputManifestList): boolean {
+  const fluids = list.outputs[0]?.objects.filter((object) => object.kind === 'fluid') ?? []
+  return (
+    fluids.length > 0 &&
+    fluids.every((fluid) => VELOCITY_COLUMNS.every((column) => fluid.columns.includes(column)))
+  )
+}
