@@ -17,13 +17,13 @@ let manifests: OutputManifestInfo[]
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'dive-export-work-'))
-  manifests = (await writeSyntheticRun({
+  manifests = await writeSyntheticRun({
     dataDir,
     simulationId: 1,
     runId: 1,
     outputCount: 2,
     particles: PARTICLES,
-  })) as OutputManifestInfo[]
+  })
 }, 120_000)
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
