@@ -132,12 +132,13 @@ test('an axis of the gizmo and a face of the view cube turn the view', async ({
   const fromX = await expectPictureChange(page, helper, before)
   // Looking along −x, the view cube shows the Right face straight on.
   const cube = page.getByRole('group', { name: 'View cube' })
-  await expect(cube.getByRole('button', { name: 'View Right' })).toBeVisible()
-  await expect(cube.getByRole('button')).toHaveCount(1)
-  await cube.getByRole('button', { name: 'View Right' }).click()
+  await expect(cube.getByRole('button', { name: 'View Right', exact: true })).toBeVisible()
+  for (const hidden of ['View Front', 'View Top', 'View Left'])
+    await expect(cube.getByRole('button', { name: hidden, exact: true })).toHaveCount(0)
+  await cube.getByRole('button', { name: 'View Right', exact: true }).click()
   await page.getByRole('button', { name: 'View from +Z' }).click()
   await expectPictureChange(page, helper, fromX)
-  await expect(cube.getByRole('button', { name: 'View Top' })).toBeVisible()
+  await expect(cube.getByRole('button', { name: 'View Top', exact: true })).toBeVisible()
 })
 
 test('the Clip dialog clips the view and flips it', async ({ page, context }) => {
@@ -183,4 +184,10 @@ test('Save Image stores the view as the post image and offers the PNG', async ({
   const bytes = await image.body()
   expect([...bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47])
   expect(bytes.length).toBeGreaterThan(1000)
+
+  // 'You can see it on the monitoring page': it is there.
+  await page.goto(`/simulation/${demo.simulationId}/dashboard`)
+  const shown = page.getByRole('img', { name: /^Post image of / })
+  await expect(shown).toBeVisible({ timeout: 15_000 })
+  expect(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100)
 })
