@@ -69,9 +69,10 @@ test('output range 0..last: Load shows a value per output, Plot draws it in the 
   await expect(lastRow.getByRole('rowheader')).toHaveText(String(lastOutputNo))
   await expect(lastRow.getByRole('cell').nth(1)).toHaveText(NUMBER)
   const summary = panel.getByRole('table', { name: 'Statistics summary' })
-  await expect(summary.getByRole('row', { name: /^Max/ }).getByRole('cell').first()).toHaveText(
-    NUMBER,
-  )
+  // Operation, aggregator over the outputs, value, Plot.
+  const maxRow = summary.getByRole('row', { name: /^Max/ })
+  await expect(maxRow.getByRole('cell').nth(0)).toHaveText('Max')
+  await expect(maxRow.getByRole('cell').nth(1)).toHaveText(NUMBER)
 
   await summary.getByRole('button', { name: 'Plot Mean' }).click()
   const charts = page.getByRole('region', { name: 'Charts' })

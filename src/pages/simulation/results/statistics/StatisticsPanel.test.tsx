@@ -368,6 +368,7 @@ describe('StatisticsPanel', () => {
     expect(within(perOutput).getByText('0.4')).toBeTruthy()
     const summary = screen.getByRole('table', { name: 'Statistics summary' })
     expect(within(summary).getAllByText('42')).toHaveLength(3)
+    expect(within(summary).getByRole('row', { name: /^Max Max 42/ })).toBeTruthy()
     expect(calcRequests().at(-1)).toMatchObject({ outputs: [0, 1, 2, 3, 4], mode: 'both' })
     expect(screen.queryByText('Click the Load button to view the selected data.')).toBeNull()
 
@@ -382,6 +383,22 @@ describe('StatisticsPanel', () => {
     expect(Object.values(windows[0]?.layout.datasetLayouts ?? {})[0]?.name).toBe(
       'Pressure max (Water, Oil)',
     )
+  })
+
+  it('lets each operation choose its aggregator over the outputs', async () => {
+    renderPanel()
+    await chooseOutputRange()
+    fireEvent.change(screen.getByLabelText('Max over outputs'), { target: { value: 'median' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Load' }))
+    const summary = await screen.findByRole('table', { name: 'Statistics summary' })
+    expect(calcRequests().at(-1)?.operations).toEqual({
+      mean: ['mean'],
+      min: ['min'],
+      max: ['median'],
+    })
+    expect(within(summary).getByRole('row', { name: /^Max Median/ })).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('Max over outputs'), { target: { value: 'max' } })
+    expect(screen.getByText('Click the Load button to view the selected data.')).toBeTruthy()
   })
 
   it('lists missing outputs: one by one below 6, else as a count', async () => {

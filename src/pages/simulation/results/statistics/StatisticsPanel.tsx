@@ -6,6 +6,7 @@ import type { Simulation } from '../../../../../domain/projects.ts'
 import {
   ATTRIBUTES,
   OUTPUT_MODES,
+  SENSOR_STATISTICS_OPERATIONS,
   STATISTICS_MESSAGES,
   checkStatisticsConfig,
   outputTime,
@@ -413,6 +414,36 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
             </label>
           ))}
         </fieldset>
+        {config.outputMode !== 'current' && configOperations(config).length > 0 && (
+          <fieldset className="stats-panel__group">
+            <legend className="field__label">Over all outputs</legend>
+            {configOperations(config).map((op) => (
+              <span key={op} className="stats-panel__aggregator">
+                <label htmlFor={`${ids}-over-${op}`}>{OPERATION_LABELS[op]}</label>
+                <select
+                  id={`${ids}-over-${op}`}
+                  className="select"
+                  aria-label={`${OPERATION_LABELS[op]} over outputs`}
+                  value={config.operations[op]}
+                  onChange={(event) =>
+                    update({
+                      operations: {
+                        ...config.operations,
+                        [op]: event.target.value as StatisticsOperation,
+                      },
+                    })
+                  }
+                >
+                  {SENSOR_STATISTICS_OPERATIONS.map((aggregator) => (
+                    <option key={aggregator} value={aggregator}>
+                      {OPERATION_LABELS[aggregator]}
+                    </option>
+                  ))}
+                </select>
+              </span>
+            ))}
+          </fieldset>
+        )}
         <div className="stats-panel__actions">
           {config.outputMode !== 'current' && (
             <button
@@ -601,6 +632,7 @@ function Results(props: {
               <thead>
                 <tr>
                   <th scope="col">Operation</th>
+                  <th scope="col">Over outputs</th>
                   <th scope="col">All outputs · {label}</th>
                   <th scope="col">
                     <span className="visually-hidden">Chart</span>
@@ -611,6 +643,9 @@ function Results(props: {
                 {ops.map((op) => (
                   <tr key={op}>
                     <th scope="row">{OPERATION_LABELS[op]}</th>
+                    <td className="stats-panel__over">
+                      {OPERATION_LABELS[shown.config.operations[op] ?? op]}
+                    </td>
                     <td>{cell(shown.aggregates[op])}</td>
                     <td>
                       <button

@@ -234,9 +234,9 @@ export function planStatisticsRequests(
       }
       groups.set(key, group)
     }
+    // Only the operation has a wire form; the aggregator combines plain values per output.
     const aggregator = config.operations[op] ?? defaultTemporalAggregator(op)
-    const wireAggregator = aggregator === op ? wire.operation : aggregator
-    group.request.operations[wire.operation] = [wireAggregator]
+    group.request.operations[wire.operation] = [aggregator]
     group.operationOf[wire.operation] = op
   }
   return [...groups.values()]
