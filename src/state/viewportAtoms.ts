@@ -7,7 +7,6 @@ import {
   type DetailLevel,
 } from '../../domain/constants.ts'
 import type {
-  CameraState,
   ClippingPlane,
   MATERIAL_DISPLAY_MODES,
   PART_VIEW_MODES,
@@ -48,13 +47,16 @@ export interface ColourMapChoice {
   range: { min: number; max: number } | null
 }
 
-/** The colour map of the results viewport: velocity magnitude, rainbow, range from the data. */
-export const colourMapChoiceAtom = atom<ColourMapChoice>({
+/** A new results view's colour map: velocity magnitude, rainbow, range from the data. */
+export const DEFAULT_COLOUR_MAP_CHOICE: ColourMapChoice = {
   attribute: 'velocity',
   subOption: 'magnitude',
   scheme: DEFAULT_COLOUR_SCHEME,
   range: null,
-})
+}
+
+/** The colour map of the results viewport. */
+export const colourMapChoiceAtom = atom<ColourMapChoice>(DEFAULT_COLOUR_MAP_CHOICE)
 colourMapChoiceAtom.debugLabel = 'colourMapChoiceAtom'
 
 /** A clipping plane that keeps everything: off, along x, not flipped, at 0 m. */
@@ -109,13 +111,6 @@ detailLevelAtom.debugLabel = 'detailLevelAtom'
 /** The dataset shown while paused: 'fast' (reduced) or 'full'. */
 export const datasetAtom = atom<'fast' | 'full'>('full')
 datasetAtom.debugLabel = 'datasetAtom'
-
-/**
- * The saved camera to restore once the engine runs (set by the page from the viewport state;
- * null: nothing to restore). The page clears it after dispatching it.
- */
-export const restoredCameraAtom = atom<CameraState | null>(null)
-restoredCameraAtom.debugLabel = 'restoredCameraAtom'
 
 /** Largest drawn particle size in CSS pixels (the fluid view mode dialog's point size; 15 px). */
 export const pointSizeAtom = atom<number>(DEFAULT_POINT_SIZE_PX)

@@ -9,6 +9,7 @@ import { defaultViewportState, type ViewportState } from '../../../../domain/res
 import type { EngineState } from '../../../../engine/client.ts'
 import type { RenderIntent, RenderSnapshot } from '../../../../engine/protocol.ts'
 import { tokenStore } from '../../../api/index.ts'
+import { clipAtom, colourMapChoiceAtom, partViewsAtom } from '../../../state/viewportAtoms.ts'
 import { ResultsViewer } from './ResultsViewer.tsx'
 
 /*
@@ -175,10 +176,10 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-function renderViewer() {
+function renderViewer(store = createStore()) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   return render(
-    <JotaiProvider store={createStore()}>
+    <JotaiProvider store={store}>
       <QueryClientProvider client={client}>
         <ResultsViewer simulation={SIMULATION} />
       </QueryClientProvider>
@@ -353,6 +354,27 @@ describe('ResultsViewer', () => {
       mode: 'particles_circles',
       visible: true,
     })
+  })
+
+  it("starts from default views, not the previous simulation's, when nothing was saved", async () => {
+    const store = createStore()
+    store.set(colourMapChoiceAtom, {
+      attribute: 'pressure',
+      subOption: 'magnitude',
+      scheme: 'binary',
+      range: { min: 1, max: 2 },
+    })
+    store.set(clipAtom, { enabled: true, axis: 'y', flipped: true, offsetM: 3 })
+    store.set(partViewsAtom, { 'wall-1': { visible: false, viewMode: 'surface' } })
+    renderViewer(store)
+    await waitForEngine()
+    expect(ofType('set_colour').at(-1)).toMatchObject({
+      attribute: 'velocity',
+      scheme: 'rainbow',
+      range: null,
+    })
+    expect(ofType('set_clip').at(-1)?.clip.enabled).toBe(false)
+    expect(ofType('set_part_view').at(-1)).toMatchObject({ mode: 'translucent', visible: true })
   })
 
   it('saves the viewport state every 5 s when it changed, with the camera up normalized', async () => {

@@ -5,6 +5,8 @@ import type { OutputManifestList } from '../../../../../domain/rest/resultsRoute
 import type { ViewportState } from '../../../../../domain/results.ts'
 import { callApi } from '../../../../api/index.ts'
 import {
+  DEFAULT_CLIP,
+  DEFAULT_COLOUR_MAP_CHOICE,
   clipAtom,
   colourMapChoiceAtom,
   coordinateSystemAtom,
@@ -75,6 +77,12 @@ export function useViewportStatePersistence(
 
   useEffect(() => {
     let cancelled = false
+    // The view atoms outlive the page: another simulation's views must not carry over.
+    setColour(DEFAULT_COLOUR_MAP_CHOICE)
+    setClip(DEFAULT_CLIP)
+    setCoordinateSystem(true)
+    setParts({})
+    setMaterials({})
     callApi('getRunViewportState', { params: { id: String(simulationId) } })
       .then((saved) => {
         if (cancelled) return
