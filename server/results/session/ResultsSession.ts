@@ -254,6 +254,10 @@ export class ResultsSession {
       return
     }
     const frame = parsed.output
+    if (frame.type === 'sys.heartbeat') {
+      await this.#send({ type: 'sys.heartbeat.resp', requestId: frame.requestId })
+      return
+    }
     if (frame.type === 'sys.hello') {
       await this.#hello(frame)
       return

@@ -713,6 +713,8 @@ describe('/ws/results session', () => {
       'fetch.available_outputs.resp',
     )
     expect((reply!.frame as Json).outputs).toHaveLength(4)
+    const [beat] = await client.request({ type: 'sys.heartbeat' }, 'sys.heartbeat.resp')
+    expect(beat!.frame.type).toBe('sys.heartbeat.resp')
     client.close()
   })
 
