@@ -220,13 +220,16 @@ describe('canvas menus', () => {
     // Off: the keys leave the plane alone.
     expect(store.get(clipAtom)).toEqual(offCopy)
     act(() => store.set(clipAtom, { enabled: true, axis: 'x', flipped: false, offsetM: 0.5 }))
+    // The arrows belong to the page unless the Clip dialog is open (or the view has focus).
+    fireEvent.keyDown(window, { key: 'ArrowUp' })
+    expect(store.get(clipAtom).offsetM).toBe(0.5)
+    const dialog = openMenu('Clip', 'Clip')
     fireEvent.keyDown(window, { key: 'ArrowUp' })
     // 2 % of the 1.6 m extent along x.
     expect(store.get(clipAtom).offsetM).toBeCloseTo(0.532, 9)
     fireEvent.keyDown(window, { key: 'r' })
     fireEvent.keyDown(window, { key: 'ArrowRight' })
     expect(store.get(clipAtom).axis).toBe('y')
-    const dialog = openMenu('Clip', 'Clip')
     expect(
       within(dialog).getByRole('button', { name: 'Rotate (r)' }).getAttribute('aria-pressed'),
     ).toBe('true')

@@ -54,9 +54,14 @@ function isEditingField(target: EventTarget | null): boolean {
 
 /**
  * Keys t and r choose the clipping plane's translate or rotate mode; the arrow keys then move it
- * along its axis or turn it to the next axis (only while the plane is on and no field has focus).
+ * along its axis or turn it to the next axis: while the plane is on, no field has focus, and the Clip
+ * dialog is open or the focus is in the 3D view (elsewhere the arrows keep scrolling the page).
  */
-function useClipKeys(mode: ClipTransformMode, setMode: (mode: ClipTransformMode) => void) {
+function useClipKeys(
+  mode: ClipTransformMode,
+  setMode: (mode: ClipTransformMode) => void,
+  dialogOpen: boolean,
+) {
   const [clip, setClip] = useAtom(clipAtom)
   const bounds = useAtomValue(viewportStateAtom).snapshot?.bounds ?? null
   useEffect(() => {
@@ -68,6 +73,8 @@ function useClipKeys(mode: ClipTransformMode, setMode: (mode: ClipTransformMode)
         setMode(chosen)
         return
       }
+      const inView = event.target instanceof Element && event.target.closest('.viewport') !== null
+      if (!dialogOpen && !inView) return
       const next = nudgeClip(clip, mode, event.key, bounds)
       if (next === null) return
       event.preventDefault()
@@ -75,7 +82,7 @@ function useClipKeys(mode: ClipTransformMode, setMode: (mode: ClipTransformMode)
     }
     window.addEventListener('keydown', onKeyDown)
     return () => window.removeEventListener('keydown', onKeyDown)
-  }, [clip, setClip, bounds, mode, setMode])
+  }, [clip, setClip, bounds, mode, setMode, dialogOpen])
 }
 
 /**
@@ -190,7 +197,7 @@ export function CanvasMenus({
   const velocityArrows = useAtomValue(velocityArrowsAtom)
   const [openMenu, setOpenMenu] = useState<MenuName | null>(null)
   const [clipMode, setClipMode] = useState<ClipTransformMode>('translate')
-  useClipKeys(clipMode, setClipMode)
+  useClipKeys(clipMode, setClipMode, openMenu === 'clip')
   const objects = useMemo(() => viewObjects(list), [list])
   const arrowsAvailable = useMemo(() => hasVelocityColumns(list), [list])
   const camera = snapshot?.camera ?? null
