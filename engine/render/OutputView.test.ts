@@ -127,6 +127,21 @@ describe('output view', () => {
     expect(points.visible).toBe(false)
   })
 
+  it('hides the particles of a wall without a mesh when its part is hidden', () => {
+    const data = output()
+    const water = data.objects[0]!
+    data.objects.push({ ...water, objectId: 'rim', kind: 'wall_boundary', name: 'Rim' })
+    const view = new OutputView(data, shared)
+    const rim = view.objects[2]!.points!
+    view.applyDisplay(() => defaultObjectDisplay())
+    expect(rim.visible).toBe(true)
+    view.applyDisplay((id) =>
+      id === 'rim' ? { ...defaultObjectDisplay(), partVisible: false } : defaultObjectDisplay(),
+    )
+    expect(rim.visible).toBe(false)
+    expect(view.objects[0]!.points!.visible).toBe(true)
+  })
+
   it('draws a wireframe as the mesh edges over the same position buffers, and translucent without depth writes', () => {
     const view = new OutputView(output(), shared)
     const tank = view.objects[1]!

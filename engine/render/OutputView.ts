@@ -308,9 +308,15 @@ export class OutputView {
       const display = displayOf(view.object.objectId)
       const hasMesh = view.mesh !== null
       if (view.points !== null) {
-        // A wall with a mesh is drawn as its mesh; its boundary particles stay hidden.
+        // A wall with a mesh is drawn as its mesh; its boundary particles stay hidden. A wall
+        // without one is drawn as its particles, shown or hidden with the part.
         // Format 1.0 writes no surface dataset: a material set to surface keeps its particles.
-        const visible = !hasMesh && display.materialVisible && display.materialMode !== 'hidden'
+        const isPart = view.object.kind !== 'fluid'
+        const visible =
+          !hasMesh &&
+          (isPart
+            ? display.partVisible
+            : display.materialVisible && display.materialMode !== 'hidden')
         view.points.visible = visible
         view.points.material.uniforms.uShape!.value =
           display.materialMode === 'particles_circles'
