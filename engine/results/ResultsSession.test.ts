@@ -362,7 +362,11 @@ describe('ResultsSession against a ws server', () => {
     await expect(lost).rejects.toBeInstanceOf(ResultsSessionError)
     await expect(session.fetchStatisticsInfo(7)).resolves.toEqual([])
     expect(states).toContain('reconnecting')
-    expect(session.getSnapshot()).toMatchObject({ status: 'open', toast: { state: 'reconnected' } })
+    expect(session.getSnapshot()).toMatchObject({
+      status: 'open',
+      opens: 2,
+      toast: { state: 'reconnected' },
+    })
     expect(server.received.filter((f) => f.type === 'sys.hello')).toHaveLength(2)
   })
 

@@ -67,6 +67,8 @@ export interface SessionSnapshot {
   status: SessionStatus
   /** Reconnect attempts made since the session was last open. */
   attempts: number
+  /** How many times the session has opened (grows on every reconnect). */
+  opens: number
   /** The latest connection toast event; `seq` grows with each, so equal events still show. */
   toast: { state: ConnectionToastState; seq: number } | null
 }
@@ -184,7 +186,8 @@ export class ResultsSession {
   #dropped = false
   #toastSeq = 0
   #toast: SessionSnapshot['toast'] = null
-  #snapshot: SessionSnapshot = { status: 'idle', attempts: 0, toast: null }
+  #opens = 0
+  #snapshot: SessionSnapshot = { status: 'idle', attempts: 0, opens: 0, toast: null }
   #listeners = new Set<(snapshot: SessionSnapshot) => void>()
   #reconnectTimer: unknown = null
   #heartbeatTimer: unknown = null
@@ -442,7 +445,12 @@ export class ResultsSession {
   }
 
   #publish(): void {
-    this.#snapshot = { status: this.#status, attempts: this.#attempts, toast: this.#toast }
+    this.#snapshot = {
+      status: this.#status,
+      attempts: this.#attempts,
+      opens: this.#opens,
+      toast: this.#toast,
+    }
     for (const listener of this.#listeners) listener(this.#snapshot)
   }
 
@@ -586,6 +594,7 @@ export class ResultsSession {
     this.#showToast(this.#dropped || this.#hadOpen ? 'reconnected' : 'connected')
     this.#hadOpen = true
     this.#dropped = false
+    this.#opens += 1
     this.#setStatus('open')
     for (const pending of [...this.#pending.values()]) if (!pending.sent) this.#sendRequest(pending)
     this.#heardSinceBeat = true

@@ -118,7 +118,7 @@ export function useResultsSession(simulationId: number): ResultsSession | null {
   return session
 }
 
-const IDLE_SNAPSHOT: SessionSnapshot = { status: 'idle', attempts: 0, toast: null }
+const IDLE_SNAPSHOT: SessionSnapshot = { status: 'idle', attempts: 0, opens: 0, toast: null }
 const noSubscription = () => () => undefined
 
 /** The session's connection state, re-rendering on every change. */

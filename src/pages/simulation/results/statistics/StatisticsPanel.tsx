@@ -64,16 +64,17 @@ function parseNumberInput(text: string): number | null {
 function useSessionQueries(simulation: Simulation) {
   const session = useResultsSession(simulation.id)
   const simId = simulation.id
-  const status = useResultsSessionSnapshot(session).status
+  const opens = useResultsSessionSnapshot(session).opens
   const queryClient = useQueryClient()
-  // Requests that failed because the socket dropped are asked again once the session is back.
+  // Requests that failed because the socket dropped are asked again once the session is back
+  // (counted by opens: a quick drop and reopen may never show another status to React).
   useEffect(() => {
-    if (status !== 'open') return
+    if (opens < 2) return
     void queryClient.invalidateQueries({
       queryKey: ['resultsSession', simId],
       predicate: (query) => query.state.status === 'error',
     })
-  }, [status, simId, queryClient])
+  }, [opens, simId, queryClient])
   // A run still writing outputs gets new ones: ask at the outputs poll rate.
   const writing = simulation.state === 'running' || simulation.state === 'stopping'
   const attributes = useQuery({
@@ -629,11 +630,12 @@ function Results(props: {
         <>
           <div className="table-wrap">
             <table className="table stats-panel__table" aria-label="Statistics summary">
+              <caption className="stats-panel__caption">{label}</caption>
               <thead>
                 <tr>
                   <th scope="col">Operation</th>
                   <th scope="col">Over outputs</th>
-                  <th scope="col">All outputs · {label}</th>
+                  <th scope="col">All outputs</th>
                   <th scope="col">
                     <span className="visually-hidden">Chart</span>
                   </th>
