@@ -123,6 +123,20 @@ describe('ColourMapBar', () => {
     expect(screen.getByTestId('colour-map-gradient').getAttribute('data-scheme')).toBe('diverging')
   })
 
+  it('opens the scheme list on the chosen scheme and picks with the arrow keys and Enter', () => {
+    const { store } = renderBar()
+    fireEvent.click(screen.getByRole('button', { name: 'Colour scheme' }))
+    expect(document.activeElement?.textContent).toBe('Rainbow')
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' })
+    expect(document.activeElement?.textContent).toBe('Binary')
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' })
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' })
+    expect(document.activeElement?.textContent).toBe('Blue brightness')
+    fireEvent.keyDown(document.activeElement!, { key: 'Enter' })
+    expect(store.get(colourMapChoiceAtom).scheme).toBe('blueBrightness')
+    expect(screen.queryByRole('listbox')).toBeNull()
+  })
+
   it('draws stepped schemes with hard bands and smooth ones through their stops', () => {
     expect(schemeGradient('rainbow')).toBe(
       'linear-gradient(90deg, rgb(0, 0, 255) 0%, rgb(0, 255, 255) 25%, rgb(0, 255, 0) 50%, rgb(255, 255, 0) 75%, rgb(255, 0, 0) 100%)',

@@ -1,6 +1,6 @@
 import { useAtom, useAtomValue } from 'jotai'
-import { useId, useState, type KeyboardEvent } from 'react'
-import { COLOUR_SCHEMES } from '../../../../../domain/constants.ts'
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { COLOUR_SCHEMES, type ColourScheme } from '../../../../../domain/constants.ts'
 import {
   VECTOR_SUB_OPTIONS,
   applyColourRange,
@@ -35,6 +35,68 @@ function parseNumber(text: string): number | string {
 }
 
 type Visibility = 'expanded' | 'collapsed' | 'hidden'
+
+/**
+ * The 7 schemes as swatches drawn from the GPU's colour table. Opens with the chosen one focused;
+ * arrow keys, Home and End move, Enter or Space picks.
+ */
+function SchemeList({
+  selected,
+  onSelect,
+}: {
+  selected: ColourScheme
+  onSelect: (scheme: ColourScheme) => void
+}) {
+  const listRef = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    listRef.current?.querySelector<HTMLElement>('[aria-selected="true"]')?.focus()
+  }, [])
+  const moveFocus = (from: number, key: string) => {
+    const last = COLOUR_SCHEMES.length - 1
+    const next =
+      key === 'ArrowDown'
+        ? Math.min(last, from + 1)
+        : key === 'ArrowUp'
+          ? Math.max(0, from - 1)
+          : key === 'Home'
+            ? 0
+            : last
+    listRef.current?.querySelectorAll<HTMLElement>('[role="option"]')[next]?.focus()
+  }
+  return (
+    <div className="scheme-list" role="listbox" aria-label="Colour schemes" ref={listRef}>
+      {COLOUR_SCHEMES.map((scheme, index) => (
+        <div
+          key={scheme}
+          role="option"
+          tabIndex={scheme === selected ? 0 : -1}
+          aria-selected={scheme === selected}
+          className="scheme-list__option"
+          onClick={() => onSelect(scheme)}
+          onKeyDown={(event) => {
+            if (['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(event.key)) {
+              event.preventDefault()
+              moveFocus(index, event.key)
+              return
+            }
+            if (event.key !== 'Enter' && event.key !== ' ') return
+            // Space picks here: it must not reach the timeline's play/pause.
+            event.preventDefault()
+            event.stopPropagation()
+            onSelect(scheme)
+          }}
+        >
+          <span
+            className="scheme-list__swatch"
+            style={{ background: schemeGradient(scheme) }}
+            aria-hidden="true"
+          />
+          <span>{schemeLabel(scheme)}</span>
+        </div>
+      ))}
+    </div>
+  )
+}
 
 /**
  * The colour map bar over the results view: attribute and component, the scheme (drawn from the
@@ -189,34 +251,13 @@ export function ColourMapBar({ options }: { options: readonly AttributeOption[] 
               }
             >
               {(close) => (
-                <div className="scheme-list" role="listbox" aria-label="Colour schemes">
-                  {COLOUR_SCHEMES.map((scheme) => (
-                    <div
-                      key={scheme}
-                      role="option"
-                      tabIndex={0}
-                      aria-selected={scheme === choice.scheme}
-                      className="scheme-list__option"
-                      onClick={() => {
-                        setChoice({ ...choice, scheme })
-                        close()
-                      }}
-                      onKeyDown={(event) => {
-                        if (event.key !== 'Enter' && event.key !== ' ') return
-                        event.preventDefault()
-                        setChoice({ ...choice, scheme })
-                        close()
-                      }}
-                    >
-                      <span
-                        className="scheme-list__swatch"
-                        style={{ background: schemeGradient(scheme) }}
-                        aria-hidden="true"
-                      />
-                      <span>{schemeLabel(scheme)}</span>
-                    </div>
-                  ))}
-                </div>
+                <SchemeList
+                  selected={choice.scheme}
+                  onSelect={(scheme) => {
+                    setChoice({ ...choice, scheme })
+                    close()
+                  }}
+                />
               )}
             </Popover>
           </>
