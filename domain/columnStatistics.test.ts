@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import {
   aggregateOverOutputs,
   computeExactPercentiles,
+  countHighBits,
+  HIGH_HISTOGRAM_BINS,
   selectRanks,
   summarizeFiniteValues,
 } from './columnStatistics.ts'
@@ -50,6 +52,15 @@ describe('exact percentiles', () => {
     const values = Float32Array.from([3, -1, 2, 2, 7])
     expect(selectRanks(values, [0, 1, 2, 3, 4])).toEqual([-1, 2, 2, 3, 7])
     expect(() => selectRanks(values, [5])).toThrow()
+  })
+
+  it('give the same values from a high-bits histogram counted beforehand', () => {
+    const values = seededValues(50_000, (r) => (r() - 0.3) * 77)
+    const counted = new Uint32Array(HIGH_HISTOGRAM_BINS)
+    countHighBits(values, counted)
+    expect(computeExactPercentiles(values, [0.05, 0.5, 0.95], counted)).toEqual(
+      computeExactPercentiles(values, [0.05, 0.5, 0.95]),
+    )
   })
 
   it('give NaN for no values', () => {

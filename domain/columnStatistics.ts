@@ -13,8 +13,24 @@
 
 const BINS = 65536
 
+/** Bins of the high-bits histogram: one per value of the top 16 bits of a Float32. */
+export const HIGH_HISTOGRAM_BINS = BINS
+
+/**
+ * Counts `values` into a high-bits histogram (the first pass of {@link selectRanks}); a caller
+ * that gathers values can count each as it writes it instead, with the same key.
+ */
+export function countHighBits(values: Float32Array, histogram: Uint32Array): void {
+  const bits = new Int32Array(values.buffer, values.byteOffset, values.length)
+  histogram.fill(0)
+  for (let i = 0; i < bits.length; i++) {
+    const b = bits[i]!
+    histogram[(b ^ ((b >> 31) | 0x80000000)) >>> 16]!++
+  }
+}
+
 /** Reused histograms: the high-bits one and one low-bits histogram per wanted high bin. */
-const highHistogram = new Uint32Array(BINS)
+const sharedHighHistogram = new Uint32Array(BINS)
 const slotOfBin = new Int8Array(BINS).fill(-1)
 const lowHistograms: Uint32Array[] = []
 
@@ -44,19 +60,21 @@ function findBin(histogram: Uint32Array, rank: number): { bin: number; before: n
 
 /**
  * The values at the given 0-based ranks of the sorted `values` (finite values only, unchanged).
- * Two passes over the values whatever the number of ranks (up to 64 distinct high bins).
+ * Two passes over the values whatever the number of ranks (up to 64 distinct high bins); one when
+ * `counted` is their high-bits histogram already ({@link countHighBits}).
  */
-export function selectRanks(values: Float32Array, ranks: readonly number[]): number[] {
+export function selectRanks(
+  values: Float32Array,
+  ranks: readonly number[],
+  counted?: Uint32Array,
+): number[] {
   const n = values.length
   if (ranks.some((rank) => !(rank >= 0 && rank < n) || !Number.isInteger(rank)))
     throw new Error('Ranks must be integers below the value count')
   if (ranks.length === 0) return []
   const bits = new Int32Array(values.buffer, values.byteOffset, n)
-  highHistogram.fill(0)
-  for (let i = 0; i < n; i++) {
-    const b = bits[i]!
-    highHistogram[(b ^ ((b >> 31) | 0x80000000)) >>> 16]!++
-  }
+  const highHistogram = counted ?? sharedHighHistogram
+  if (!counted) countHighBits(values, highHistogram)
   const located = ranks.map((rank) => ({ rank, ...findBin(highHistogram, rank) }))
   const bins = [...new Set(located.map((entry) => entry.bin))]
   if (bins.length > 64) throw new Error('Too many ranks at once')
@@ -88,6 +106,7 @@ export function selectRanks(values: Float32Array, ranks: readonly number[]): num
 export function computeExactPercentiles(
   values: Float32Array,
   fractions: readonly number[],
+  counted?: Uint32Array,
 ): number[] {
   const n = values.length
   if (n === 0) return fractions.map(() => NaN)
@@ -95,7 +114,7 @@ export function computeExactPercentiles(
   const ranks = [
     ...new Set(positions.flatMap((position) => [Math.floor(position), Math.ceil(position)])),
   ].sort((a, b) => a - b)
-  const selected = selectRanks(values, ranks)
+  const selected = selectRanks(values, ranks, counted)
   const valueAt = new Map(ranks.map((rank, index) => [rank, selected[index]!]))
   return positions.map((position) => {
     const low = Math.floor(position)
@@ -131,6 +150,7 @@ export interface ValueTotals {
 export function summarizeFiniteValues(
   values: Float32Array,
   totals?: ValueTotals,
+  counted?: Uint32Array,
 ): ValueSummary | null {
   const count = values.length
   if (count === 0) return null
@@ -142,7 +162,11 @@ export function summarizeFiniteValues(
       if (v < min) min = v
       if (v > max) max = v
     }
-  const [percentile5, median, percentile95] = computeExactPercentiles(values, [0.05, 0.5, 0.95])
+  const [percentile5, median, percentile95] = computeExactPercentiles(
+    values,
+    [0.05, 0.5, 0.95],
+    counted,
+  )
   return {
     count,
     mean: sum / count,

@@ -3,6 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { ClipMaskError, computeClipMask } from '../../../domain/clipMask.ts'
 import {
   aggregateOverOutputs,
+  HIGH_HISTOGRAM_BINS,
   isTemporalAggregator,
   summarizeFiniteValues,
   type TemporalAggregator,
@@ -172,6 +173,8 @@ interface Gathered {
 
 class Scratch {
   values = new Float32Array(0)
+  /** High-bits histogram of the gathered values, counted while gathering (saves a pass). */
+  readonly highBits = new Uint32Array(HIGH_HISTOGRAM_BINS)
   masks = new Uint8Array(0)
 
   valuesFor(count: number): Float32Array {
@@ -198,6 +201,9 @@ async function gatherValues(
 ): Promise<Gathered> {
   const total = objects.reduce((sum, entry) => sum + entry.view.rowCount, 0)
   const out = scratch.valuesFor(total)
+  const outBits = new Int32Array(out.buffer, out.byteOffset, out.length)
+  const histogram = scratch.highBits
+  histogram.fill(0)
   let count = 0
   let sum = 0
   let min = Infinity
@@ -222,7 +228,10 @@ async function gatherValues(
           v = Math.sqrt(x * x + y * y + z * z)
         } else v = a![i]!
         if (v - v !== 0) continue
-        out[count++] = v
+        out[count] = v
+        const bits = outBits[count]!
+        histogram[(bits ^ ((bits >> 31) | 0x80000000)) >>> 16]!++
+        count++
         sum += v
         if (v < min) min = v
         if (v > max) max = v
@@ -449,7 +458,8 @@ async function computeOutput(
   if (wantSummary || wantIntegral) {
     const gathered = await gatherValues(sources, wantIntegral, scratch, context.signal)
     integral = gathered.integral
-    if (wantSummary) summary = summarizeFiniteValues(gathered.values, gathered.totals)
+    if (wantSummary)
+      summary = summarizeFiniteValues(gathered.values, gathered.totals, scratch.highBits)
   }
   let integralMagnitude: number | null = null
   if (wantIntegralMagnitude)
