@@ -12,6 +12,7 @@ import {
 import { useEffect, useMemo, useState, type RefObject } from 'react'
 import { Line } from 'react-chartjs-2'
 import type { ChartWindow } from '../../../../../domain/results.ts'
+import { formatNumber } from '../../../../../domain/units.ts'
 import {
   buildChartAxes,
   buildChartDatasets,
@@ -107,7 +108,19 @@ export function ChartCanvas({
       parsing: false,
       normalized: true,
       interaction: { mode: 'nearest', intersect: false },
-      plugins: { tooltip: { enabled: true } },
+      plugins: {
+        tooltip: {
+          enabled: true,
+          callbacks: {
+            title: (items) =>
+              items[0]
+                ? `${axes.x.title}: ${formatTick(items[0].parsed.x ?? Number.NaN, axes.x.decimals)}`
+                : '',
+            label: (item) =>
+              `${item.dataset.label ?? ''}: ${formatNumber(item.parsed.y ?? Number.NaN)}`,
+          },
+        },
+      },
       scales: {
         x: {
           type: 'linear',
