@@ -51,8 +51,8 @@ async function startServer(handler: Handler = () => undefined): Promise<TestServ
   let current = handler
   wss.on('connection', (socket) => {
     sockets.push(socket)
-    socket.on('message', (data) => {
-      const frame = parseResultsClientFrame(String(data))
+    socket.on('message', (data: Buffer) => {
+      const frame = parseResultsClientFrame(data.toString('utf8'))
       received.push(frame)
       if (frame.type === 'sys.hello') {
         if (frame.accessToken !== 'token-1') {

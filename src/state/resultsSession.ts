@@ -1,5 +1,5 @@
 import { atom, useAtomValue } from 'jotai'
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react'
+import { useCallback, useEffect, useSyncExternalStore } from 'react'
 import {
   ResultsSession,
   type ResultsSocketLike,
@@ -67,6 +67,24 @@ interface Entry {
 }
 
 const registry = new Map<ResultsSessionFactory, Map<number, Entry>>()
+const registryListeners = new Set<() => void>()
+
+function notifyRegistry(): void {
+  for (const listener of registryListeners) listener()
+}
+
+function subscribeRegistry(listener: () => void): () => void {
+  registryListeners.add(listener)
+  return () => registryListeners.delete(listener)
+}
+
+/** The running session of a simulation, if some component holds it. */
+function peekResultsSession(
+  simulationId: number,
+  create: ResultsSessionFactory,
+): ResultsSession | null {
+  return registry.get(create)?.get(simulationId)?.session ?? null
+}
 
 /** Takes a share of the simulation's session (started on first use); call the release when done. */
 export function acquireResultsSession(
@@ -83,6 +101,7 @@ export function acquireResultsSession(
     entry = { session: create(simulationId), users: 0, releaseTimer: null }
     bySimulation.set(simulationId, entry)
     entry.session.start()
+    notifyRegistry()
   }
   const held = entry
   if (held.releaseTimer !== null) clearTimeout(held.releaseTimer)
@@ -101,6 +120,7 @@ export function acquireResultsSession(
         bySimulation.delete(simulationId)
         held.session.stop()
         disposers.get(held.session)?.()
+        notifyRegistry()
       }, SESSION_RELEASE_GRACE_MS)
     },
   }
@@ -109,13 +129,8 @@ export function acquireResultsSession(
 /** The simulation's results session while the caller is mounted (null on the first render). */
 export function useResultsSession(simulationId: number): ResultsSession | null {
   const { create } = useAtomValue(resultsSessionFactoryAtom)
-  const [session, setSession] = useState<ResultsSession | null>(null)
-  useEffect(() => {
-    const share = acquireResultsSession(simulationId, create)
-    setSession(share.session)
-    return share.release
-  }, [simulationId, create])
-  return session
+  useEffect(() => acquireResultsSession(simulationId, create).release, [simulationId, create])
+  return useSyncExternalStore(subscribeRegistry, () => peekResultsSession(simulationId, create))
 }
 
 const IDLE_SNAPSHOT: SessionSnapshot = { status: 'idle', attempts: 0, opens: 0, toast: null }

@@ -128,7 +128,7 @@ test('a page hidden for 300 s closes the results session and reconnects when sho
     const server = client.connectToServer()
     client.onClose(() => {
       closedByPage += 1
-      server.close()
+      void server.close()
     })
   })
   await page.clock.install()

@@ -253,7 +253,7 @@ beforeEach(() => {
   tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
+    vi.fn((input: RequestInfo | URL) => {
       const url = new URL(input instanceof Request ? input.url : input.toString(), 'http://x')
       if (url.pathname === '/api/simulations/9/sensor_outputs/recomputation')
         return new Response(
@@ -325,7 +325,7 @@ describe('StatisticsPanel', () => {
     renderPanel()
     await screen.findByText('2000.12345679')
     fireEvent.change(screen.getByLabelText('Attribute'), { target: { value: 'velocity' } })
-    expect((screen.getByLabelText('Component') as HTMLSelectElement).value).toBe('magnitude')
+    expect(screen.getByLabelText<HTMLSelectElement>('Component').value).toBe('magnitude')
     await waitFor(() => expect(calcRequests().at(-1)?.attribute).toBe('velocity'))
     expect(calcRequests().at(-1)?.subAttribute).toBe('magnitude')
     fireEvent.change(screen.getByLabelText('Component'), { target: { value: 'z' } })
@@ -339,13 +339,13 @@ describe('StatisticsPanel', () => {
     const end = screen.getByLabelText('End output')
     fireEvent.change(end, { target: { value: '9' } })
     expect(screen.getByText('The simulation only has 4 outputs.')).toBeTruthy()
-    expect((screen.getByRole('button', { name: 'Load' }) as HTMLButtonElement).disabled).toBe(true)
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Load' }).disabled).toBe(true)
     fireEvent.change(screen.getByLabelText('Start output'), { target: { value: '3' } })
     fireEvent.change(end, { target: { value: '1' } })
     expect(screen.getByText('The end output must be bigger than the start.')).toBeTruthy()
     fireEvent.change(end, { target: { value: '4' } })
     expect(screen.queryByText('The end output must be bigger than the start.')).toBeNull()
-    expect((screen.getByRole('button', { name: 'Load' }) as HTMLButtonElement).disabled).toBe(false)
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Load' }).disabled).toBe(false)
   })
 
   it('checks a time range against the last output time', async () => {
@@ -476,7 +476,7 @@ describe('StatisticsPanel', () => {
     await screen.findByText('2000.12345679')
     const only = (name: string) => {
       for (const other of ['Water', 'Oil', 'Tank', 'Probe']) {
-        const box = screen.getByLabelText(other) as HTMLInputElement
+        const box = screen.getByLabelText<HTMLInputElement>(other)
         if (box.checked !== (other === name)) fireEvent.click(box)
       }
     }
@@ -508,7 +508,7 @@ describe('StatisticsPanel', () => {
     fireEvent.click(screen.getByLabelText('Oil'))
     expect(screen.getByText('Click the Load button to view the selected data.')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Load previous data' }))
-    expect((screen.getByLabelText('Oil') as HTMLInputElement).checked).toBe(true)
+    expect(screen.getByLabelText<HTMLInputElement>('Oil').checked).toBe(true)
     expect(screen.getByRole('table', { name: 'Statistics per output' })).toBeTruthy()
     expect(calcRequests()).toHaveLength(2)
   })

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useAtomValue, useSetAtom } from 'jotai'
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useEffectEvent, useId, useMemo, useState } from 'react'
 import { POLL_INTERVALS_MS } from '../../../../../domain/constants.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import {
@@ -148,21 +148,22 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
     (outputInfo && outputInfo.outputNo > 0 ? outputInfo.timeS / outputInfo.outputNo : 0)
   const context = { lastOutputNo: Math.max(0, lastOutputNo), outputTimeIntervalS: intervalS }
 
-  const [config, setConfig] = useState<StatisticsConfig | null>(null)
+  // The form starts from defaults once the attributes and objects are known; edits replace them.
+  const [edited, setConfig] = useState<StatisticsConfig | null>(null)
   const [clipId, setClipId] = useState<number | null>(null)
-
-  // The form starts once the attributes and objects are known.
-  useEffect(() => {
-    if (config || !attributes.data || !outputInfo || lastOutputNo < 0) return
-    setConfig(
-      initialStatisticsConfig(
-        defaultAttributeInfo(attributeInfos),
-        lastOutputNo,
-        outputTime(lastOutputNo, intervalS),
-        defaultSelection(outputInfo.objects),
-      ),
-    )
-  }, [config, attributes.data, attributeInfos, outputInfo, lastOutputNo, intervalS])
+  const initialConfig = useMemo(
+    () =>
+      attributes.data && outputInfo && lastOutputNo >= 0
+        ? initialStatisticsConfig(
+            defaultAttributeInfo(attributeInfos),
+            lastOutputNo,
+            outputTime(lastOutputNo, intervalS),
+            defaultSelection(outputInfo.objects),
+          )
+        : null,
+    [attributes.data, attributeInfos, outputInfo, lastOutputNo, intervalS],
+  )
+  const config = edited ?? initialConfig
 
   const shownOutput = snapshot?.shownOutput ?? (lastOutputNo >= 0 ? lastOutputNo : null)
   const playing = snapshot?.playing ?? false
@@ -212,9 +213,10 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
       attribute: effective.attribute,
       subAttribute: effective.subAttribute,
     })
+  // load() reads the state autoKey stands for, so the key is the whole dependency.
+  const loadAutomatically = useEffectEvent(() => load())
   useEffect(() => {
-    // load() reads the state autoKey stands for, so the key is the whole dependency.
-    if (autoRecompute) load()
+    if (autoRecompute) loadAutomatically()
   }, [autoRecompute, autoKey])
 
   // A current-output calculation is stale once the mode changed.
