@@ -28,6 +28,10 @@ const app = await buildApp({
 app.addHook('onClose', async () => {
   await handle.db.destroy()
 })
+// One socket's late failure must not take every other session down with the process: log it.
+process.on('unhandledRejection', (reason) => {
+  app.log.error({ err: reason }, 'unhandled rejection')
+})
 await app.listen({ port: config.port, host: config.host })
 const address = app.server.address()
 const port = typeof address === 'object' && address ? address.port : config.port

@@ -102,6 +102,12 @@ function requestIdOf(raw: unknown): number | null {
   return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : null
 }
 
+/** Logs what went wrong with one frame; the socket may already be gone, so nothing is sent. */
+function logFrameFailure(error: unknown): void {
+  if (error instanceof SocketClosedError) return
+  console.error('results session: a frame failed', error)
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -196,8 +202,10 @@ export class ResultsSession {
     socket.on('message', (data: Buffer, isBinary: boolean) => {
       this.#alive = true
       // Hello must finish (token checked) before the next message is looked at.
-      if (this.#user === null) this.#queue = this.#queue.then(() => this.#receive(data, isBinary))
-      else void this.#queue.then(() => this.#receive(data, isBinary))
+      // A failure inside one frame ends that frame only: the session (and the server) go on.
+      const receive = () => this.#receive(data, isBinary).catch(logFrameFailure)
+      if (this.#user === null) this.#queue = this.#queue.then(receive)
+      else void this.#queue.then(receive)
     })
     socket.on('close', () => this.#dispose())
     socket.on('error', () => this.#dispose())
@@ -341,6 +349,7 @@ export class ResultsSession {
         if (error instanceof SocketClosedError) return
         await this.#send({ type: 'error', requestId, message: messageOf(error) })
       })
+      .catch(logFrameFailure)
       .finally(() => {
         if (this.#running.get(requestId) === controller) this.#running.delete(requestId)
       })

@@ -73,7 +73,9 @@ export class StatisticsThread {
       if (!pending) return
       if (message.type === 'frame') {
         // Frames go out in order, each after the socket took the one before (backpressure).
+        // A frame the socket refused (client gone) fails the run once, never as an unhandled rejection.
         pending.chain = pending.chain.then(() => pending.emit(message.frame))
+        pending.chain.catch(() => undefined)
         return
       }
       this.#pending.delete(message.id)
