@@ -7,6 +7,7 @@ import {
   estimateParticleSpacing,
   magnitudeRange,
   OutputView,
+  PARTICLE_WALL_OPACITY,
   viewColumns,
   type SharedUniforms,
 } from './OutputView.ts'
@@ -140,6 +141,32 @@ describe('output view', () => {
     )
     expect(rim.visible).toBe(false)
     expect(view.objects[0]!.points!.visible).toBe(true)
+  })
+
+  it('draws a wall without a mesh faintly in translucent and wireframe views, so the fluid inside shows', () => {
+    const data = output()
+    const water = data.objects[0]!
+    data.objects.push({ ...water, objectId: 'rim', kind: 'wall_boundary', name: 'Rim' })
+    const view = new OutputView(data, shared)
+    const rim = view.objects[2]!.points!
+    const fluid = view.objects[0]!.points!
+    const withRim = (partMode: 'surface' | 'wireframe' | 'translucent') =>
+      view.applyDisplay((id) =>
+        id === 'rim' ? { ...defaultObjectDisplay(), partMode } : defaultObjectDisplay(),
+      )
+    withRim('translucent')
+    expect(rim.material.uniforms.uOpacity!.value).toBe(PARTICLE_WALL_OPACITY.translucent)
+    expect(rim.material.transparent).toBe(true)
+    expect(rim.material.depthWrite).toBe(false)
+    expect(rim.renderOrder).toBeGreaterThan(fluid.renderOrder)
+    withRim('wireframe')
+    expect(rim.material.uniforms.uShape!.value).toBe(POINT_SHAPES.outlinedCircles)
+    expect(rim.material.uniforms.uOpacity!.value).toBe(PARTICLE_WALL_OPACITY.wireframe)
+    withRim('surface')
+    expect(rim.material.uniforms.uOpacity!.value).toBe(1)
+    expect(rim.material.transparent).toBe(false)
+    expect(rim.material.depthWrite).toBe(true)
+    expect(fluid.material.uniforms.uOpacity!.value).toBe(1)
   })
 
   it('draws a wireframe as the mesh edges over the same position buffers, and translucent without depth writes', () => {

@@ -112,10 +112,30 @@ function createPointMaterial(shared: SharedUniforms, baseColour: Color): ShaderM
       uColourMode: { value: COLOUR_MODES.none },
       uBaseColour: { value: baseColour },
       uShape: { value: POINT_SHAPES.spheres },
+      uOpacity: { value: 1 },
       uWorldDiameter: { value: 0.01 },
       uPointScale: { value: 1 },
     },
   })
+}
+
+/** Opacity of a wall drawn as its particles in translucent / wireframe view. */
+export const PARTICLE_WALL_OPACITY = { translucent: 0.12, wireframe: 0.35 } as const
+
+/**
+ * A wall without a mesh is a shell of boundary particles that would hide the fluid inside: the
+ * part views map onto it as faint spheres (translucent), faint outlined circles (wireframe) or
+ * opaque spheres (surface). Translucent walls draw after the fluid and write no depth.
+ */
+function applyParticleWallMode(points: Points<BufferGeometry, ShaderMaterial>, mode: PartViewMode) {
+  const material = points.material
+  const faint = mode !== 'surface'
+  material.uniforms.uShape!.value =
+    mode === 'wireframe' ? POINT_SHAPES.outlinedCircles : POINT_SHAPES.spheres
+  material.uniforms.uOpacity!.value = faint ? PARTICLE_WALL_OPACITY[mode] : 1
+  material.transparent = faint
+  material.depthWrite = !faint
+  points.renderOrder = faint ? 1 : 0
 }
 
 function createMeshMaterial(shared: SharedUniforms, baseColour: Color): ShaderMaterial {
@@ -318,12 +338,15 @@ export class OutputView {
             ? display.partVisible
             : display.materialVisible && display.materialMode !== 'hidden')
         view.points.visible = visible
-        view.points.material.uniforms.uShape!.value =
-          display.materialMode === 'particles_circles'
-            ? POINT_SHAPES.circles
-            : display.materialMode === 'particles_outlined_circles'
-              ? POINT_SHAPES.outlinedCircles
-              : POINT_SHAPES.spheres
+        const material = view.points.material
+        if (isPart) applyParticleWallMode(view.points, display.partMode)
+        else
+          material.uniforms.uShape!.value =
+            display.materialMode === 'particles_circles'
+              ? POINT_SHAPES.circles
+              : display.materialMode === 'particles_outlined_circles'
+                ? POINT_SHAPES.outlinedCircles
+                : POINT_SHAPES.spheres
       }
       if (view.mesh !== null) {
         const material = view.mesh.material

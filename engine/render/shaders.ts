@@ -72,6 +72,7 @@ void main() {
 export const POINT_FRAGMENT_SHADER = /* glsl */ `
 ${colourFunctions}
 uniform int uShape;
+uniform float uOpacity;
 varying float vValue;
 
 void main() {
@@ -87,7 +88,7 @@ void main() {
   } else if (uShape == 2 && r2 > 0.55) {
     colour *= 0.3;
   }
-  gl_FragColor = vec4(colour, 1.0);
+  gl_FragColor = vec4(colour, uOpacity);
 }
 `
 
