@@ -223,33 +223,42 @@ test('a synthetic run is drawn, recoloured, clipped and played through the real 
   // Soft: a long task fails the test, but the drawing checks below still run and report.
   expect.soft(whileLoading, `long tasks while loading: ${JSON.stringify(whileLoading)}`).toEqual([])
 
-  await page.getByLabel('Attribute').selectOption('pressure')
+  const colourMap = page.getByRole('region', { name: 'Colour map' })
+  await colourMap.getByLabel('Attribute').selectOption('pressure')
   const helper = await context.newPage()
   const drawn = await readImage(helper, await results.screenshot(), 'drawn')
   // Particles are drawn: a good part of the view is coloured by the rainbow scheme.
   expect(drawn.coloured / drawn.pixels).toBeGreaterThan(0.02)
 
   // Recoloured: another scheme moves the colour of the particles, uploading nothing new.
-  await page.getByLabel('Colour scheme').selectOption('blueBrightness')
+  await colourMap.getByRole('button', { name: 'Colour scheme' }).click()
+  await page.getByRole('option', { name: 'Blue brightness', exact: true }).click()
   await expectImageChange(helper, results, drawn)
   const recoloured = await readImage(helper, await results.screenshot(), 'recoloured')
   const meanShift = Math.max(...drawn.mean.map((value, c) => Math.abs(value - recoloured.mean[c]!)))
   expect(meanShift).toBeGreaterThan(20)
 
   // Clipped at the middle of the 4 m tank along x, then the other half.
-  await page.getByLabel('Clipping plane').check()
-  await page.getByLabel('Offset (m)').fill('2')
+  const clipDialog = page.getByRole('dialog', { name: 'Clip' })
+  await page.getByRole('button', { name: 'Clip', exact: true }).click()
+  await clipDialog.getByRole('switch', { name: 'Clipping plane' }).check()
+  await clipDialog.getByLabel('Offset (m)').fill('2')
+  // The dialog sits over the view: closed before reading pixels.
+  await page.keyboard.press('Escape')
   await expectImageChange(helper, results, recoloured)
   const clipped = await readImage(helper, await results.screenshot(), 'clipped')
-  await page.getByLabel('Flipped').check()
+  await page.getByRole('button', { name: 'Clip', exact: true }).click()
+  await clipDialog.getByRole('switch', { name: 'Flipped' }).check()
+  await page.keyboard.press('Escape')
   await expectImageChange(helper, results, clipped)
 
   // Played: the shown output advances, then pausing holds it.
-  await page.getByRole('button', { name: 'Faster' }).click()
-  await page.getByRole('button', { name: 'Play' }).click()
+  const timeline = page.getByRole('group', { name: 'Timeline' })
+  await timeline.getByRole('button', { name: 'Faster' }).click()
+  await timeline.getByRole('button', { name: 'Play' }).click()
   await expect(results.shownOutput()).not.toHaveText('Output 0', { timeout: 30_000 })
-  await page.getByRole('button', { name: 'Pause' }).click()
-  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible()
+  await timeline.getByRole('button', { name: 'Pause' }).click()
+  await expect(timeline.getByRole('button', { name: 'Play' })).toBeVisible()
   const held = await results.shownOutput().textContent()
   await page.waitForTimeout(1000)
   await expect(results.shownOutput()).toHaveText(held ?? '')
@@ -279,7 +288,7 @@ test('a missing output shows a clear error in the view and the page stays usable
   const results = new ResultsPage(page)
   await results.open(simulationId)
   await results.waitForDrawn()
-  await page.getByLabel('Output').fill('1')
+  await page.getByRole('group', { name: 'Timeline' }).getByLabel('Output').fill('1')
   await expect(results.view.getByRole('alert')).toContainText('Output 1 could not be loaded', {
     timeout: 30_000,
   })
