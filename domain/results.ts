@@ -415,6 +415,26 @@ export const MATERIAL_DISPLAY_MODES = [
   'hidden',
   'surface',
 ] as const
+/** One way of drawing a part. */
+export type PartViewMode = (typeof PART_VIEW_MODES)[number]
+/** One way of drawing a material. */
+export type MaterialDisplayMode = (typeof MATERIAL_DISPLAY_MODES)[number]
+
+/** Names of the part views (solid view dialog, explorer), in menu order. */
+export const PART_VIEW_LABELS: Record<PartViewMode, string> = {
+  surface: 'Surface',
+  wireframe: 'Wireframe',
+  translucent: 'Translucent',
+}
+
+/** Names of the material display modes (fluid view dialog, explorer), in menu order. */
+export const MATERIAL_DISPLAY_LABELS: Record<MaterialDisplayMode, string> = {
+  particles_spheres: 'Spheres',
+  particles_circles: 'Circles',
+  particles_outlined_circles: 'Outlined circles',
+  hidden: 'Hidden',
+  surface: 'Surface',
+}
 
 /** The colour map part of the viewport state (min/max null: from the data). */
 export const ColourMapStateSchema = v.object({

@@ -17,8 +17,8 @@ import type {
   CameraState,
   ClippingPlane,
   ColourRange,
-  MATERIAL_DISPLAY_MODES,
-  PART_VIEW_MODES,
+  MaterialDisplayMode,
+  PartViewMode,
 } from '../domain/results.ts'
 
 /** At most this many data workers (spec/results.md §9: 12 concurrent loads). */
@@ -180,8 +180,7 @@ export interface SubsetRequest {
 
 // ── Rendering ───────────────────────────────────────────────────────────────────────────────────
 
-export type PartViewMode = (typeof PART_VIEW_MODES)[number]
-export type MaterialDisplayMode = (typeof MATERIAL_DISPLAY_MODES)[number]
+export type { MaterialDisplayMode, PartViewMode }
 
 /** Detail levels as fractions of the full dataset (draw ranges over the stratified order). */
 export type DetailLevel = 'Low' | 'Medium' | 'High' | 'All'

@@ -1,32 +1,13 @@
 import type { OutputManifestList } from '../../../../../domain/rest/resultsRoutes.ts'
-import type {
-  ClippingPlane,
-  MATERIAL_DISPLAY_MODES,
-  PART_VIEW_MODES,
+import type { ClippingPlane } from '../../../../../domain/results.ts'
+export {
+  MATERIAL_DISPLAY_LABELS,
+  PART_VIEW_LABELS,
+  type MaterialDisplayMode,
+  type PartViewMode,
 } from '../../../../../domain/results.ts'
 import type { RenderSnapshot } from '../../../../../engine/protocol.ts'
 import type { MaterialView, PartView } from '../../../../state/viewportAtoms.ts'
-
-/** How a part is drawn. */
-export type PartViewMode = (typeof PART_VIEW_MODES)[number]
-/** How a material is drawn. */
-export type MaterialDisplayMode = (typeof MATERIAL_DISPLAY_MODES)[number]
-
-/** Names of the part views in the solid view mode dialog. */
-export const PART_VIEW_LABELS: Record<PartViewMode, string> = {
-  surface: 'Surface',
-  wireframe: 'Wireframe',
-  translucent: 'Translucent',
-}
-
-/** Names of the material display modes in the fluid view mode dialog. */
-export const MATERIAL_DISPLAY_LABELS: Record<MaterialDisplayMode, string> = {
-  particles_spheres: 'Spheres',
-  particles_circles: 'Circles',
-  particles_outlined_circles: 'Outlined circles',
-  hidden: 'Hidden',
-  surface: 'Surface',
-}
 
 /** The results view draws walls translucent (a closed tank would hide its fluid) and open boundaries as surfaces. */
 export function defaultPartView(kind: 'wall_boundary' | 'open_boundary'): PartView {

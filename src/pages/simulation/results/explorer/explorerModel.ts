@@ -1,9 +1,15 @@
 import type { MeshBody, MeshKind, Sensor, VolumeClip } from '../../../../../domain/meshes.ts'
 import type { OutputManifestInfo } from '../../../../../domain/rest/resultsRoutes.ts'
 import {
-  MATERIAL_DISPLAY_MODES,
-  PART_VIEW_MODES,
   VOLUME_CLIP_INFO,
+  type MaterialDisplayMode,
+  type PartViewMode,
+} from '../../../../../domain/results.ts'
+export {
+  MATERIAL_DISPLAY_LABELS,
+  PART_VIEW_LABELS,
+  type MaterialDisplayMode,
+  type PartViewMode,
 } from '../../../../../domain/results.ts'
 import { checkNumber, checkVector, issue, type Issue } from '../../../../../domain/validation.ts'
 
@@ -11,23 +17,6 @@ import { checkNumber, checkVector, issue, type Issue } from '../../../../../doma
  * The explorer's pure rules: which output objects it lists, the item states of volume clips, the
  * sensor and volume clip forms (drafts of strings → issues → request bodies) and their messages.
  */
-
-export type PartViewMode = (typeof PART_VIEW_MODES)[number]
-export type MaterialDisplayMode = (typeof MATERIAL_DISPLAY_MODES)[number]
-
-/** Labels of the material display modes and part views, in menu order. */
-export const MATERIAL_DISPLAY_LABELS: Record<MaterialDisplayMode, string> = {
-  particles_spheres: 'Spheres',
-  particles_circles: 'Circles',
-  particles_outlined_circles: 'Outlined circles',
-  hidden: 'Hidden',
-  surface: 'Surface',
-}
-export const PART_VIEW_LABELS: Record<PartViewMode, string> = {
-  surface: 'Surface',
-  wireframe: 'Wireframe',
-  translucent: 'Translucent',
-}
 
 /** How an object is drawn before anyone changes it (walls translucent, like the page's default). */
 export const DEFAULT_MATERIAL_DISPLAY: MaterialDisplayMode = 'particles_spheres'
