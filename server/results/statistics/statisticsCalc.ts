@@ -188,6 +188,37 @@ class Scratch {
   }
 }
 
+/**
+ * The common case of {@link gatherValues} (one scalar column, no mask, no integral) as a loop with
+ * nothing else in it: V8 keeps it monomorphic and branch-light, about twice as fast per row.
+ */
+function gatherPlainSlice(
+  column: Float32Array,
+  start: number,
+  end: number,
+  out: Float32Array,
+  outBits: Int32Array,
+  histogram: Uint32Array,
+  countBefore: number,
+): { count: number; sum: number; min: number; max: number } {
+  let count = countBefore
+  let sum = 0
+  let min = Infinity
+  let max = -Infinity
+  for (let i = start; i < end; i++) {
+    const v = column[i]!
+    if (v - v !== 0) continue
+    out[count] = v
+    const bits = outBits[count]!
+    histogram[(bits ^ ((bits >> 31) | 0x80000000)) >>> 16]!++
+    count++
+    sum += v
+    if (v < min) min = v
+    if (v > max) max = v
+  }
+  return { count, sum, min, max }
+}
+
 async function gatherValues(
   objects: {
     view: ColumnSource
@@ -216,34 +247,42 @@ async function gatherValues(
     const magnitude = columns.magnitude
     const mass = wantIntegral && integrable ? view.columns.mass : undefined
     const density = wantIntegral && integrable ? view.columns.density : undefined
+    const plain = mask === null && !magnitude && (mass === undefined || density === undefined)
     for (let start = 0; start < n; start += ROWS_PER_SLICE) {
       const end = Math.min(n, start + ROWS_PER_SLICE)
-      for (let i = start; i < end; i++) {
-        if (mask !== null && mask[i] === 0) continue
-        let v: number
-        if (magnitude) {
-          const x = a![i]!
-          const y = b![i]!
-          const z = c![i]!
-          v = Math.sqrt(x * x + y * y + z * z)
-        } else v = a![i]!
-        if (v - v !== 0) continue
-        out[count] = v
-        const bits = outBits[count]!
-        histogram[(bits ^ ((bits >> 31) | 0x80000000)) >>> 16]!++
-        count++
-        sum += v
-        if (v < min) min = v
-        if (v > max) max = v
-        if (mass !== undefined && density !== undefined) {
-          const m = mass[i]!
-          const rho = density[i]!
-          if (rho > 0 && m - m === 0) {
-            integral += (v * m) / rho
-            integralRows++
+      if (plain) {
+        const slice = gatherPlainSlice(a!, start, end, out, outBits, histogram, count)
+        count = slice.count
+        sum += slice.sum
+        if (slice.min < min) min = slice.min
+        if (slice.max > max) max = slice.max
+      } else
+        for (let i = start; i < end; i++) {
+          if (mask !== null && mask[i] === 0) continue
+          let v: number
+          if (magnitude) {
+            const x = a![i]!
+            const y = b![i]!
+            const z = c![i]!
+            v = Math.sqrt(x * x + y * y + z * z)
+          } else v = a![i]!
+          if (v - v !== 0) continue
+          out[count] = v
+          const bits = outBits[count]!
+          histogram[(bits ^ ((bits >> 31) | 0x80000000)) >>> 16]!++
+          count++
+          sum += v
+          if (v < min) min = v
+          if (v > max) max = v
+          if (mass !== undefined && density !== undefined) {
+            const m = mass[i]!
+            const rho = density[i]!
+            if (rho > 0 && m - m === 0) {
+              integral += (v * m) / rho
+              integralRows++
+            }
           }
         }
-      }
       if (end < n) {
         await yieldToEventLoop()
         if (signal.aborted)
