@@ -27,7 +27,8 @@ import { RESULTS_PATH } from '../../server/results/session/resultsChannel.ts'
 import { ResultsTestClient } from '../../server/results/session/testClient.ts'
 import { computeMedian, judgeAtLeast, toMBps } from '../lib/measure.ts'
 import { formatCount } from '../lib/synthetic.ts'
-import type { BenchCase, BenchContext } from '../lib/types.ts'
+import { BenchSkip, type BenchCase, type BenchContext } from '../lib/types.ts'
+import { BENCH_CHROMIUM_ARGS } from '../browser/harness.ts'
 
 const RUN_ID = 1
 const FLUID_OBJECT = 'fluid-0'
@@ -287,6 +288,96 @@ async function runBundleFetch(context: BenchContext): Promise<void> {
   })
 }
 
+/*
+ * The same bundle fetched from a page in Debian's chromium, where the data workers run: HTTP with
+ * fetch() against /ws/results with a WebSocket (binaryType arraybuffer). The data workers use the
+ * faster one (issue 5: "whichever the bench shows faster"); the Node figures above do not decide it.
+ */
+const BROWSER_FETCH_SCRIPT = `async ({ bundleUrl, wsUrl, token, simulationId, runs }) => {
+  const httpMs = [], wsMs = []
+  let bytes = 0
+  const socket = new WebSocket(wsUrl)
+  socket.binaryType = 'arraybuffer'
+  const waitFor = (test) => new Promise((resolve, reject) => {
+    const onMessage = (event) => { if (test(event)) { socket.removeEventListener('message', onMessage); resolve(event) } }
+    socket.addEventListener('message', onMessage)
+    socket.addEventListener('close', () => reject(new Error('results session closed')), { once: true })
+  })
+  await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }))
+  const hello = waitFor((e) => typeof e.data === 'string' && JSON.parse(e.data).type === 'sys.hello.resp')
+  socket.send(JSON.stringify({ type: 'sys.hello', requestId: 1, protocolVersion: 1, accessToken: token }))
+  await hello
+  for (let run = 0; run < runs; run++) {
+    let started = performance.now()
+    const response = await fetch(bundleUrl, { headers: { authorization: 'Bearer ' + token } })
+    bytes = (await response.arrayBuffer()).byteLength
+    httpMs.push(performance.now() - started)
+    started = performance.now()
+    let payload = 0
+    const done = new Promise((resolve, reject) => {
+      const onMessage = (event) => {
+        if (typeof event.data !== 'string') { payload += event.data.byteLength; return }
+        const frame = JSON.parse(event.data)
+        if (frame.type === 'fetch.data.done') { socket.removeEventListener('message', onMessage); resolve() }
+        if (frame.type === 'error') reject(new Error(frame.message))
+      }
+      socket.addEventListener('message', onMessage)
+    })
+    socket.send(JSON.stringify({ type: 'fetch.data', requestId: 10 + run, simId: simulationId, outputs: [0], bundle: true,
+      requests: [{ objIds: [], attributes: [], geometry: true, dataset: 'full', masks: [] }] }))
+    await done
+    wsMs.push(performance.now() - started)
+    if (payload < bytes) throw new Error('websocket payload ' + payload + ' < ' + bytes)
+  }
+  socket.close(1000)
+  return { httpMs, wsMs, bytes }
+}`
+
+async function runBrowserBundleFetch(context: BenchContext): Promise<void> {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (!existsSync(executablePath)) throw new BenchSkip(`no chromium at ${executablePath}`)
+  const server = await startServer(context)
+  const { chromium } = await import('playwright-core')
+  const browser = await chromium.launch({ executablePath, args: BENCH_CHROMIUM_ARGS })
+  try {
+    const page = await browser.newPage()
+    await page.goto(`${server.baseUrl}/api/version`)
+    const result = await page.evaluate<{ httpMs: number[]; wsMs: number[]; bytes: number }>(
+      `(${BROWSER_FETCH_SCRIPT})(${JSON.stringify({
+        bundleUrl: outputBundleUrl(server.simulationId, RUN_ID, 0),
+        wsUrl: server.wsUrl,
+        token: server.token,
+        simulationId: server.simulationId,
+        runs: context.quick ? 2 : 5,
+      })})`,
+    )
+    const label = formatCount(server.particles)
+    const httpRate = toMBps(result.bytes, computeMedian(result.httpMs))
+    const wsRate = toMBps(result.bytes, computeMedian(result.wsMs))
+    context.log(
+      `chromium: ${(result.bytes / 1e6).toFixed(1)} MB bundle, HTTP ${computeMedian(result.httpMs).toFixed(0)} ms, websocket ${computeMedian(result.wsMs).toFixed(0)} ms (medians)`,
+    )
+    context.report({
+      case: `results/bundleFetch.browser.http.${label}`,
+      value: httpRate,
+      unit: 'MB/s',
+      ratio: null,
+      target: null,
+      ok: null,
+    })
+    context.report({
+      case: `results/bundleFetch.browser.websocket.${label}`,
+      value: wsRate,
+      unit: 'MB/s',
+      ratio: wsRate / httpRate,
+      target: null,
+      ok: null,
+    })
+  } finally {
+    await browser.close()
+  }
+}
+
 export const cases: BenchCase[] = [
   {
     name: 'results/statsCalc',
@@ -299,5 +390,11 @@ export const cases: BenchCase[] = [
     description:
       "one 1M output's full bundle over /ws/results (fetch.data) and over the HTTP bundle route, MB/s each (ratio: websocket / HTTP)",
     run: runBundleFetch,
+  },
+  {
+    name: 'results/bundleFetchBrowser',
+    description:
+      'the same bundle fetched from a chromium page: fetch() over HTTP against a WebSocket on /ws/results, MB/s each (ratio: websocket / HTTP); decides which one the data workers use',
+    run: runBrowserBundleFetch,
   },
 ]
