@@ -65,6 +65,53 @@ function ObjectGroup({ title, children }: { title: string; children: React.React
   )
 }
 
+/** One object's row: visibility checkbox, name and a mode select (the fluid and part rows differ only in modes). */
+function ObjectViewRow<Mode extends string>({
+  name,
+  visible,
+  mode,
+  modes,
+  labels,
+  modeLabel,
+  onChange,
+}: {
+  name: string
+  visible: boolean
+  mode: Mode
+  modes: readonly Mode[]
+  labels: Record<Mode, string>
+  /** Accessible name of the select, e.g. 'Display mode of Water'. */
+  modeLabel: string
+  onChange: (visible: boolean, mode: Mode) => void
+}) {
+  return (
+    <li className="explorer__item">
+      <input
+        type="checkbox"
+        className="explorer__visibility"
+        aria-label={`Show ${name}`}
+        checked={visible}
+        onChange={(event) => onChange(event.target.checked, mode)}
+      />
+      <span className="explorer__name" title={name}>
+        {name}
+      </span>
+      <select
+        className="select select--compact explorer__mode"
+        aria-label={modeLabel}
+        value={mode}
+        onChange={(event) => onChange(visible, event.target.value as Mode)}
+      >
+        {modes.map((option) => (
+          <option key={option} value={option}>
+            {labels[option]}
+          </option>
+        ))}
+      </select>
+    </li>
+  )
+}
+
 function FluidRow({ object }: { object: ExplorerObject }) {
   const engine = useAtomValue(viewportEngineAtom)
   const [views, setViews] = useAtom(materialViewsAtom)
@@ -82,32 +129,15 @@ function FluidRow({ object }: { object: ExplorerObject }) {
     })
   }
   return (
-    <li className="explorer__item">
-      <input
-        type="checkbox"
-        className="explorer__visibility"
-        aria-label={`Show ${object.name}`}
-        checked={view.visible}
-        onChange={(event) => apply({ ...view, visible: event.target.checked })}
-      />
-      <span className="explorer__name" title={object.name}>
-        {object.name}
-      </span>
-      <select
-        className="select select--compact explorer__mode"
-        aria-label={`Display mode of ${object.name}`}
-        value={view.displayMode}
-        onChange={(event) =>
-          apply({ ...view, displayMode: event.target.value as MaterialView['displayMode'] })
-        }
-      >
-        {MATERIAL_DISPLAY_MODES.map((mode) => (
-          <option key={mode} value={mode}>
-            {MATERIAL_DISPLAY_LABELS[mode]}
-          </option>
-        ))}
-      </select>
-    </li>
+    <ObjectViewRow
+      name={object.name}
+      visible={view.visible}
+      mode={view.displayMode}
+      modes={MATERIAL_DISPLAY_MODES}
+      labels={MATERIAL_DISPLAY_LABELS}
+      modeLabel={`Display mode of ${object.name}`}
+      onChange={(visible, displayMode) => apply({ visible, displayMode })}
+    />
   )
 }
 
@@ -125,29 +155,14 @@ function PartRow({ object, defaultMode }: { object: ExplorerObject; defaultMode:
     })
   }
   return (
-    <li className="explorer__item">
-      <input
-        type="checkbox"
-        className="explorer__visibility"
-        aria-label={`Show ${object.name}`}
-        checked={view.visible}
-        onChange={(event) => apply({ ...view, visible: event.target.checked })}
-      />
-      <span className="explorer__name" title={object.name}>
-        {object.name}
-      </span>
-      <select
-        className="select select--compact explorer__mode"
-        aria-label={`View of ${object.name}`}
-        value={view.viewMode}
-        onChange={(event) => apply({ ...view, viewMode: event.target.value as PartViewMode })}
-      >
-        {PART_VIEW_MODES.map((mode) => (
-          <option key={mode} value={mode}>
-            {PART_VIEW_LABELS[mode]}
-          </option>
-        ))}
-      </select>
-    </li>
+    <ObjectViewRow
+      name={object.name}
+      visible={view.visible}
+      mode={view.viewMode}
+      modes={PART_VIEW_MODES}
+      labels={PART_VIEW_LABELS}
+      modeLabel={`View of ${object.name}`}
+      onChange={(visible, viewMode) => apply({ visible, viewMode })}
+    />
   )
 }
