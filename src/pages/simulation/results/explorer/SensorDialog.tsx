@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Dialog, DialogForm } from '../../../../components/Dialog.tsx'
 import { TextField } from '../../../../components/Field.tsx'
+import { EditDialogFooter } from './EditDialogFooter.tsx'
 import {
   NAME_MAX_LENGTH,
   SURFACE_SENSOR_MESH_KINDS,
@@ -45,18 +46,12 @@ export function SensorDialog({
           if (issues.length === 0) onSave(draft)
         }}
         footer={
-          <>
-            <button type="button" className="button button--secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button
-              type="submit"
-              className="button button--primary"
-              disabled={saving || (submitted && issues.length > 0)}
-            >
-              {saving ? 'Saving...' : mode === 'add' ? 'Add' : 'Save'}
-            </button>
-          </>
+          <EditDialogFooter
+            mode={mode}
+            saving={saving}
+            invalid={submitted && issues.length > 0}
+            onCancel={onClose}
+          />
         }
       >
         <TextField

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import { Dialog, DialogForm } from '../../../../components/Dialog.tsx'
 import { TextField } from '../../../../components/Field.tsx'
+import { EditDialogFooter } from './EditDialogFooter.tsx'
 import {
   NAME_MAX_LENGTH,
   VOLUME_CLIP_MESH_KINDS,
@@ -54,18 +55,12 @@ export function VolumeClipDialog({
           if (issues.length === 0) onSave(draft)
         }}
         footer={
-          <>
-            <button type="button" className="button button--secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button
-              type="submit"
-              className="button button--primary"
-              disabled={saving || (submitted && issues.length > 0)}
-            >
-              {saving ? 'Saving...' : mode === 'add' ? 'Add' : 'Save'}
-            </button>
-          </>
+          <EditDialogFooter
+            mode={mode}
+            saving={saving}
+            invalid={submitted && issues.length > 0}
+            onCancel={onClose}
+          />
         }
       >
         <TextField
