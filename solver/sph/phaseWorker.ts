@@ -4,6 +4,5 @@ import type { PhaseWorkerData } from './threads.ts'
 import { servePhases } from './threads.ts'
 
 export function startPhaseWorker(): void {
-  parentPort?.postMessage('ready')
-  servePhases(workerData as PhaseWorkerData)
+  servePhases(workerData as PhaseWorkerData, () => parentPort?.postMessage('ready'))
 }

@@ -114,8 +114,12 @@ export function runPhaseRange(
   }
 }
 
-/** Worker entry: waits for phases until told to exit. */
-export function servePhases(data: PhaseWorkerData): void {
+/**
+ * Worker entry: waits for phases until told to exit. `announceReady` runs once the worker has read
+ * the phase sequence it waits from: announcing earlier let a first phase posted in between go
+ * unseen (the worker then waited for the next one and the caller for this one, forever).
+ */
+export function servePhases(data: PhaseWorkerData, announceReady: () => void): void {
   const arrays = viewParticleArrays(data.particles)
   const ctx = createInteractionContext(
     arrays,
@@ -127,6 +131,7 @@ export function servePhases(data: PhaseWorkerData): void {
   const params = new Float64Array(data.params)
   const ranges = new Int32Array(data.ranges)
   let sequence = Atomics.load(control, CONTROL.sequence)
+  announceReady()
   for (;;) {
     Atomics.wait(control, CONTROL.sequence, sequence)
     sequence = Atomics.load(control, CONTROL.sequence)
