@@ -14,6 +14,7 @@ import {
   type RenderSnapshot,
   type RenderWorkerApi,
 } from './protocol.ts'
+import type { SetupEvent } from './setupProtocol.ts'
 
 /** A worker, or anything that speaks postMessage like one (tests use a MessagePort). */
 export type WorkerLike = Comlink.Endpoint & { terminate(): void }
@@ -53,6 +54,8 @@ export interface Engine {
   getState(): EngineState
   /** Calls `listener` after every state change; returns the unsubscribe. */
   subscribe(listener: (state: EngineState) => void): () => void
+  /** Calls `listener` with what a person did in the setup view; returns the unsubscribe. */
+  onSetupEvent(listener: (event: SetupEvent) => void): () => void
   /** Resolves when the render worker has the canvas; rejects when it cannot start. */
   ready: Promise<void>
   /** Stops listening, disposes the render worker and terminates every worker. */
@@ -135,6 +138,7 @@ export function createEngine(canvas: HTMLCanvasElement, options: EngineOptions =
   const createDataWorker = options.createDataWorker ?? createDefaultDataWorker
   const pixelRatio = () => options.devicePixelRatio ?? globalThis.devicePixelRatio ?? 1
   const listeners = new Set<(state: EngineState) => void>()
+  const setupListeners = new Set<(event: SetupEvent) => void>()
   const dataWorkers: { worker: WorkerLike; remote: Comlink.Remote<DataWorkerApi> }[] = []
   const pendingIntents: RenderIntent[] = []
   const cleanups: (() => void)[] = []
@@ -191,6 +195,9 @@ export function createEngine(canvas: HTMLCanvasElement, options: EngineOptions =
     },
     requestDataWorker() {
       void spawnDataWorker()
+    },
+    onSetupEvent(event: SetupEvent) {
+      for (const listener of setupListeners) listener(event)
     },
   })
 
@@ -280,11 +287,16 @@ export function createEngine(canvas: HTMLCanvasElement, options: EngineOptions =
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+    onSetupEvent(listener) {
+      setupListeners.add(listener)
+      return () => setupListeners.delete(listener)
+    },
     ready,
     dispose() {
       if (state.status === 'disposed') return
       state = { ...state, status: 'disposed' }
       listeners.clear()
+      setupListeners.clear()
       pendingIntents.length = 0
       for (const cleanup of cleanups.splice(0)) cleanup()
       renderWorker.removeEventListener('error', onWorkerError)

@@ -20,6 +20,7 @@ import type {
   MaterialDisplayMode,
   PartViewMode,
 } from '../domain/results.ts'
+import type { SceneKind, SetupEvent, SetupIntent, SetupSnapshot } from './setupProtocol.ts'
 
 /** At most this many data workers (spec/results.md §9: 12 concurrent loads). */
 export const MAX_DATA_WORKERS = 12
@@ -236,6 +237,8 @@ export type RenderIntent =
   | { type: 'pause' }
   | { type: 'set_speed'; speed: number }
   | { type: 'pick'; x: number; y: number }
+  /** The setup scene's intents (engine/setupProtocol.ts). */
+  | SetupIntent
 
 /** A pointer or wheel event forwarded from the canvas element (CSS pixels, relative to the canvas). */
 export interface ForwardedPointerEvent {
@@ -304,6 +307,10 @@ export interface RenderSnapshot {
   bounds?: { min: [number, number, number]; max: [number, number, number] } | null
   /** A view-orientation camera animation (spec/results.md §9: 0.7 s) is under way. */
   cameraAnimating?: boolean
+  /** The scene drawn (absent: results). */
+  scene?: SceneKind
+  /** The setup scene's state, once it has been used. */
+  setup?: SetupSnapshot
 }
 
 /** The render worker's Comlink interface (workers/render.worker.ts over engine/render/). */
@@ -327,4 +334,6 @@ export interface RenderCallbacks {
   onSnapshot(snapshot: RenderSnapshot): void
   /** Asks for one more data worker; the client answers with `adoptDataWorker`. */
   requestDataWorker(): void
+  /** What a person did in the setup view (engine/setupProtocol.ts); absent: nobody listens. */
+  onSetupEvent?(event: SetupEvent): void
 }

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
-import { decodeMeshFile } from '../../solver/geometry/meshFile.ts'
+import { decodeMeshFile } from '../../domain/meshFile.ts'
 import type { TriangleMesh } from '../../solver/geometry/mesh.ts'
 
 /*

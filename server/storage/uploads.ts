@@ -19,7 +19,7 @@ import {
   type UploadKind,
 } from '../../domain/rest/setupRoutes.ts'
 import { checkMeshHealth, countTriangles } from '../../solver/geometry/mesh.ts'
-import { encodeMeshFile } from '../../solver/geometry/meshFile.ts'
+import { encodeMeshFile } from '../../domain/meshFile.ts'
 import { StlError, parseStl } from '../../solver/geometry/stl.ts'
 import { ApiError } from '../api/apiError.ts'
 import type { SessionUser } from '../api/context.ts'

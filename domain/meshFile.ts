@@ -1,9 +1,15 @@
 /**
  * The stored form of a mesh (what the setup API writes for an uploaded geometry, in metres):
  * a 16-byte little-endian header — magic "DMSH", version, vertex count, triangle count — then the
- * Float32 positions (xyz per vertex) and the Uint32 indices, each 4-byte aligned.
+ * Float32 positions (xyz per vertex) and the Uint32 indices, each 4-byte aligned. Served as is by
+ * GET /parts/{id}/mesh and decoded by the data workers, so it lives in domain/.
  */
-import type { TriangleMesh } from './mesh.ts'
+
+/** A triangle mesh: xyz per vertex (metres) and three vertex indices per triangle. */
+export interface TriangleMesh {
+  positions: Float32Array
+  indices: Uint32Array
+}
 
 /** "DMSH" as a little-endian uint32. */
 export const MESH_FILE_MAGIC = 0x48534d44
