@@ -1,7 +1,7 @@
 import { progressBarType, statusTooltip } from '../../../domain/simulationState.ts'
 import { StatusPill } from '../../components/StatusPill.tsx'
 import { formatCredits, formatDateTime, formatSize } from '../../lib/format.ts'
-import { Fact } from './PreprocessorPage.tsx'
+import { Fact } from '../../components/Fact.tsx'
 import { PostImageCard } from './results/canvas/PostImageCard.tsx'
 import { useSimulationContext } from './SimulationLayout.tsx'
 
