@@ -1,17 +1,16 @@
 /**
- * Rules of the simulation settings (spec/setup.md §5 "Simulation settings") and the settings
- * transitions of §4 (multiphase on/off, surface tension on). Each rule is a pure function that
- * returns Issue[]; bounds come in a standard and a stricter profile.
+ * Rules of the simulation settings (spec/setup.md §5 "Simulation settings"), with their messages
+ * (settingsMessages.ts) and the settings transitions of §4 (settingsTransitions.ts: multiphase
+ * on/off, surface tension on), both re-exported here. Each rule is a pure function that returns
+ * Issue[]; bounds come in a standard and a stricter profile.
  */
-import {
-  MULTIPHASE_MAX_MATERIALS,
-  SURFACE_TENSION_MAX_MATERIALS,
-  createDefaultMaterial,
-  type Material,
-} from './materials.ts'
-import type { Part } from './parts.ts'
-import { DEFAULT_DENSITY_THRESHOLD, type SimulationSettings } from './settings.ts'
+import { MULTIPHASE_MAX_MATERIALS, SURFACE_TENSION_MAX_MATERIALS } from './materials.ts'
+import type { SimulationSettings } from './settings.ts'
+import { SETTINGS_LABELS, SETTINGS_MESSAGES } from './settingsMessages.ts'
 import { checkNumber, checkVector, issue, type Issue, type NumberBounds } from './validation.ts'
+
+export * from './settingsMessages.ts'
+export * from './settingsTransitions.ts'
 
 /** The standard rules, or the stricter ones with narrower physical ranges. */
 export const RULE_PROFILES = ['standard', 'strict'] as const
@@ -41,49 +40,6 @@ export const SETTINGS_BOUNDS = {
 
 /** Density limiter threshold in percent, either profile. */
 export const DENSITY_THRESHOLD_PERCENT_BOUNDS = { min: 1, max: 100 } as const
-
-/** Labels of the settings fields in messages. */
-export const SETTINGS_LABELS = {
-  particleDiameter: 'Particle diameter',
-  endTime: 'End time',
-  outputTimeInterval: 'Output time interval',
-  gravity: 'Gravity',
-  sigma: 'Sigma',
-  densityThreshold: 'Density threshold',
-  ambientTemperature: 'Ambient temperature',
-  rotationVelocity: 'Rotation velocity',
-  rotationAxis: 'Rotation axis',
-  rotationCenter: 'Rotation center',
-  calcDomainMin: 'Deletion boundary minimum',
-  calcDomainMax: 'Deletion boundary maximum',
-} as const
-
-export const SETTINGS_MESSAGES = {
-  setEndTimeFirst: 'Set an end time first',
-  multiphaseRefinement: 'Multiphase cannot be used in combination with refinement.',
-  multiphaseAirDrag: 'Multiphase cannot be used in combination with air drag.',
-  multiphaseHeatBoundary:
-    'Multiphase cannot be used in combination with heat flux or heat transfer coefficient boundary conditions.',
-  multiphaseMaxMaterials: `Multiphase supports up to ${MULTIPHASE_MAX_MATERIALS} materials.`,
-  multiphaseMinMaterials: 'Multiphase requires at least 2 materials.',
-  surfaceTensionMaxMaterials: `Surface tension supports up to ${SURFACE_TENSION_MAX_MATERIALS} materials.`,
-  surfaceTensionShifting: 'When using surface tension, shifting must be enabled!',
-  accelerationFileCsv: 'Acceleration file must be a .csv file.',
-  addDeletionBoundary: 'Add a deletion boundary to save on cost.',
-  calcDomainOrder: 'Deletion boundary minimum must be smaller than its maximum.',
-  adjustedTitle: 'Advanced Settings Were Adjusted',
-  discretizationBlockedTitle: 'Discretization failed',
-  discretizationBlockedText:
-    'There are errors in your setup. Please check the Input Validation bar.',
-} as const
-
-/** Lines of the 'Advanced Settings Were Adjusted' dialog. */
-export const SETTINGS_ADJUSTMENTS = {
-  densityLimiterDisabled: 'Disabled density limiter',
-  densityLimiterEnabled: 'Enabled density limiter',
-  staticTimestepDisabled: 'Disabled static timestep',
-  improvedWallPressureEnabled: 'Enabled improved wall pressure treatment',
-} as const
 
 const isValidNumber = (value: number | null | undefined): value is number =>
   typeof value === 'number' && Number.isFinite(value)
@@ -300,121 +256,4 @@ export function checkSettingsCoupling(
       )
   }
   return issues
-}
-
-/** True for a rigid part whose thermal condition is heat flux or heat transfer coefficient. */
-export function hasHeatBoundary(part: Pick<Part, 'component'>): boolean {
-  const c = part.component
-  return (
-    c.type === 'rigid' &&
-    (c.thermoKind === 'heat_flux' || c.thermoKind === 'heat_transfer_coefficient')
-  )
-}
-
-/**
- * Why multiphase cannot be switched on now (empty when it can): refinements, air drag, or heat
- * flux / heat transfer coefficient boundaries while thermodynamics is on.
- */
-export function multiphaseBlockers(
-  settings: SimulationSettings,
-  setup: { refinementCount: number; parts: readonly Pick<Part, 'component'>[] },
-): string[] {
-  const reasons: string[] = []
-  if (setup.refinementCount > 0) reasons.push(SETTINGS_MESSAGES.multiphaseRefinement)
-  if (settings.airDrag) reasons.push(SETTINGS_MESSAGES.multiphaseAirDrag)
-  if (settings.thermodynamics && setup.parts.some(hasHeatBoundary))
-    reasons.push(SETTINGS_MESSAGES.multiphaseHeatBoundary)
-  return reasons
-}
-
-/** The air drag switch is off-limits with multiphase on or an air drag domain already active. */
-export function canEnableAirDrag(settings: Pick<SimulationSettings, 'multiphase' | 'airDrag'>) {
-  return !settings.multiphase && !settings.airDrag
-}
-/** Refinement zones cannot be added with multiphase on. */
-export function canAddRefinement(settings: Pick<SimulationSettings, 'multiphase'>): boolean {
-  return !settings.multiphase
-}
-/** A domain boundary can be added only while no calculation domain exists. */
-export function canAddDomainBoundary(
-  settings: Pick<SimulationSettings, 'calcDomainActive'>,
-): boolean {
-  return !settings.calcDomainActive
-}
-/** Surface tension is unavailable under multiphase with more than 2 materials. */
-export function canEnableSurfaceTension(
-  settings: Pick<SimulationSettings, 'multiphase'>,
-  materialCount: number,
-): boolean {
-  return !(settings.multiphase && materialCount > SURFACE_TENSION_MAX_MATERIALS)
-}
-/** The particle diameter is not editable while a part is a point cloud. */
-export function isParticleDiameterEditable(parts: readonly Pick<Part, 'shape'>[]): boolean {
-  return !parts.some((p) => p.shape.type === 'pointcloud')
-}
-
-/** The outcome of switching multiphase: what to store, create and tell the user. */
-export interface MultiphaseTransition {
-  settings: SimulationSettings
-  /** Every material afterwards (new ones included). */
-  materials: Material[]
-  /** Materials that did not exist before and must be created. */
-  createdMaterials: Material[]
-  /** Every part afterwards, fluid parts reset to material 0. */
-  parts: Part[]
-  /** Lines of the 'Advanced Settings Were Adjusted' dialog; empty when nothing changed. */
-  adjustments: string[]
-}
-
-/**
- * Switches multiphase on or off (spec/setup.md §4). On: static timestep off (dynamicTimeStep on),
- * density limiter off, improved wall pressure (noRiemannWall) on, a second material created when
- * fewer than 2 exist, part materials reset to 0. Off: the density limiter is re-enabled and only
- * material 0 is used. `adjustments` lists the advanced settings that actually changed.
- */
-export function applyMultiphase(
-  on: boolean,
-  settings: SimulationSettings,
-  materials: readonly Material[],
-  parts: readonly Part[],
-  options: { simulationId: number; nowIso: string },
-): MultiphaseTransition {
-  const next: SimulationSettings = { ...settings, multiphase: on }
-  const adjustments: string[] = []
-  const createdMaterials: Material[] = []
-  if (on) {
-    if (settings.densityLimiter) adjustments.push(SETTINGS_ADJUSTMENTS.densityLimiterDisabled)
-    if (!settings.dynamicTimeStep) adjustments.push(SETTINGS_ADJUSTMENTS.staticTimestepDisabled)
-    if (!settings.noRiemannWall) adjustments.push(SETTINGS_ADJUSTMENTS.improvedWallPressureEnabled)
-    next.densityLimiter = false
-    next.dynamicTimeStep = true
-    next.noRiemannWall = true
-    const ids = new Set(materials.map((m) => m.id))
-    for (let id = 0; ids.size + createdMaterials.length < 2; id++)
-      if (!ids.has(id))
-        createdMaterials.push(createDefaultMaterial(id, options.simulationId, options.nowIso))
-  } else {
-    if (!settings.densityLimiter) adjustments.push(SETTINGS_ADJUSTMENTS.densityLimiterEnabled)
-    next.densityLimiter = true
-    next.densityThreshold ??= DEFAULT_DENSITY_THRESHOLD
-  }
-  const nextParts = parts.map((part) =>
-    part.component.type === 'rigid' || part.component.type === 'refinement' || part.materialId === 0
-      ? part
-      : { ...part, materialId: 0 },
-  )
-  return {
-    settings: next,
-    materials: [...materials, ...createdMaterials].sort((a, b) => a.id - b.id),
-    createdMaterials,
-    parts: nextParts,
-    adjustments,
-  }
-}
-
-/** Switches surface tension; switching it on forces shifting to 'lyu21'. */
-export function applySurfaceTension(on: boolean, settings: SimulationSettings): SimulationSettings {
-  return on
-    ? { ...settings, surfaceTension: true, shifting: 'lyu21' }
-    : { ...settings, surfaceTension: false }
 }
