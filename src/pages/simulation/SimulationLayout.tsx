@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query'
-import { useEffect, useRef } from 'react'
-import { Link, Outlet, useLocation, useOutletContext, useParams } from 'react-router'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useRef, useState } from 'react'
+import { Link, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router'
 import { TOAST_DURATION_MS } from '../../../domain/constants.ts'
 import type { Project, Simulation } from '../../../domain/projects.ts'
 import {
@@ -15,6 +15,7 @@ import { callApi } from '../../api/index.ts'
 import { IconChevronRight, IconExternal } from '../../components/icons.tsx'
 import { LoadingBlock } from '../../components/Spinner.tsx'
 import { StatusPill } from '../../components/StatusPill.tsx'
+import { Dialog } from '../../components/Dialog.tsx'
 import { usePushToast } from '../../components/Toasts.tsx'
 import { Tooltip } from '../../components/Tooltip.tsx'
 import { useCurrentUser } from '../../lib/currentUser.ts'
@@ -45,6 +46,25 @@ function isSimulationMode(segment: string | undefined): segment is SimulationMod
   return segment !== undefined && Object.hasOwn(SIMULATION_MODES, segment)
 }
 
+/**
+ * The mode of a simulation path: /simulation/{id}/{mode} exactly. Anything longer
+ * (/simulation/1/preprocessor/geometry) or another last segment is not a simulation page.
+ */
+export function simulationModeOf(pathname: string): SimulationMode | null {
+  const segments = pathname.split('/').filter(Boolean)
+  if (segments.length !== 3 || segments[0] !== 'simulation') return null
+  if (!/^\d{1,12}$/.test(segments[1] ?? '')) return null
+  return isSimulationMode(segments[2]) ? segments[2] : null
+}
+
+/** The confirmation of leaving Results for Setup while a run is loaded (spec/setup.md §2). */
+export const LOAD_SETUP_TEXTS = {
+  title: 'Load Setup?',
+  text: 'The results of this run are unloaded. They load again when you come back to Results.',
+  stay: 'No, stay',
+  load: 'Yes, load',
+} as const
+
 export function availabilityOf(simulation: Simulation, mode: SimulationMode): PageAvailability {
   if (mode === 'preprocessor') return preprocessorAvailability(simulation)
   if (mode === 'postprocessor') return postprocessorAvailability(simulation)
@@ -58,9 +78,10 @@ export function availabilityOf(simulation: Simulation, mode: SimulationMode): Pa
 export function SimulationLayout() {
   const { id = '' } = useParams()
   const { pathname } = useLocation()
-  const segment = pathname.split('/').filter(Boolean)[2]
-  if (!isSimulationMode(segment) || !/^\d{1,12}$/.test(id)) return <Outlet />
-  return <SimulationFrame id={id} mode={segment} />
+  const mode = simulationModeOf(pathname)
+  // Unknown sub-routes get the router's not-found page, outside the simulation's frame.
+  if (mode === null) return <Outlet />
+  return <SimulationFrame id={id} mode={mode} />
 }
 
 function SimulationFrame({ id, mode }: { id: string; mode: SimulationMode }) {
@@ -141,7 +162,7 @@ function SimulationFrame({ id, mode }: { id: string; mode: SimulationMode }) {
       <div className="sim-nav">
         <nav className="tabs" aria-label="Simulation pages">
           {(Object.keys(SIMULATION_MODES) as SimulationMode[]).map((tab) => (
-            <SimulationTab key={tab} simulation={simulation} tab={tab} active={tab === mode} />
+            <SimulationTab key={tab} simulation={simulation} tab={tab} mode={mode} />
           ))}
         </nav>
         <a
@@ -162,12 +183,15 @@ function SimulationFrame({ id, mode }: { id: string; mode: SimulationMode }) {
 function SimulationTab({
   simulation,
   tab,
-  active,
+  mode,
 }: {
   simulation: Simulation
   tab: SimulationMode
-  active: boolean
+  /** The page shown now. */
+  mode: SimulationMode
 }) {
+  const [confirming, setConfirming] = useState(false)
+  const active = tab === mode
   const availability = availabilityOf(simulation, tab)
   const className = `tabs__tab${active ? ' tabs__tab--active' : ''}`
   if (!availability.available)
@@ -185,14 +209,63 @@ function SimulationTab({
         </span>
       </Tooltip>
     )
+  const asksToLoadSetup =
+    mode === 'postprocessor' && tab === 'preprocessor' && simulation.activeRunId !== null
   return (
-    <Link
-      to={simulationPageLink(simulation.id, tab)}
-      className={className}
-      aria-current={active ? 'page' : undefined}
-    >
-      {SIMULATION_MODES[tab]}
-    </Link>
+    <>
+      <Link
+        to={simulationPageLink(simulation.id, tab)}
+        className={className}
+        aria-current={active ? 'page' : undefined}
+        onClick={(event) => {
+          if (!asksToLoadSetup) return
+          event.preventDefault()
+          setConfirming(true)
+        }}
+      >
+        {SIMULATION_MODES[tab]}
+      </Link>
+      {confirming && (
+        <LoadSetupDialog simulationId={simulation.id} onClose={() => setConfirming(false)} />
+      )}
+    </>
+  )
+}
+
+/**
+ * 'Load Setup?': leaving Results for Setup unloads the run's results; they are fetched again
+ * when the person comes back (the Results page starts a new engine and refetches its outputs).
+ */
+function LoadSetupDialog({ simulationId, onClose }: { simulationId: number; onClose: () => void }) {
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  return (
+    <Dialog title={LOAD_SETUP_TEXTS.title} onClose={onClose} size="small">
+      <div className="dialog__body">
+        <p>{LOAD_SETUP_TEXTS.text}</p>
+      </div>
+      <footer className="dialog__footer">
+        <button type="button" className="button button--secondary" onClick={onClose}>
+          {LOAD_SETUP_TEXTS.stay}
+        </button>
+        <button
+          type="button"
+          className="button button--primary"
+          data-autofocus
+          onClick={() => {
+            onClose()
+            // Stale now, refetched when Results mounts again (not while it is still on screen).
+            void queryClient.invalidateQueries({
+              queryKey: ['listOutputManifests'],
+              refetchType: 'none',
+            })
+            void navigate(simulationPageLink(simulationId, 'preprocessor'))
+          }}
+        >
+          {LOAD_SETUP_TEXTS.load}
+        </button>
+      </footer>
+    </Dialog>
   )
 }
 
