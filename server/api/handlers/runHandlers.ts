@@ -2,13 +2,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import * as v from 'valibot'
-import {
-  canEditConditions,
-  checkConditionThreshold,
-  type ConditionCreate,
-} from '../../../domain/conditions.ts'
-import { canDiscretize, DISCRETIZATION_BLOCKED } from '../../../domain/discretization.ts'
-import type { FieldError } from '../../../domain/errors.ts'
 import { OUTPUT_MANIFEST_FILE, runDirectory, runLogFile } from '../../../domain/output/layout.ts'
 import type { Simulation } from '../../../domain/projects.ts'
 import type { RUN_ROUTES } from '../../../domain/rest/runRoutes.ts'
@@ -21,26 +14,17 @@ import {
   type Solver,
 } from '../../../domain/rest/runRoutes.ts'
 import type { OutputInfo } from '../../../domain/results.ts'
-import { validateSetup } from '../../../domain/setupValidation.ts'
-import { blocksRun, type Issue } from '../../../domain/validation.ts'
-import type { RunSetup } from '../../../solver/setup.ts'
 import type { Database, SimulationRow } from '../../db/schema.ts'
 import { jobRunnerFor } from '../../jobs/services.ts'
-import {
-  ACTIVE_JOB_STATES,
-  ACTIVE_SIMULATION_STATES,
-  findLatestDiscretization,
-  readLogLine,
-  toDiscretization,
-  toRunCondition,
-  toRunRecord,
-} from '../../jobs/records.ts'
+import { ACTIVE_SIMULATION_STATES, toRunRecord } from '../../jobs/records.ts'
 import { loadSimulationView } from '../../jobs/views.ts'
 import { listSensorOutputStates } from '../../sensors/store.ts'
-import { readSettings } from '../views.ts'
 import { ApiError, notFound } from '../apiError.ts'
 import { findAccessibleSimulation } from '../access.ts'
-import type { AreaHandlers, SessionUser } from '../context.ts'
+import type { AreaHandlers } from '../context.ts'
+import { conditionHandlers } from './conditionHandlers.ts'
+import { discretizationHandlers } from './discretizationHandlers.ts'
+import { blockedError, blockingIssues, conflict, loadSetupOf } from './runChecks.ts'
 
 type Db = Kysely<Database>
 
@@ -56,40 +40,6 @@ async function viewOf(db: Db, simulationId: number): Promise<Simulation> {
   const view = await loadSimulationView(db, simulationId)
   if (!view) throw notFound('Simulation')
   return view
-}
-
-/** Issues that block a run or a discretization: errors and missing (info) items. */
-function blockingIssues(setup: RunSetup): Issue[] {
-  const issues = validateSetup({
-    settings: setup.settings,
-    materials: setup.materials,
-    parts: setup.parts,
-    movements: setup.movements,
-  })
-  return blocksRun(issues) ? issues.filter((i) => i.level !== 'warning') : []
-}
-
-function blockedError(message: string, issues: readonly Issue[]): ApiError {
-  const errors: FieldError[] = [
-    { path: 'setup', message },
-    ...issues.map((i) => ({ path: i.field, message: i.message })),
-  ]
-  return new ApiError('validation_error', message, errors)
-}
-
-/** The setup of a simulation, or a 400 with the reason it cannot be read (e.g. a missing STL). */
-async function loadSetupOf(db: Db, simulationId: number): Promise<RunSetup> {
-  try {
-    return await jobRunnerFor(db).loadSetup(simulationId)
-  } catch (error) {
-    if (error instanceof Error && error.name === 'RunSetupError')
-      throw new ApiError('wrong_input', error.message)
-    throw error
-  }
-}
-
-function conflict(message: string): ApiError {
-  return new ApiError('conflict', message)
 }
 
 const startJob: AreaHandlers<typeof RUN_ROUTES>['startJob'] = async (
@@ -374,198 +324,6 @@ const listOutputs: AreaHandlers<typeof RUN_ROUTES>['listOutputs'] = async (
   }))
 }
 
-// ── Conditions ──────────────────────────────────────────────────────────────────────────────────
-
-async function findAccessibleCondition(db: Db, user: SessionUser, id: number) {
-  const condition = await db
-    .selectFrom('conditions')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst()
-  if (!condition) throw notFound('Condition')
-  const simulation = await findAccessibleSimulation(db, user, condition.simulation_id).catch(() => {
-    throw notFound('Condition')
-  })
-  return { condition, simulation }
-}
-
-/** Checks a condition against where the run stands (spec/results.md §5); throws its message. */
-async function checkCondition(db: Db, simulation: SimulationRow, body: ConditionCreate) {
-  if (!canEditConditions(simulation.state as Simulation['state']))
-    throw conflict('Alerts cannot be edited while the simulation is running.')
-  if (body.runId !== -1) {
-    const run = await db
-      .selectFrom('runs')
-      .select('id')
-      .where('id', '=', body.runId)
-      .where('simulation_id', '=', simulation.id)
-      .executeTakeFirst()
-    if (!run) throw notFound('Run')
-  }
-  if (body.allowInvalidThreshold) return
-  const settings = readSettings(simulation.settings)
-  const runId = body.runId === -1 ? simulation.active_run_id : body.runId
-  let line: RunLogLine | null = null
-  if (runId !== null) {
-    const run = await db
-      .selectFrom('runs')
-      .select('last_log')
-      .where('id', '=', runId)
-      .executeTakeFirst()
-    line = readLogLine(run?.last_log ?? null)
-  }
-  const issues = checkConditionThreshold(body.valueType, body.threshold, {
-    endTime: settings.endTime === null ? null : settings.endTime * 1000,
-    time: line?.time,
-    runtime: line === null ? undefined : line.runtime / 60_000,
-    credits: simulation.credits_consumed,
-    particle_nbr: line?.particles,
-  })
-  const first = issues[0]
-  if (first)
-    throw new ApiError(
-      'validation_error',
-      first.message,
-      issues.map((i) => ({ path: i.field, message: i.message })),
-    )
-}
-
-const listConditions: AreaHandlers<typeof RUN_ROUTES>['listConditions'] = async (
-  { params, query },
-  { db, user },
-) => {
-  const simulation = await findAccessibleSimulation(db, user, params.id)
-  const rows = await db
-    .selectFrom('conditions')
-    .selectAll()
-    .where('simulation_id', '=', simulation.id)
-    .where('run_id', '=', query.runId)
-    .orderBy('id')
-    .execute()
-  return rows.map(toRunCondition)
-}
-
-const createCondition: AreaHandlers<typeof RUN_ROUTES>['createCondition'] = async (
-  { params, body },
-  { db, user, clock },
-) => {
-  const simulation = await findAccessibleSimulation(db, user, params.id)
-  await checkCondition(db, simulation, body)
-  const nowIso = clock.nowIso()
-  const row = await db
-    .insertInto('conditions')
-    .values({
-      simulation_id: simulation.id,
-      run_id: body.runId,
-      action: body.action,
-      value_type: body.valueType,
-      operator: body.operator,
-      threshold: body.threshold,
-      triggered: 0,
-      created_at: nowIso,
-      updated_at: nowIso,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  return toRunCondition(row)
-}
-
-const updateCondition: AreaHandlers<typeof RUN_ROUTES>['updateCondition'] = async (
-  { params, body },
-  { db, user, clock },
-) => {
-  const { condition, simulation } = await findAccessibleCondition(db, user, params.id)
-  await checkCondition(db, simulation, body)
-  const row = await db
-    .updateTable('conditions')
-    .set({
-      run_id: body.runId,
-      action: body.action,
-      value_type: body.valueType,
-      operator: body.operator,
-      threshold: body.threshold,
-      triggered: 0,
-      updated_at: clock.nowIso(),
-    })
-    .where('id', '=', condition.id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  return toRunCondition(row)
-}
-
-const deleteCondition: AreaHandlers<typeof RUN_ROUTES>['deleteCondition'] = async (
-  { params },
-  { db, user },
-) => {
-  const { condition, simulation } = await findAccessibleCondition(db, user, params.id)
-  if (!canEditConditions(simulation.state as Simulation['state']))
-    throw conflict('Alerts cannot be edited while the simulation is running.')
-  await db.deleteFrom('conditions').where('id', '=', condition.id).execute()
-  return { id: condition.id }
-}
-
-// ── Discretizations ─────────────────────────────────────────────────────────────────────────────
-
-const getDiscretization: AreaHandlers<typeof RUN_ROUTES>['getDiscretization'] = async (
-  { params },
-  { db, user },
-) => {
-  const simulation = await findAccessibleSimulation(db, user, params.id)
-  const row = await findLatestDiscretization(db, simulation.id)
-  return row ? toDiscretization(row) : null
-}
-
-const startDiscretization: AreaHandlers<typeof RUN_ROUTES>['startDiscretization'] = async (
-  { params },
-  { db, user, clock },
-) => {
-  const simulation = await findAccessibleSimulation(db, user, params.id)
-  const latest = await findLatestDiscretization(db, simulation.id)
-  if (latest && (ACTIVE_JOB_STATES as readonly string[]).includes(latest.state))
-    throw conflict('A discretization is already running.')
-  const runner = jobRunnerFor(db)
-  const setup = await loadSetupOf(db, simulation.id)
-  const issues = validateSetup({
-    settings: setup.settings,
-    materials: setup.materials,
-    parts: setup.parts,
-    movements: setup.movements,
-  })
-  if (!canDiscretize(issues))
-    throw blockedError(
-      DISCRETIZATION_BLOCKED.text,
-      issues.filter((i) => i.level !== 'warning'),
-    )
-  const nowIso = clock.nowIso()
-  const row = await db
-    .insertInto('jobs')
-    .values({
-      simulation_id: simulation.id,
-      kind: 'discretization',
-      state: 'scheduled',
-      created_at: nowIso,
-      updated_at: nowIso,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  runner.enqueue(row.id)
-  runner.notifyDiscretizationChanged(simulation.id)
-  return toDiscretization(row)
-}
-
-const cancelDiscretization: AreaHandlers<typeof RUN_ROUTES>['cancelDiscretization'] = async (
-  { params },
-  { db, user },
-) => {
-  const simulation = await findAccessibleSimulation(db, user, params.id)
-  const latest = await findLatestDiscretization(db, simulation.id)
-  if (!latest) throw notFound('Discretization')
-  if (!(ACTIVE_JOB_STATES as readonly string[]).includes(latest.state))
-    throw conflict('The discretization is not running.')
-  const row = await jobRunnerFor(db).cancelDiscretization(latest.id)
-  return toDiscretization(row)
-}
-
 /** Handlers of RUN_ROUTES, one per route. */
 export const runHandlers: AreaHandlers<typeof RUN_ROUTES> = {
   startJob,
@@ -575,11 +333,6 @@ export const runHandlers: AreaHandlers<typeof RUN_ROUTES> = {
   listSolvers,
   listLogs,
   listOutputs,
-  listConditions,
-  createCondition,
-  updateCondition,
-  deleteCondition,
-  getDiscretization,
-  startDiscretization,
-  cancelDiscretization,
+  ...conditionHandlers,
+  ...discretizationHandlers,
 }
