@@ -20,7 +20,13 @@ import type {
   MaterialDisplayMode,
   PartViewMode,
 } from '../domain/results.ts'
-import type { SceneKind, SetupEvent, SetupIntent, SetupSnapshot } from './setupProtocol.ts'
+import type {
+  SceneKind,
+  SetupDataWorkerApi,
+  SetupEvent,
+  SetupIntent,
+  SetupSnapshot,
+} from './setupProtocol.ts'
 
 /** At most this many data workers (spec/results.md §9: 12 concurrent loads). */
 export const MAX_DATA_WORKERS = 12
@@ -143,8 +149,12 @@ export interface Histogram {
   counts: number[]
 }
 
-/** The data worker's Comlink interface (workers/data.worker.ts is a thin shell over engine/data/). */
-export interface DataWorkerApi {
+/**
+ * The data worker's Comlink interface (workers/data.worker.ts is a thin shell over engine/data/).
+ * The setup calls (SetupDataWorkerApi) return their buffers as transferables to the caller, the
+ * render worker, over its port; `cancel(requestId)` also stops a setup fetch that named itself.
+ */
+export interface DataWorkerApi extends SetupDataWorkerApi {
   /** The port to the render worker: outputs are posted there as transferables. */
   connectRenderPort(port: MessagePort): void
   /** Loads (cache, else fetch), decodes without copying columns, posts a RenderableOutput to the render port. */

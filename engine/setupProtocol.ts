@@ -173,6 +173,11 @@ export interface SetupFetchRequest {
   /** Same-origin URL under /api (from SetupObjectView). */
   url: string
   accessToken: string | null
+  /**
+   * Names the fetch so that DataWorkerApi.cancel(requestId) stops it (the object left the scene
+   * or its hash changed). Optional: an unnamed fetch runs to its end.
+   */
+  requestId?: string
 }
 
 /** A decoded triangle mesh, ready to upload (buffers transferred to the render worker). */
@@ -181,7 +186,12 @@ export interface SetupMeshData {
   positions: Float32Array
   /** Unit normal per vertex (flat per triangle where the mesh has sharp edges). */
   normals: Float32Array
-  /** Three per triangle. */
+  /**
+   * Smooth unit normal per vertex (the same on every copy of a vertex split at a sharp edge): the
+   * selection outline pushes the surface out along it without cracking at the edges.
+   */
+  outlineNormals: Float32Array
+  /** Three per triangle, in the leaf order of `bvh` (the same triangles as the stored mesh). */
   indices: Uint32Array
   triangleCount: number
   /** Axis-aligned bounds of `positions`. */
@@ -190,6 +200,8 @@ export interface SetupMeshData {
   bvh: ArrayBuffer | null
   /** Edges used by one triangle (holes) and by three or more (non-manifold), as line segment pairs. */
   defectSegments: Float32Array
+  /** The first this many segments of `defectSegments` are holes; the rest are non-manifold edges. */
+  holeSegmentCount: number
 }
 
 /** A decoded point cloud (xyz per particle, world metres). */

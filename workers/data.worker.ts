@@ -7,6 +7,8 @@ import * as Comlink from 'comlink'
 import { IndexedDbOutputCache } from '../engine/cache/outputCache.ts'
 import { NO_OUTPUT_CACHE } from '../engine/data/cache.ts'
 import { createDataWorkerApi } from '../engine/data/dataWorker.ts'
+import { setupMeshTransferables } from '../engine/data/setupGeometry.ts'
+import { setupTransferables } from '../engine/data/setupLoader.ts'
 import type { DataWorkerApi } from '../engine/protocol.ts'
 
 const logic = createDataWorkerApi({
@@ -21,6 +23,19 @@ export const api: DataWorkerApi = {
   connectRenderPort(port) {
     logic.connectRenderPort(port)
     Comlink.expose(api, port)
+  },
+  // Setup geometry goes back to the caller (the render worker) transferred, never copied.
+  loadSetupMesh: async (request) => {
+    const mesh = await logic.loadSetupMesh(request)
+    return Comlink.transfer(mesh, setupMeshTransferables(mesh))
+  },
+  loadSetupPointCloud: async (request) => {
+    const cloud = await logic.loadSetupPointCloud(request)
+    return Comlink.transfer(cloud, setupTransferables(cloud))
+  },
+  loadKeyframeTrack: async (request) => {
+    const track = await logic.loadKeyframeTrack(request)
+    return Comlink.transfer(track, setupTransferables(track))
   },
 }
 

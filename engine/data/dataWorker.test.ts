@@ -209,6 +209,9 @@ describe('workers/data.worker.ts', () => {
       'computeHistogram',
       'dropStaleRuns',
       'recycleBuffers',
+      'loadSetupMesh',
+      'loadSetupPointCloud',
+      'loadKeyframeTrack',
     ]
     expect(Object.keys(api).sort()).toEqual([...keys].sort())
     for (const key of keys) expect(typeof api[key]).toBe('function')

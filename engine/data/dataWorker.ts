@@ -7,6 +7,7 @@
  */
 import { COLOUR_MAP_STATUS, type ColourRange } from '../../domain/results.ts'
 import type { ObjectView } from '../../domain/output/reader.ts'
+import type { SetupFetchRequest } from '../setupProtocol.ts'
 import type {
   ColumnStatistics,
   DataToRenderMessage,
@@ -22,6 +23,7 @@ import { computeHistogram } from './histogram.ts'
 import { loadObjectViews, loadRenderableOutput, type LoaderContext } from './loader.ts'
 import { computeSubsetRange, SubsetError, type RowSubset, type ValueSource } from './ranges.ts'
 import { createAbortError, isAbortError } from './scheduler.ts'
+import { loadKeyframeTrack, loadSetupMesh, loadSetupPointCloud } from './setupLoader.ts'
 import { computeStatistics } from './statistics.ts'
 
 /** The part of a MessagePort the worker posts on. */
@@ -122,6 +124,27 @@ export function createDataWorkerApi(options: DataWorkerOptions): DataWorkerApi {
     return promise
   }
 
+  /** Runs a setup fetch under an AbortController that `cancel(request.requestId)` reaches. */
+  const cancellable = async <T>(
+    request: SetupFetchRequest,
+    run: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> => {
+    const controller = new AbortController()
+    const id = request.requestId
+    if (id !== undefined) {
+      if (controllers.has(id)) throw new Error(`Load ${id} is already running.`)
+      controllers.set(id, controller)
+    }
+    try {
+      return await run(controller.signal)
+    } catch (error) {
+      if (isAbortError(error) || controller.signal.aborted) throw createAbortError()
+      throw error instanceof Error ? error : new Error(errorMessage(error))
+    } finally {
+      if (id !== undefined) controllers.delete(id)
+    }
+  }
+
   const withSubset = async <T>(
     request: SubsetRequest,
     compute: (source: ValueSource, subset: RowSubset) => T,
@@ -215,6 +238,18 @@ export function createDataWorkerApi(options: DataWorkerOptions): DataWorkerApi {
 
     recycleBuffers(buffers: ArrayBuffer[]): void {
       for (const buffer of buffers) pool.release(buffer)
+    },
+
+    loadSetupMesh(request) {
+      return cancellable(request, (signal) => loadSetupMesh(request, context, signal))
+    },
+
+    loadSetupPointCloud(request) {
+      return cancellable(request, (signal) => loadSetupPointCloud(request, context, signal))
+    },
+
+    loadKeyframeTrack(request) {
+      return cancellable(request, (signal) => loadKeyframeTrack(request, context, signal))
     },
   }
 }

@@ -6,6 +6,7 @@ import {
   partTransformAt,
   movementChain,
   type Keyframe,
+  type KeyframesResult,
   type Movement,
 } from '../../domain/movements.ts'
 import {
@@ -14,7 +15,10 @@ import {
   fetchPartKeyframes,
   findKeyframeIndex,
   interpolateKeyframes,
+  MAX_TRACK_SAMPLES,
+  poseAtTrack,
   poseToMatrix,
+  sampleKeyframeTrack,
   slerpQuaternions,
 } from './keyframes.ts'
 
@@ -154,5 +158,45 @@ describe('keyframe tracks', () => {
     await expect(
       fetchPartKeyframes(11, { fetch: respond({}, 404), apiBaseUrl: '/api', accessToken: null }),
     ).rejects.toThrow('The movements of part 11 could not be loaded (404).')
+  })
+})
+
+describe('sampled keyframe tracks', () => {
+  const slide: KeyframesResult = {
+    keyframes: [
+      { time: 0, position: [0, 0, 0], rotation: [0, 0, 0, 1] },
+      { time: 2, position: [4, 0, 0], rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2] },
+    ],
+    warning: null,
+  }
+
+  it('samples every step up to the end time, the last sample exactly at the end', () => {
+    const track = sampleKeyframeTrack(slide, 3, 0.25)
+    expect(track.sampleCount).toBe(13)
+    expect(track.stepS).toBeCloseTo(0.25)
+    expect(track.keyframeCount).toBe(2)
+    // After the last keyframe the part holds its pose.
+    expect([...track.positions.slice(12 * 3, 13 * 3)]).toEqual([4, 0, 0])
+    const step = sampleKeyframeTrack(slide, 1, 0.3)
+    // 2 s at most 0.3 s apart: 8 samples, 2/7 s apart (the keyframes outlast the end time).
+    expect(step.sampleCount).toBe(8)
+    expect(step.stepS * (step.sampleCount - 1)).toBeCloseTo(2)
+  })
+
+  it('covers the keyframes when the end time is unknown, and caps the sample count', () => {
+    expect(sampleKeyframeTrack(slide, 0, 0.5).sampleCount).toBe(5)
+    const capped = sampleKeyframeTrack(slide, 1000, 1e-6)
+    expect(capped.sampleCount).toBe(MAX_TRACK_SAMPLES)
+  })
+
+  it('looks poses up between samples and clamps outside the track', () => {
+    const track = sampleKeyframeTrack(slide, 2, 0.5)
+    expect(poseAtTrack(track, 0.25).position[0]).toBeCloseTo(0.5)
+    expect(poseAtTrack(track, -1).position).toEqual([0, 0, 0])
+    expect(poseAtTrack(track, 10).position[0]).toBeCloseTo(4)
+    // Halfway: a 45° turn about z, from the normalised blend of neighbouring samples.
+    const [, , z, w] = poseAtTrack(track, 1).rotation
+    expect(z).toBeCloseTo(Math.sin(Math.PI / 8), 3)
+    expect(w).toBeCloseTo(Math.cos(Math.PI / 8), 3)
   })
 })

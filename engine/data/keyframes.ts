@@ -14,6 +14,7 @@ import {
   type Quaternion,
 } from '../../domain/movements.ts'
 import type { Vec3 } from '../../domain/vector.ts'
+import type { KeyframeTrack as SampledKeyframeTrack } from '../setupProtocol.ts'
 
 /** Where a part is at a time: x moves to rotate(rotation, x) + position. */
 export interface Pose {
@@ -180,4 +181,74 @@ export async function fetchPartKeyframes(
     throw new Error(`The movements of part ${partId} could not be read.`)
   }
   return createKeyframeTrack(partId, parsed.output)
+}
+
+// ── Sampled tracks (what the render worker plays) ───────────────────────────────────────────────
+
+/** A track never holds more samples than this (a fine step over a long run is coarsened). */
+export const MAX_TRACK_SAMPLES = 100_000
+
+/**
+ * Samples a part's keyframes every `stepS` over [0, max(endTimeS, last keyframe)], ending exactly
+ * there (the step shrinks slightly to fit, and grows when the samples would exceed
+ * MAX_TRACK_SAMPLES). The render worker then only looks poses up ({@link poseAtTrack}).
+ */
+export function sampleKeyframeTrack(
+  result: KeyframesResult,
+  endTimeS: number,
+  stepS: number,
+): SampledKeyframeTrack {
+  const keyframes = [...result.keyframes].sort((a, b) => a.time - b.time) as Keyframe[]
+  const lastTime = keyframes.length > 0 ? keyframes[keyframes.length - 1]!.time : 0
+  const durationS = Math.max(Number.isFinite(endTimeS) ? endTimeS : 0, lastTime, 0)
+  const wantedStep = Number.isFinite(stepS) && stepS > 0 ? stepS : durationS / 1000 || 1
+  let sampleCount = durationS > 0 ? Math.ceil(durationS / wantedStep - 1e-9) + 1 : 1
+  sampleCount = Math.min(Math.max(sampleCount, 1), MAX_TRACK_SAMPLES)
+  const step = sampleCount > 1 ? durationS / (sampleCount - 1) : wantedStep
+  const positions = new Float32Array(sampleCount * 3)
+  const rotations = new Float32Array(sampleCount * 4)
+  for (let i = 0; i < sampleCount; i++) {
+    const pose = interpolateKeyframes(keyframes, i === sampleCount - 1 ? durationS : i * step)
+    positions.set(pose.position, i * 3)
+    rotations.set(pose.rotation, i * 4)
+  }
+  return {
+    stepS: step,
+    positions,
+    rotations,
+    sampleCount,
+    keyframeCount: result.keyframes.length,
+  }
+}
+
+/**
+ * The pose of a sampled track at `timeS` (clamped to the track): positions interpolated linearly,
+ * rotations normalised-linearly between neighbouring samples (close together, so as good as slerp).
+ */
+export function poseAtTrack(track: SampledKeyframeTrack, timeS: number): Pose {
+  if (track.sampleCount === 0) return clonePose(IDENTITY_POSE)
+  const last = track.sampleCount - 1
+  const u =
+    Number.isFinite(timeS) && track.stepS > 0 ? Math.min(Math.max(timeS / track.stepS, 0), last) : 0
+  const i = Math.min(Math.floor(u), last)
+  const j = Math.min(i + 1, last)
+  const f = u - i
+  const p = track.positions
+  const r = track.rotations
+  const position: Vec3 = [
+    p[i * 3]! + (p[j * 3]! - p[i * 3]!) * f,
+    p[i * 3 + 1]! + (p[j * 3 + 1]! - p[i * 3 + 1]!) * f,
+    p[i * 3 + 2]! + (p[j * 3 + 2]! - p[i * 3 + 2]!) * f,
+  ]
+  const a: Quaternion = [r[i * 4]!, r[i * 4 + 1]!, r[i * 4 + 2]!, r[i * 4 + 3]!]
+  const b: Quaternion = [r[j * 4]!, r[j * 4 + 1]!, r[j * 4 + 2]!, r[j * 4 + 3]!]
+  const sign = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0 ? -1 : 1
+  const q: Quaternion = [
+    a[0] + (sign * b[0] - a[0]) * f,
+    a[1] + (sign * b[1] - a[1]) * f,
+    a[2] + (sign * b[2] - a[2]) * f,
+    a[3] + (sign * b[3] - a[3]) * f,
+  ]
+  const length = Math.hypot(...q) || 1
+  return { position, rotation: [q[0] / length, q[1] / length, q[2] / length, q[3] / length] }
 }

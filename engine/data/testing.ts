@@ -6,6 +6,7 @@
 import { writeSyntheticOutput, type SyntheticOutputOptions } from '../../domain/output/synthetic.ts'
 import { writeBundle, type WrittenOutput } from '../../domain/output/writer.ts'
 import type { LoadRequest } from '../protocol.ts'
+import type { TriangleMesh } from '../../domain/meshFile.ts'
 
 /** A fetch over written outputs (by output number), counting its calls. */
 export interface FakeServer {
@@ -111,4 +112,20 @@ export function replaceFlatbufferString(bytes: Uint8Array, from: string, to: str
   }
   if (replaced === 0) throw new Error(`"${from}" was not found.`)
   return out
+}
+
+/** A closed unit cube: 8 shared vertices, 12 outward-facing triangles. */
+export function unitCube(): TriangleMesh {
+  const positions = new Float32Array([
+    0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1,
+  ])
+  const indices = new Uint32Array([
+    0, 2, 1, 0, 3, 2, // z = 0
+    4, 5, 6, 4, 6, 7, // z = 1
+    0, 1, 5, 0, 5, 4, // y = 0
+    3, 7, 6, 3, 6, 2, // y = 1
+    0, 4, 7, 0, 7, 3, // x = 0
+    1, 2, 6, 1, 6, 5, // x = 1
+  ]) // prettier-ignore
+  return { positions, indices }
 }
