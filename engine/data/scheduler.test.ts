@@ -309,4 +309,41 @@ describe('LoadScheduler', () => {
     const results = await Promise.allSettled([a, b, scheduler.schedule(request('a3'))])
     expect(results.every((r) => r.status === 'rejected' && isAbortError(r.reason))).toBe(true)
   })
+
+  it('runs tasks on the pooled workers in priority order with loads, and cancels them', async () => {
+    const { scheduler, workers } = createPool({ maxWorkers: 1 })
+    const blocking = scheduler.schedule(request('p1', 'prefetch'))
+    await flush()
+    const ran: string[] = []
+    const task = (requestId: string, priority: LoadPriority, value: string) =>
+      scheduler.scheduleTask({
+        requestId,
+        priority,
+        estimatedBytes: 0,
+        run: (worker) => {
+          ran.push(requestId)
+          expect(worker).toBe(workers[0])
+          return Promise.resolve(value)
+        },
+      })
+    const later = scheduler.schedule(request('p2', 'prefetch'))
+    const mesh = task('mesh:part:1', 'shown', 'mesh bytes')
+    const cancelled = task('track:part:1', 'shown', 'track')
+    expect(scheduler.state().queued.map((q) => [q.requestId, q.key])).toEqual([
+      ['mesh:part:1', null],
+      ['track:part:1', null],
+      ['p2', { simulationId: 1, runId: 1, outputNo: 2 }],
+    ])
+    scheduler.cancel('track:part:1')
+    expect(isAbortError(await cancelled.catch((e: unknown) => e))).toBe(true)
+    workers[0]!.finish('p1')
+    await blocking
+    await expect(mesh).resolves.toBe('mesh bytes')
+    await flush()
+    expect(ran).toEqual(['mesh:part:1'])
+    expect(workers[0]!.started).toEqual(['p1', 'p2'])
+    expect(scheduler.loadingOutputNos()).toEqual([2])
+    workers[0]!.finish('p2')
+    await later
+  })
 })

@@ -46,9 +46,22 @@ export interface LoadSchedulerOptions {
 /** One load as the scheduler reports it. */
 export interface ScheduledLoadInfo {
   requestId: string
-  key: OutputKey
+  /** The output loaded; null for a task (setup geometry). */
+  key: OutputKey | null
   priority: LoadPriority
   estimatedBytes: number
+}
+
+/**
+ * Work other than an output load that runs on a pooled worker, in the same queue, priorities and
+ * byte gate (the setup scene's meshes, point clouds and keyframe tracks). `run` calls the worker;
+ * a cancelled task's worker is told `cancel(requestId)`.
+ */
+export interface PooledTask<W, T> {
+  requestId: string
+  priority: LoadPriority
+  estimatedBytes: number
+  run(worker: W): Promise<T>
 }
 
 /** The pool's state, for the render snapshot (bytes in flight, loading outputs). */
@@ -82,25 +95,29 @@ const PRIORITY_RANK: Record<LoadPriority, number> = Object.fromEntries(
 ) as Record<LoadPriority, number>
 
 interface Job<W> {
-  request: LoadRequest
+  /** What the queue orders and reports by (a task's too). */
+  request: { requestId: string; priority: LoadPriority; estimatedBytes: number }
+  /** The output load; null for a task. */
+  load: LoadRequest | null
+  run(worker: W): Promise<unknown>
   sequence: number
-  resolve(summary: LoadSummary): void
+  resolve(value: unknown): void
   reject(error: unknown): void
   worker: W | null
   /** The caller's promise has settled (cancelled, or finished). */
   settled: boolean
 }
 
-function describe(request: LoadRequest): ScheduledLoadInfo {
+function describe<W>(job: Job<W>): ScheduledLoadInfo {
   return {
-    requestId: request.requestId,
-    key: { ...request.key },
-    priority: request.priority,
-    estimatedBytes: request.estimatedBytes,
+    requestId: job.request.requestId,
+    key: job.load === null ? null : { ...job.load.key },
+    priority: job.request.priority,
+    estimatedBytes: job.request.estimatedBytes,
   }
 }
 
-function byteEstimate(request: LoadRequest): number {
+function byteEstimate(request: { estimatedBytes: number }): number {
   const bytes = request.estimatedBytes
   return Number.isFinite(bytes) && bytes > 0 ? bytes : 0
 }
@@ -155,15 +172,38 @@ export class LoadScheduler<W extends SchedulableWorker> {
    * AbortError ({@link isAbortError}) when cancelled. A request id already queued or running is refused.
    */
   schedule(request: LoadRequest): Promise<LoadSummary> {
+    const load = { ...request }
+    return this.#enqueue<LoadSummary>(load, load, (worker) => worker.load({ ...load }))
+  }
+
+  /**
+   * Queues a task on the pool (same priorities, gate and cancellation as loads). Resolves with
+   * what `run` resolves with; rejects like {@link schedule}.
+   */
+  scheduleTask<T>(task: PooledTask<W, T>): Promise<T> {
+    return this.#enqueue<T>(
+      { requestId: task.requestId, priority: task.priority, estimatedBytes: task.estimatedBytes },
+      null,
+      (worker) => task.run(worker),
+    )
+  }
+
+  #enqueue<T>(
+    request: Job<W>['request'],
+    load: LoadRequest | null,
+    run: (worker: W) => Promise<T>,
+  ): Promise<T> {
     if (this.#disposed) return Promise.reject(createAbortError('The scheduler was disposed.'))
     if (this.#findQueued(request.requestId) !== -1 || this.#running.has(request.requestId)) {
       return Promise.reject(new Error(`Load ${request.requestId} is already scheduled.`))
     }
-    return new Promise<LoadSummary>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const job: Job<W> = {
-        request: { ...request },
+        request,
+        load,
+        run,
         sequence: this.#sequence++,
-        resolve,
+        resolve: resolve as (value: unknown) => void,
         reject,
         worker: null,
         settled: false,
@@ -197,9 +237,10 @@ export class LoadScheduler<W extends SchedulableWorker> {
 
   /** Cancels every queued or running load the predicate selects (e.g. prefetch outside the window). */
   cancelWhere(predicate: (request: LoadRequest) => boolean): number {
-    const ids = [...this.#queue.map((job) => job.request), ...this.#runningRequests()]
-      .filter(predicate)
-      .map((request) => request.requestId)
+    const ids = [...this.#queue, ...this.#runningJobs()]
+      .map((job) => job.load)
+      .filter((load) => load !== null && predicate(load))
+      .map((load) => load!.requestId)
     return ids.filter((id) => this.cancel(id)).length
   }
 
@@ -227,17 +268,18 @@ export class LoadScheduler<W extends SchedulableWorker> {
       workerCount: this.#workers.size,
       idleWorkerCount: this.#idle.length,
       pendingWorkerCount: this.#pendingWorkers,
-      running: this.#runningRequests().map(describe),
-      queued: this.#queue.map((job) => describe(job.request)),
+      running: this.#runningJobs().map(describe),
+      queued: this.#queue.map(describe),
     }
   }
 
   /** Output numbers being loaded (queued or running, not cancelled), sorted, without repeats. */
   loadingOutputNos(): number[] {
-    const numbers = new Set([
-      ...this.#queue.map((job) => job.request.key.outputNo),
-      ...this.#runningRequests().map((request) => request.key.outputNo),
-    ])
+    const numbers = new Set(
+      [...this.#queue, ...this.#runningJobs()]
+        .filter((job) => job.load !== null)
+        .map((job) => job.load!.key.outputNo),
+    )
     return [...numbers].sort((a, b) => a - b)
   }
 
@@ -249,8 +291,8 @@ export class LoadScheduler<W extends SchedulableWorker> {
     this.#changed()
   }
 
-  #runningRequests(): LoadRequest[] {
-    return [...this.#running.values()].filter((job) => !job.settled).map((job) => job.request)
+  #runningJobs(): Job<W>[] {
+    return [...this.#running.values()].filter((job) => !job.settled)
   }
 
   #findQueued(requestId: string): number {
@@ -289,9 +331,9 @@ export class LoadScheduler<W extends SchedulableWorker> {
     job.worker = worker
     this.#running.set(job.request.requestId, job)
     this.#bytesInFlight += byteEstimate(job.request)
-    let result: Promise<LoadSummary>
+    let result: Promise<unknown>
     try {
-      result = worker.load({ ...job.request })
+      result = job.run(worker)
     } catch (error) {
       result = Promise.reject(error instanceof Error ? error : new Error(String(error)))
     }
