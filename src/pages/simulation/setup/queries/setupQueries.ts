@@ -99,3 +99,16 @@ export function useDiscretizationQuery(simulationId: number) {
       query.state.data && isJobActive(query.state.data.state) ? DISCRETIZATION_POLL_MS : false,
   })
 }
+
+/** The first `pageLimit` rows of a datatable (null id: no table, nothing fetched). */
+export function useDatatableQuery(tableId: number | null, pageLimit: number) {
+  const input = {
+    ...paramsOf(tableId ?? 0),
+    query: { pageLimit: String(pageLimit), pageNumber: '1' },
+  }
+  return useQuery({
+    queryKey: routeKey('getDatatable', input),
+    queryFn: ({ signal }) => callApi('getDatatable', input, { signal }),
+    enabled: tableId !== null,
+  })
+}
