@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { Mesh, Sensor } from '../../../../../domain/meshes.ts'
+import type { Sensor } from '../../../../../domain/meshes.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { NO_SENSORS_MESSAGE } from '../../../../../domain/rest/sensorRoutes.ts'
 import { COLOUR_MAP_STATUS, canEditSensors, sensorMode } from '../../../../../domain/results.ts'
@@ -10,42 +10,25 @@ import { usePushToast } from '../../../../components/Toasts.tsx'
 import { ArmedDeleteButton } from './ArmedDeleteButton.tsx'
 import { ComputeSensorsButton } from './ComputeSensorsButton.tsx'
 import {
+  changedSensorMeshId,
+  sensorSaveOf,
   useCreateSensorMutation,
   useDeleteSensorMutation,
   isRecomputationActive,
   useSensorRecomputationQuery,
   useSensorsQuery,
   useUpdateSensorMutation,
-  type SensorSave,
 } from './explorerApi.ts'
 import {
   EXPLORER_TOASTS,
   SENSORS_COMPUTING_MESSAGE,
   SENSORS_LOCKED_MESSAGE,
   SENSOR_PRE_MODE_HINT,
-  meshBodyOf,
-  meshDraftOf,
   newSensorDraft,
   nextFreeName,
   sensorDraftOf,
-  sensorPositionOf,
-  type SensorDraft,
 } from './explorerModel.ts'
 import { SensorDialog } from './SensorDialog.tsx'
-
-function isMeshChanged(mesh: Mesh, save: SensorSave): boolean {
-  return (
-    save.kind === 'surface' &&
-    JSON.stringify(meshBodyOf(meshDraftOf(mesh))) !== JSON.stringify(save.mesh)
-  )
-}
-
-function saveOf(draft: SensorDraft): SensorSave {
-  const name = draft.name.trim()
-  return draft.kind === 'point'
-    ? { kind: 'point', name, position: sensorPositionOf(draft) }
-    : { kind: 'surface', name, mesh: meshBodyOf(draft.mesh) }
-}
 
 /**
  * Sensors: the list with each sensor's pre/post mode at the shown output, add, edit and delete
@@ -167,7 +150,7 @@ export function SensorsSection({
           saving={create.isPending || update.isPending}
           onClose={() => setEditing(null)}
           onSave={(draft) => {
-            const save = saveOf(draft)
+            const save = sensorSaveOf(draft)
             const close = () => setEditing(null)
             if (editing === 'new')
               create.mutate(save, {
@@ -178,11 +161,7 @@ export function SensorsSection({
               update.mutate(
                 {
                   sensorId: editing.id,
-                  // An unchanged mesh is not sent: a mesh change clears the sensor's samples.
-                  meshId:
-                    editing.kind === 'surface' && isMeshChanged(editing.mesh, save)
-                      ? editing.mesh.id
-                      : null,
+                  meshId: changedSensorMeshId(editing, save),
                   save,
                 },
                 { onSuccess: close, onError: fail(EXPLORER_TOASTS.updateSensorFailed) },

@@ -14,29 +14,18 @@ import {
   useUpdateVolumeClipMutation,
   useVolumeClipVisibilityMutation,
   useVolumeClipsQuery,
-  type VolumeClipSave,
+  volumeClipSaveOf,
 } from './explorerApi.ts'
 import {
   EXPLORER_TOASTS,
-  meshBodyOf,
   newVolumeClipDraft,
   nextFreeName,
   volumeClipDraftOf,
   volumeClipItemMessage,
   volumeClipItemState,
   type ExplorerObject,
-  type VolumeClipDraft,
 } from './explorerModel.ts'
 import { VolumeClipDialog } from './VolumeClipDialog.tsx'
-
-function saveOf(draft: VolumeClipDraft): VolumeClipSave {
-  return {
-    name: draft.name.trim(),
-    mesh: meshBodyOf(draft.mesh),
-    materialId: draft.materialId,
-    inverted: draft.inverted,
-  }
-}
 
 /** Volume clips: list with visibility and item state at the shown output, add, edit, delete. */
 export function VolumeClipsSection({
@@ -158,7 +147,7 @@ export function VolumeClipsSection({
           saving={create.isPending || update.isPending}
           onClose={() => setEditing(null)}
           onSave={(draft) => {
-            const save = saveOf(draft)
+            const save = volumeClipSaveOf(draft)
             const close = () => setEditing(null)
             if (editing === 'new')
               create.mutate(save, {

@@ -3,11 +3,18 @@ import { useSetAtom } from 'jotai'
 import { useEffect, useRef } from 'react'
 import { POLL_INTERVALS_MS } from '../../../../../domain/constants.ts'
 import { isJobActive, type JobState } from '../../../../../domain/jobs.ts'
-import type { MeshBody, SensorUpdate, VolumeClip } from '../../../../../domain/meshes.ts'
+import type { MeshBody, Sensor, SensorUpdate, VolumeClip } from '../../../../../domain/meshes.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { callApi } from '../../../../api/index.ts'
 import { routeKey } from '../../../../queries/queries.ts'
 import { sensorDataVersionAtom } from './explorerAtoms.ts'
+import {
+  meshBodyOf,
+  meshDraftOf,
+  sensorPositionOf,
+  type SensorDraft,
+  type VolumeClipDraft,
+} from './explorerModel.ts'
 
 /*
  * Server state of the explorer (react-query, keyed by route): sensors, volume clips, their meshes,
@@ -64,6 +71,25 @@ export type SensorSave =
   | { kind: 'point'; name: string; position: [number, number, number] }
   | { kind: 'surface'; name: string; mesh: MeshBody }
 
+/** What a filled-in sensor form saves. */
+export function sensorSaveOf(draft: SensorDraft): SensorSave {
+  const name = draft.name.trim()
+  return draft.kind === 'point'
+    ? { kind: 'point', name, position: sensorPositionOf(draft) }
+    : { kind: 'surface', name, mesh: meshBodyOf(draft.mesh) }
+}
+
+/**
+ * The surface mesh to update when a sensor is saved: its id when the form changed it, null when
+ * not (an unchanged mesh is not sent: a mesh change clears the sensor's samples).
+ */
+export function changedSensorMeshId(sensor: Sensor, save: SensorSave): number | null {
+  if (sensor.kind !== 'surface' || save.kind !== 'surface') return null
+  const unchanged =
+    JSON.stringify(meshBodyOf(meshDraftOf(sensor.mesh))) === JSON.stringify(save.mesh)
+  return unchanged ? null : sensor.mesh.id
+}
+
 export function useCreateSensorMutation(simulation: Simulation) {
   const invalidate = useInvalidateSensorData()
   return useMutation({
@@ -114,6 +140,16 @@ export interface VolumeClipSave {
   mesh: MeshBody
   materialId: number | null
   inverted: boolean
+}
+
+/** What a filled-in volume clip form saves. */
+export function volumeClipSaveOf(draft: VolumeClipDraft): VolumeClipSave {
+  return {
+    name: draft.name.trim(),
+    mesh: meshBodyOf(draft.mesh),
+    materialId: draft.materialId,
+    inverted: draft.inverted,
+  }
 }
 
 export function useCreateVolumeClipMutation(simulation: Simulation) {
