@@ -1,0 +1,76 @@
+import type { Discretization } from '../../../../../domain/discretization.ts'
+import { formatNumber } from '../../../../../domain/units.ts'
+import { messagesOf, type DiscretizationSummary } from './discretizationModel.ts'
+
+/** Role words of the summary's parts. */
+const ROLE_LABELS: Record<string, string> = {
+  fluid: 'Fluid',
+  wall: 'Wall',
+  none: 'No particles',
+}
+
+/** Particles per part and in total, fluid and walls apart. */
+export function DiscretizationSummaryView({ summary }: { summary: DiscretizationSummary }) {
+  return (
+    <table className="discretization__table" aria-label="Particles per part">
+      <thead>
+        <tr>
+          <th scope="col">Part</th>
+          <th scope="col">Role</th>
+          <th scope="col">Particles</th>
+        </tr>
+      </thead>
+      <tbody>
+        {summary.parts.map((part) => (
+          <tr key={part.partId}>
+            <th scope="row">{part.name}</th>
+            <td>{ROLE_LABELS[part.role] ?? part.role}</td>
+            <td>{formatNumber(part.particleCount)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">Fluid</th>
+          <td />
+          <td>{formatNumber(summary.fluidCount)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Walls</th>
+          <td />
+          <td>{formatNumber(summary.wallCount)}</td>
+        </tr>
+        <tr className="discretization__total">
+          <th scope="row">Total</th>
+          <td />
+          <td>{formatNumber(summary.particleCount)}</td>
+        </tr>
+      </tfoot>
+    </table>
+  )
+}
+
+/** The record's errors and warnings, each with its part's name when it concerns one. */
+export function DiscretizationMessages(props: {
+  record: Discretization
+  partNames: ReadonlyMap<number, string>
+}) {
+  const messages = messagesOf(props.record)
+  if (messages.length === 0) return null
+  return (
+    <ul className="discretization__messages" aria-label="Discretization messages">
+      {messages.map((message, index) => {
+        const part =
+          typeof message.partId === 'number' ? props.partNames.get(message.partId) : undefined
+        return (
+          <li key={index} className={`discretization__message--${message.level}`}>
+            <span className="discretization__level">
+              {message.level === 'error' ? 'Error' : 'Warning'}
+            </span>
+            {part && <span className="discretization__part">{part}:</span>} {message.description}
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
