@@ -10,7 +10,7 @@ import {
   type PartView,
 } from '../../../../state/viewportAtoms.ts'
 import { velocityArrowsAtom } from './canvasAtoms.ts'
-import { Segmented, Switch } from './CanvasMenu.tsx'
+import { Segmented, Switch } from '../../../../components/viewport/chrome/CanvasMenu.tsx'
 import {
   DEFAULT_MATERIAL_VIEW,
   MATERIAL_DISPLAY_LABELS,

@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import type { CameraState } from '../../../../../domain/results.ts'
-import {
-  firstEnabledClip,
-  formatScaleLength,
-  imageFileName,
-  nudgeClip,
-  sharedValue,
-} from './canvasModel.ts'
+import type { CameraState } from '../../../../domain/results.ts'
 import {
   orientationFromSide,
   projectDirection,
   screenBasis,
   visibleCubeFaces,
 } from './gizmoMath.ts'
+import { firstEnabledClip, formatScaleLength, nudgeClip } from './viewChromeModel.ts'
 
 const FROM_FRONT: CameraState = {
   position: [0, -3, 0],
@@ -45,7 +39,7 @@ describe('gizmo and view cube math', () => {
   })
 })
 
-describe('canvas model', () => {
+describe('clip and scale bar', () => {
   it('places a clip at its default offset in the middle of the output on first enabling', () => {
     const bounds = {
       min: [-1, 0, 0] as [number, number, number],
@@ -63,17 +57,6 @@ describe('canvas model', () => {
     expect(formatScaleLength(0.2)).toBe('20 cm')
     expect(formatScaleLength(0.005)).toBe('5 mm')
     expect(formatScaleLength(0.0001)).toBe('0.1 mm')
-  })
-
-  it('names saved images after the simulation and output, without path characters', () => {
-    expect(imageFileName('Tank: v2/final', 12)).toBe('Tank_ v2_final output 12.png')
-    expect(imageFileName('  ', null)).toBe('simulation.png')
-  })
-
-  it('finds the value every item shares', () => {
-    expect(sharedValue(['a', 'a'])).toBe('a')
-    expect(sharedValue(['a', 'b'])).toBeNull()
-    expect(sharedValue([])).toBeNull()
   })
 
   it('nudges a clip along its axis or turns it to the next axis, and ignores other keys', () => {

@@ -1,7 +1,7 @@
 import { useAtom, useAtomValue } from 'jotai'
 import { useId, useRef, useState } from 'react'
-import { CLIP_AXES } from '../../../../../domain/results.ts'
-import { DEFAULT_CLIP, clipAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
+import { CLIP_AXES } from '../../../../domain/results.ts'
+import { DEFAULT_CLIP, clipAtom, viewportStateAtom } from '../../../state/viewportAtoms.ts'
 import { Segmented, Switch } from './CanvasMenu.tsx'
 import {
   CLIP_TRANSFORM_MODES,
@@ -9,7 +9,7 @@ import {
   firstEnabledClip,
   roundOffset,
   type ClipTransformMode,
-} from './canvasModel.ts'
+} from './viewChromeModel.ts'
 
 const MODE_LABELS: Record<ClipTransformMode, string> = {
   translate: 'Translate (t)',
