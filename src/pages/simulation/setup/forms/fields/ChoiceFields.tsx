@@ -1,3 +1,4 @@
+import './fields.css'
 import { useId, type ReactNode } from 'react'
 import type { Issue } from '../../../../../../domain/validation.ts'
 import { Tooltip } from '../../../../../components/Tooltip.tsx'
@@ -80,11 +81,20 @@ export function SelectField<T extends string>(
   )
 }
 
+/** Shown under a switch whose selected objects differ. */
+export const MIXED_SWITCH_HINT = 'Mixed: the selected objects differ.'
+
 /** An on/off setting as a switch (a checkbox with the switch role). */
 export function SwitchField(
-  props: ChoiceCommon & { checked: boolean; onChange: (checked: boolean) => void },
+  props: ChoiceCommon & {
+    checked: boolean
+    onChange: (checked: boolean) => void
+    /** The selected objects differ (shown off, with a note). */
+    mixed?: boolean
+  },
 ) {
-  const { label, checked, onChange, issues = [], hint } = props
+  const { label, checked, onChange, issues = [] } = props
+  const hint = props.mixed ? MIXED_SWITCH_HINT : props.hint
   const { disabled, reason } = useDisabled(props)
   const id = useId()
   const messageId = useId()
@@ -112,5 +122,53 @@ export function SwitchField(
       {hint && issues.length === 0 && <p className="field__hint">{hint}</p>}
       <FieldIssues id={messageId} issues={issues} />
     </div>
+  )
+}
+
+/**
+ * One of a few options as a group of radio buttons (display modes, profile kinds): arrow keys move
+ * between them, each pick fires `onChange`.
+ */
+export function RadioGroupField<T extends string>(
+  props: ChoiceCommon & {
+    value: T | null
+    options: readonly ChoiceOption<T>[]
+    onChange: (value: T) => void
+  },
+) {
+  const { label, value, options, onChange, issues = [], hint } = props
+  const { disabled, reason } = useDisabled(props)
+  const name = useId()
+  const messageId = useId()
+  const group = (
+    <div className="setup-radio-group">
+      {options.map((option) => (
+        <label
+          key={option.value}
+          className={`setup-radio${value === option.value ? ' setup-radio--checked' : ''}`}
+        >
+          <input
+            type="radio"
+            name={name}
+            value={option.value}
+            checked={value === option.value}
+            disabled={disabled || option.disabled === true}
+            onChange={() => onChange(option.value)}
+          />
+          <span>{option.label}</span>
+        </label>
+      ))}
+    </div>
+  )
+  return (
+    <fieldset
+      className="field setup-field"
+      aria-describedby={issues.length > 0 ? messageId : undefined}
+    >
+      <legend className="field__label">{label}</legend>
+      {withReason(group, disabled, reason)}
+      {hint && issues.length === 0 && <p className="field__hint">{hint}</p>}
+      <FieldIssues id={messageId} issues={issues} />
+    </fieldset>
   )
 }

@@ -63,6 +63,8 @@ export interface NumberFieldProps extends NumberDisplay {
   hideLabel?: boolean
   /** Empty is a valid value (null), not a missing one. */
   optional?: boolean
+  /** Shown while the value is empty ('Mixed' when the selected objects differ). */
+  placeholder?: string
 }
 
 /**
@@ -97,6 +99,7 @@ export function NumberField(props: NumberFieldProps) {
       className={`input input--small setup-field__input${level ? ` setup-field__input--${level}` : ''}`}
       inputMode="decimal"
       value={shown}
+      placeholder={props.placeholder}
       disabled={disabled}
       aria-label={props.ariaLabel}
       aria-invalid={level === 'error' ? true : undefined}

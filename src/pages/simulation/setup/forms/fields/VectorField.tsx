@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import type { LooseVec3 } from '../../../../../../domain/vector.ts'
 import { issue, type Issue } from '../../../../../../domain/validation.ts'
 import { Tooltip } from '../../../../../components/Tooltip.tsx'
@@ -17,6 +17,9 @@ export interface VectorFieldProps extends NumberDisplay {
   issues?: readonly Issue[]
   disabled?: boolean
   disabledReason?: string | null
+  /** Shown in empty components ('Mixed' where the selected objects differ). */
+  placeholder?: string
+  hint?: ReactNode
 }
 
 /**
@@ -52,7 +55,10 @@ export function VectorField(props: VectorFieldProps) {
   }
 
   return (
-    <fieldset className="field setup-field setup-field--vector" aria-describedby={messageId}>
+    <fieldset
+      className="field setup-field setup-field--vector"
+      aria-describedby={allIssues.length > 0 ? messageId : undefined}
+    >
       <legend className="field__label" id={groupId}>
         {label}
       </legend>
@@ -65,6 +71,7 @@ export function VectorField(props: VectorFieldProps) {
               inputMode="decimal"
               aria-label={`${label} ${axis}${unit ? ` (${unit})` : ''}`}
               value={drafts[index] ?? formatStored(current[index] ?? null, display)}
+              placeholder={props.placeholder}
               disabled={disabled}
               aria-invalid={level === 'error' ? true : undefined}
               onChange={(event) => {
@@ -89,6 +96,7 @@ export function VectorField(props: VectorFieldProps) {
         })}
         {unit && <span className="setup-field__unit">{unit}</span>}
       </div>
+      {props.hint && allIssues.length === 0 && <p className="field__hint">{props.hint}</p>}
       <FieldIssues id={messageId} issues={allIssues} />
     </fieldset>
   )

@@ -1,0 +1,108 @@
+import { PART_MESSAGES, type Part } from '../../../../../../domain/parts.ts'
+import { formatNumber, unitSymbol } from '../../../../../../domain/units.ts'
+import { Fact } from '../../../../../components/Fact.tsx'
+import { summaryOf, useDiscretizationMessages } from '../../discretization/discretizationModel.ts'
+import { useDiscretizationQuery } from '../../queries/setupQueries.ts'
+import { formatVector, withUnit } from '../formText.ts'
+import { SINGLE_PART_ONLY } from './partSelection.ts'
+import type { PartFolderProps } from './usePartEdit.ts'
+
+const m = unitSymbol('length')
+
+/**
+ * Particles of the part after the latest discretization: `pointcloudCount` of the part (sent with
+ * its point cloud URL), else the discretization summary's count for it; null before any.
+ */
+function particleCountOf(part: Part, summaryCount: number | undefined): number | null {
+  const value: unknown = (part as Part & { pointcloudCount?: unknown }).pointcloudCount
+  if (typeof value === 'number') return value
+  return summaryCount ?? null
+}
+
+/**
+ * The Information folder of one part: the geometry facts the server computed (triangles, surface
+ * area, bounding box, centre, normal, holes and non-manifold edges, with 'Part has potential
+ * issues. Check Information tab for details.'), the part's warnings, the latest discretization's
+ * messages about it and its particle count.
+ */
+export function InformationFolder({ simulationId, parts }: PartFolderProps) {
+  const part = parts.length === 1 ? parts[0] : undefined
+  const discretization = useDiscretizationQuery(simulationId).data
+  const messages = useDiscretizationMessages(simulationId).byPart
+  if (!part) return <p className="property-form__note">{SINGLE_PART_ONLY}</p>
+  const info = part.shape.info
+  const defects = info ? info.holes.length + info.nonManifold.length : 0
+  const own = messages.get(part.id) ?? []
+  const errors = own.filter((m) => m.level === 'error')
+  const warnings = own.filter((m) => m.level === 'warning')
+  const summaryCount = summaryOf(discretization)?.parts.find((p) => p.partId === part.id)
+  const particles = particleCountOf(part, summaryCount?.particleCount)
+  return (
+    <div className="property-form">
+      {defects > 0 && (
+        <p className="setup-field__issue setup-field__issue--warning" role="status">
+          {PART_MESSAGES.partIssues}
+        </p>
+      )}
+      {info ? (
+        <dl className="facts property-facts">
+          <Fact term="Triangles">{formatNumber(info.nbrOfTriangles)}</Fact>
+          <Fact term="Surface area">{withUnit(info.surfaceArea, 'm²')}</Fact>
+          <Fact term="Bounding box min">{formatVector(info.boundingBox.min, m)}</Fact>
+          <Fact term="Bounding box max">{formatVector(info.boundingBox.max, m)}</Fact>
+          <Fact term="Centre">{formatVector(info.center, m)}</Fact>
+          <Fact term="Planar">{info.isPlanar ? 'Yes' : 'No'}</Fact>
+          {info.normal && <Fact term="Normal">{formatVector(info.normal, '')}</Fact>}
+          <Fact term="Holes">{formatNumber(info.holes.length)}</Fact>
+          <Fact term="Non-manifold edges">{formatNumber(info.nonManifold.length)}</Fact>
+        </dl>
+      ) : (
+        <p className="property-form__note">No geometry facts yet: the part has no geometry.</p>
+      )}
+      <dl className="facts property-facts">
+        <Fact term="Particles">
+          {particles === null ? 'Not discretized yet' : formatNumber(particles)}
+        </Fact>
+      </dl>
+      <MessageList
+        title="Warnings"
+        messages={part.warnings.map((w) => w.message)}
+        level="warning"
+      />
+      <MessageList
+        title="Discretization errors"
+        messages={errors.map((e) => e.description)}
+        level="error"
+      />
+      <MessageList
+        title="Discretization warnings"
+        messages={warnings.map((w) => w.description)}
+        level="warning"
+      />
+    </div>
+  )
+}
+
+function MessageList({
+  title,
+  messages,
+  level,
+}: {
+  title: string
+  messages: readonly string[]
+  level: 'warning' | 'error'
+}) {
+  if (messages.length === 0) return null
+  return (
+    <section className="property-form__messages" aria-label={title}>
+      <h3 className="property-form__heading">{title}</h3>
+      <ul>
+        {messages.map((message, index) => (
+          <li key={index} className={`setup-field__issue setup-field__issue--${level}`}>
+            {message}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
