@@ -5,8 +5,9 @@ import type { StlUnit } from '../../../../../domain/rest/setupRoutes.ts'
 import { formatBytes } from '../../../../../domain/units.ts'
 import type { Issue } from '../../../../../domain/validation.ts'
 import { IconClose } from '../../../../components/icons.tsx'
-import { Tooltip } from '../../../../components/Tooltip.tsx'
 import { NameInput } from '../movements/MovementEditor.tsx'
+import { SubmitButton } from '../movements/SubmitButton.tsx'
+import '../movements/movements.css'
 import { useCreatePartMutation } from '../queries/partMutations.ts'
 import {
   useMaterialsQuery,
@@ -93,17 +94,18 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
 
   const addFromFiles = async () => {
     const names = new Set(takenNames)
-    const created: number[] = []
+    const created = new Map<File, number>()
     await uploads.uploadFiles(files, unit, async (upload, file) => {
       const name = partNameOfFile(file.name, names)
       names.add(name)
       const part = await create.mutateAsync(
         createBodyOf(component, draft, name, stlShape(upload, draft.position)),
       )
-      created.push(part.id)
+      created.set(file, part.id)
     })
     setFiles([])
-    openParts(created)
+    // Selected in the order the files were chosen, whichever upload finished first.
+    openParts(files.flatMap((file) => created.get(file) ?? []))
   }
 
   const submit = async () => {
@@ -116,16 +118,6 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
     )
     openParts([part.id])
   }
-
-  const submitButton = (
-    <button
-      type="submit"
-      className="button button--primary"
-      aria-disabled={blocked || busy || !setup.editable ? true : undefined}
-    >
-      {busy ? 'Adding…' : draft.source === 'stl' && files.length > 1 ? 'Add parts' : 'Add part'}
-    </button>
-  )
 
   return (
     <form
@@ -268,7 +260,13 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
         <button type="button" className="button button--secondary" onClick={() => setForm(null)}>
           Cancel
         </button>
-        {blocked ? <Tooltip content={issues[0]?.message}>{submitButton}</Tooltip> : submitButton}
+        <SubmitButton
+          label={
+            busy ? 'Adding…' : draft.source === 'stl' && files.length > 1 ? 'Add parts' : 'Add part'
+          }
+          blockedReason={blocked ? (issues[0]?.message ?? null) : null}
+          inactive={busy || !setup.editable}
+        />
       </footer>
     </form>
   )

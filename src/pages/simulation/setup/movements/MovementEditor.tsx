@@ -9,12 +9,12 @@ import {
 import type { Issue } from '../../../../../domain/validation.ts'
 import type { Vec3 } from '../../../../../domain/vector.ts'
 import { truncateText } from '../../../../components/TruncatedText.tsx'
-import { Tooltip } from '../../../../components/Tooltip.tsx'
 import { SelectField, SwitchField } from '../forms/fields/ChoiceFields.tsx'
 import { useSetupEditable } from '../forms/fields/editable.ts'
 import { FieldIssues, issuesOfField } from '../forms/fields/FieldIssues.tsx'
 import { NumberField } from '../forms/fields/NumberField.tsx'
 import { VectorField } from '../forms/fields/VectorField.tsx'
+import { SubmitButton } from './SubmitButton.tsx'
 import {
   DRAFT_PREFIX,
   draftIssues,
@@ -74,7 +74,6 @@ export function MovementEditor(props: MovementEditorProps) {
   const setup = useSetupEditable()
   const [draft, setDraft] = useState<MovementDraft>(props.initial)
   const [submitted, setSubmitted] = useState(false)
-  const errorsId = useId()
   const names = movements.filter((m) => m.id !== movementId).map((m) => m.name)
   const issues = draftIssues(draft, { endTime, movementId })
   const shown: readonly Issue[] = submitted ? issues : []
@@ -89,17 +88,6 @@ export function MovementEditor(props: MovementEditorProps) {
     if (issues.length > 0) return
     void props.onSubmit(draft)
   }
-
-  const submitButton = (
-    <button
-      type="submit"
-      className="button button--primary"
-      aria-disabled={blocked || props.pending || !setup.editable ? true : undefined}
-      aria-describedby={blocked ? errorsId : undefined}
-    >
-      {props.pending ? 'Saving…' : props.submitLabel}
-    </button>
-  )
 
   return (
     <form
@@ -217,7 +205,7 @@ export function MovementEditor(props: MovementEditorProps) {
         )}
       </div>
       {blocked && (
-        <p id={errorsId} className="movement-editor__summary" role="alert">
+        <p className="movement-editor__summary" role="alert">
           {issues[0]?.message}
         </p>
       )}
@@ -225,7 +213,11 @@ export function MovementEditor(props: MovementEditorProps) {
         <button type="button" className="button button--secondary" onClick={props.onCancel}>
           Cancel
         </button>
-        {blocked ? <Tooltip content={issues[0]?.message}>{submitButton}</Tooltip> : submitButton}
+        <SubmitButton
+          label={props.pending ? 'Saving…' : props.submitLabel}
+          blockedReason={blocked ? (issues[0]?.message ?? null) : null}
+          inactive={props.pending || !setup.editable}
+        />
       </footer>
     </form>
   )

@@ -19,10 +19,17 @@ import type { LooseVec3 } from '../../../../../../domain/vector.ts'
 /** The component kinds the Add menu creates parts of. */
 export type AddPartComponent = 'rigid' | 'filling' | 'openboundary'
 
-/** The Add menu's words for them, also the start of an automatic name ('Solid 1'). */
+/** The Add menu's words for them. */
 export const ADD_PART_LABELS: Record<AddPartComponent, string> = {
   rigid: 'Solid',
   filling: 'Fluid',
+  openboundary: 'Inlet Outlet',
+}
+
+/** The start of an automatic name ('Solid 1'); not 'Fluid', which names materials. */
+export const PART_NAME_BASES: Record<AddPartComponent, string> = {
+  rigid: 'Solid',
+  filling: 'Filling',
   openboundary: 'Inlet Outlet',
 }
 
@@ -57,7 +64,7 @@ export interface AddPartDraft {
 export function nextPartName(component: AddPartComponent, takenNames: Iterable<string>): string {
   const taken = new Set(takenNames)
   for (let n = 1; ; n++) {
-    const name = `${ADD_PART_LABELS[component]} ${n}`
+    const name = `${PART_NAME_BASES[component]} ${n}`
     if (!taken.has(name)) return name
   }
 }
