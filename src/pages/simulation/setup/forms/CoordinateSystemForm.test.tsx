@@ -67,3 +67,16 @@ describe('CoordinateSystemForm', () => {
     expect(upFromGravity([1, 0, -9.81])).toBeNull()
   })
 })
+
+describe('CoordinateSystemForm of a locked setup', () => {
+  it('still shows and hides the origin axes, but keeps gravity locked', () => {
+    const store = createStore()
+    renderWithSetup(
+      <CoordinateSystemForm simulation={SIMULATION} form={{ kind: 'coordinateSystem' }} />,
+      { store, editable: { editable: false, reason: 'Locked.' } },
+    )
+    fireEvent.click(screen.getByRole('switch', { name: 'Show origin axes' }))
+    expect(store.get(coordinateSystemAtom)).toBe(false)
+    expect(screen.getByLabelText<HTMLInputElement>('Gravity z (m/s²)').disabled).toBe(true)
+  })
+})

@@ -10,11 +10,14 @@ import {
 } from '../../../../components/viewport/chrome/gizmoMath.ts'
 import { AXIS_COLOURS } from '../../../../components/viewport/chrome/ViewGizmos.tsx'
 import { SwitchField } from './fields/ChoiceFields.tsx'
+import { SetupEditableContext, type SetupEditable } from './fields/editable.ts'
 import { issuesOfField } from './fields/FieldIssues.tsx'
 import { VectorField } from './fields/VectorField.tsx'
 import { formatVector } from './formText.ts'
 import type { SideFormProps } from './registry.ts'
 import { useSettingsEdit } from './settings/useSettingsEdit.ts'
+
+const VIEW_SETTING: SetupEditable = { editable: true, reason: null }
 
 /** Why the view buttons are off. */
 export const VIEW_NOT_READY = 'The 3D view is not running.'
@@ -48,12 +51,15 @@ export function CoordinateSystemForm({ simulation }: SideFormProps<'coordinateSy
   }
   return (
     <div className="property-form">
-      <SwitchField
-        label="Show origin axes"
-        checked={visible}
-        hint="The x, y and z axes drawn at the origin of the view."
-        onChange={show}
-      />
+      {/* A view setting, not a setup edit: on even while the setup is locked. */}
+      <SetupEditableContext.Provider value={VIEW_SETTING}>
+        <SwitchField
+          label="Show origin axes"
+          checked={visible}
+          hint="The x, y and z axes drawn at the origin of the view."
+          onChange={show}
+        />
+      </SetupEditableContext.Provider>
       <ul className="axis-legend" aria-label="Axis colours">
         {(['x', 'y', 'z'] as const).map((axis) => (
           <li key={axis}>
@@ -62,7 +68,7 @@ export function CoordinateSystemForm({ simulation }: SideFormProps<'coordinateSy
               style={{ background: AXIS_COLOURS[axis] }}
               aria-hidden="true"
             />
-            {axis} axis: {AXIS_COLOUR_NAMES[axis]}
+            {axis}: {AXIS_COLOUR_NAMES[axis]}
           </li>
         ))}
       </ul>

@@ -11,3 +11,25 @@ export function formatVector(vector: readonly (number | null)[], unit: string): 
   const text = `(${vector.map((c) => (c === null ? '–' : formatNumber(c))).join(', ')})`
   return unit === '' ? text : `${text} ${unit}`
 }
+
+/** Significant digits of geometry computed in single precision (float32 holds about 7). */
+export const MEASURED_DIGITS = 7
+
+/**
+ * A number measured on a float32 mesh: 7 significant digits, and 0 for what is float noise next to
+ * the geometry's size `scale` (−5.96e-9 beside a 0.8 m box reads 0).
+ */
+export function formatMeasured(value: number, scale: number): string {
+  if (Math.abs(value) < Math.abs(scale) * 1e-6) return '0'
+  return formatNumber(value, MEASURED_DIGITS)
+}
+
+/** A measured vector: '(0, 0, 0.5) m' for float32 '(-5.96e-9, -7.45e-10, 0.5)'. */
+export function formatMeasuredVector(
+  vector: readonly number[],
+  unit: string,
+  scale: number,
+): string {
+  const text = `(${vector.map((c) => formatMeasured(c, scale)).join(', ')})`
+  return unit === '' ? text : `${text} ${unit}`
+}

@@ -219,8 +219,7 @@ function MaterialProperties({
       <SetupTextField
         label="Name"
         value={material.name}
-        maxLength={101}
-        limit={100}
+        maxLength={100}
         issues={on('name')}
         onCommit={(value) => save({ name: value })}
       />

@@ -78,7 +78,7 @@ export function MaterialPresetsDialog({
         {chosen && (
           <section className="preset-dialog__details" aria-label={`${chosen.name} values`}>
             <p className="preset-dialog__description">{chosen.description}</p>
-            <dl className="facts property-facts">
+            <dl className="facts">
               <Fact term="Density">{withUnit(chosen.density, unitSymbol('density'))}</Fact>
               <Fact term="Kinematic viscosity">
                 {withUnit(chosen.kinematicViscosity, unitSymbol('kinematic_viscosity'))}

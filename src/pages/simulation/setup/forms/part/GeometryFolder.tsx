@@ -17,6 +17,7 @@ import {
   useSetupVolumeClipsQuery,
 } from '../../queries/setupQueries.ts'
 import { SwitchField } from '../fields/ChoiceFields.tsx'
+import { useSetupEditable } from '../fields/editable.ts'
 import { issuesOfField } from '../fields/FieldIssues.tsx'
 import { NumberField } from '../fields/NumberField.tsx'
 import { SetupTextField } from '../fields/SetupTextField.tsx'
@@ -67,6 +68,7 @@ export function GeometryFolder({ simulationId, parts, edit, issues }: PartFolder
   const single = parts.length === 1 ? parts[0] : undefined
   const otherNames = useOtherNames(simulationId, single?.id)
   const [renamed, setRenamed] = useState<string | null>(null)
+  const setup = useSetupEditable()
   const locked = parts.some((p) => p.shape.type === 'pointcloud')
   const lock = locked ? { disabled: true, disabledReason: POINTCLOUD_NOT_EDITABLE } : {}
   const shapeType = shared(parts, (p) => p.shape.type)
@@ -103,8 +105,7 @@ export function GeometryFolder({ simulationId, parts, edit, issues }: PartFolder
           <SetupTextField
             label="Name"
             value={single.name}
-            maxLength={101}
-            limit={100}
+            maxLength={100}
             issues={on('part.name')}
             onCommit={(typed) => {
               const name = makeUniqueName(typed, otherNames)
@@ -212,7 +213,7 @@ export function GeometryFolder({ simulationId, parts, edit, issues }: PartFolder
           <button
             type="button"
             className="link-button"
-            disabled={locked}
+            disabled={locked || !setup.editable}
             onClick={() => edit(() => ({ seedPoint: null }))}
           >
             Remove seed point
@@ -226,8 +227,8 @@ export function GeometryFolder({ simulationId, parts, edit, issues }: PartFolder
           </p>
           <button
             type="button"
-            className="button button--secondary button--small"
-            disabled={locked}
+            className="button button--secondary button--small property-form__inline-button"
+            disabled={locked || !setup.editable}
             onClick={() => edit((p) => (p.seedPoint ? null : { seedPoint: seedPointFor(p) }))}
           >
             Add seed point

@@ -3,7 +3,7 @@ import { formatNumber, unitSymbol } from '../../../../../../domain/units.ts'
 import { Fact } from '../../../../../components/Fact.tsx'
 import { summaryOf, useDiscretizationMessages } from '../../discretization/discretizationModel.ts'
 import { useDiscretizationQuery } from '../../queries/setupQueries.ts'
-import { formatVector, withUnit } from '../formText.ts'
+import { formatMeasured, formatMeasuredVector } from '../formText.ts'
 import { SINGLE_PART_ONLY } from './partSelection.ts'
 import type { PartFolderProps } from './usePartEdit.ts'
 
@@ -32,6 +32,10 @@ export function InformationFolder({ simulationId, parts }: PartFolderProps) {
   if (!part) return <p className="property-form__note">{SINGLE_PART_ONLY}</p>
   const info = part.shape.info
   const defects = info ? info.holes.length + info.nonManifold.length : 0
+  // The box's largest extent: what float noise is measured against.
+  const size = info
+    ? Math.max(...info.boundingBox.max.map((v, i) => Math.abs(v - (info.boundingBox.min[i] ?? 0))))
+    : 0
   const own = messages.get(part.id) ?? []
   const errors = own.filter((m) => m.level === 'error')
   const warnings = own.filter((m) => m.level === 'warning')
@@ -47,12 +51,12 @@ export function InformationFolder({ simulationId, parts }: PartFolderProps) {
       {info ? (
         <dl className="facts property-facts">
           <Fact term="Triangles">{formatNumber(info.nbrOfTriangles)}</Fact>
-          <Fact term="Surface area">{withUnit(info.surfaceArea, 'm²')}</Fact>
-          <Fact term="Bounding box min">{formatVector(info.boundingBox.min, m)}</Fact>
-          <Fact term="Bounding box max">{formatVector(info.boundingBox.max, m)}</Fact>
-          <Fact term="Centre">{formatVector(info.center, m)}</Fact>
+          <Fact term="Surface area">{`${formatMeasured(info.surfaceArea, 0)} m²`}</Fact>
+          <Fact term="Bounding box min">{formatMeasuredVector(info.boundingBox.min, m, size)}</Fact>
+          <Fact term="Bounding box max">{formatMeasuredVector(info.boundingBox.max, m, size)}</Fact>
+          <Fact term="Centre">{formatMeasuredVector(info.center, m, size)}</Fact>
           <Fact term="Planar">{info.isPlanar ? 'Yes' : 'No'}</Fact>
-          {info.normal && <Fact term="Normal">{formatVector(info.normal, '')}</Fact>}
+          {info.normal && <Fact term="Normal">{formatMeasuredVector(info.normal, '', 1)}</Fact>}
           <Fact term="Holes">{formatNumber(info.holes.length)}</Fact>
           <Fact term="Non-manifold edges">{formatNumber(info.nonManifold.length)}</Fact>
         </dl>

@@ -37,6 +37,12 @@ export const IO_PROFILE_LABELS: Record<IoProfileKind, string> = {
   constant: 'Constant',
   field: 'Field (table)',
 }
+/** The profile choices, the plain one first. */
+const PROFILE_ORDER: readonly IoProfileKind[] = [
+  'constant',
+  ...IO_PROFILE_KINDS.filter((k) => k !== 'constant'),
+]
+
 /** Why the table profile is not offered. */
 export const PROFILE_SINGLE_PART = 'A non-constant profile is unavailable for a multi-selection.'
 
@@ -127,7 +133,7 @@ export function OpenBoundaryConditions(props: PartFolderProps) {
       <RadioGroupField
         label="Profile"
         value={profileKind.value}
-        options={IO_PROFILE_KINDS.map((k) => ({
+        options={PROFILE_ORDER.map((k) => ({
           value: k,
           label: IO_PROFILE_LABELS[k],
           disabled: !profileKinds.includes(k),

@@ -106,3 +106,15 @@ describe('SettingsForm', () => {
     expect(edits()).toEqual([])
   })
 })
+
+describe('SettingsForm of a locked setup', () => {
+  it('disables its fields with the locked hint', async () => {
+    renderWithSetup(<SettingsForm simulation={SIMULATION} form={{ kind: 'settings' }} />, {
+      editable: { editable: false, reason: 'Click "Edit Setup" to edit this field.' },
+    })
+    expect((await screen.findByLabelText<HTMLInputElement>('End time')).disabled).toBe(true)
+    expect(screen.getByRole<HTMLInputElement>('switch', { name: 'Density limiter' }).disabled).toBe(
+      true,
+    )
+  })
+})
