@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMeasuredVector, formatVector, withUnit } from './formText.ts'
+import { formatMeasured, formatMeasuredVector, formatVector, withUnit } from './formText.ts'
 
 describe('form text', () => {
   it('writes numbers and vectors as people do, with their unit', () => {
@@ -12,5 +12,6 @@ describe('form text', () => {
     const box = [-5.96046456636e-9, -7.45058070795e-10, 0.800000011921]
     expect(formatMeasuredVector(box, 'm', 0.8)).toBe('(0, 0, 0.8) m')
     expect(formatMeasuredVector([0.0500000003725, 0.25, 0.4], 'm', 0.8)).toBe('(0.05, 0.25, 0.4) m')
+    expect(formatMeasured(0.9800001, 0)).toBe('0.98')
   })
 })

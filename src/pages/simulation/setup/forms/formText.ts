@@ -12,11 +12,11 @@ export function formatVector(vector: readonly (number | null)[], unit: string): 
   return unit === '' ? text : `${text} ${unit}`
 }
 
-/** Significant digits of geometry computed in single precision (float32 holds about 7). */
-export const MEASURED_DIGITS = 7
+/** Significant digits of geometry computed in single precision (float32 holds about 7; sums lose one). */
+export const MEASURED_DIGITS = 6
 
 /**
- * A number measured on a float32 mesh: 7 significant digits, and 0 for what is float noise next to
+ * A number measured on a float32 mesh: 6 significant digits, and 0 for what is float noise next to
  * the geometry's size `scale` (−5.96e-9 beside a 0.8 m box reads 0).
  */
 export function formatMeasured(value: number, scale: number): string {
