@@ -31,6 +31,10 @@ const engine = new RenderEngine({
       setAccessToken: (token) => remote.setAccessToken(token),
       // Transferred, not cloned: the buffers move back to the data worker's pool.
       recycleBuffers: (buffers) => remote.recycleBuffers(Comlink.transfer(buffers, buffers)),
+      // Setup geometry comes back transferred (the data worker marks its buffers).
+      loadSetupMesh: (request) => remote.loadSetupMesh(request),
+      loadSetupPointCloud: (request) => remote.loadSetupPointCloud(request),
+      loadKeyframeTrack: (request) => remote.loadKeyframeTrack(request),
     }
   },
 })

@@ -203,7 +203,7 @@ export class LoadScheduler<W extends SchedulableWorker> {
         load,
         run,
         sequence: this.#sequence++,
-        resolve: resolve as (value: unknown) => void,
+        resolve: resolve,
         reject,
         worker: null,
         settled: false,

@@ -1,7 +1,5 @@
-import { BufferAttribute, LineBasicMaterial, Matrix4, PerspectiveCamera } from 'three'
+import { BufferAttribute } from 'three'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FIELD_OF_VIEW_DEG } from '../../domain/constants.ts'
-import type { CameraState, ColourRange } from '../../domain/results.ts'
 import type {
   ColumnSlice,
   DataToRenderMessage,
@@ -11,7 +9,6 @@ import type {
   RenderSnapshot,
   RenderableOutput,
 } from '../protocol.ts'
-import type { OutputView } from './OutputView.ts'
 import {
   CONTEXT_LOST_MESSAGE,
   RenderEngine,
@@ -19,83 +16,7 @@ import {
   type EngineScene,
 } from './RenderEngine.ts'
 import type { ViewportSize } from './RenderScene.ts'
-
-/** A scene without a GPU: records what the engine asks of it. */
-class FakeScene implements EngineScene {
-  shared = {
-    uLut: { value: null },
-    uSchemeRow: { value: 0 },
-    uSchemeCount: { value: 7 },
-    uRange: { value: null },
-    uClipPlane: { value: null },
-    uClipEnabled: { value: false },
-    uPointSizeMaxPx: { value: 15 },
-    uPixelsPerMetre: { value: 1 },
-    uOrthographic: { value: false },
-  }
-  renders = 0
-  busy = false
-  colourMaps: { scheme: string; range: ColourRange | null }[] = []
-  shown: OutputView | null = null
-  camera: CameraState | null = null
-  size: ViewportSize = { width: 400, height: 300, devicePixelRatio: 1 }
-  setSize(size: ViewportSize) {
-    this.size = size
-  }
-  setColourMap(scheme: string, range: ColourRange | null) {
-    this.colourMaps.push({ scheme, range })
-  }
-  setClip() {}
-  setCamera(camera: CameraState) {
-    this.camera = camera
-  }
-  viewProjection(): Matrix4 {
-    const camera = new PerspectiveCamera(
-      FIELD_OF_VIEW_DEG,
-      this.size.width / this.size.height,
-      0.01,
-      100,
-    )
-    const state = this.camera!
-    camera.position.set(...state.position)
-    camera.up.set(...state.up)
-    camera.lookAt(...state.target)
-    camera.updateMatrixWorld()
-    return new Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
-  }
-  showView(view: OutputView | null) {
-    this.shown = view
-  }
-  refreshView() {}
-  uploaded: OutputView[] = []
-  uploadView(view: OutputView) {
-    this.uploaded.push(view)
-  }
-  arrowMaterial() {
-    return new LineBasicMaterial()
-  }
-  axes: { visible: boolean; lengthM: number } = { visible: false, lengthM: 0 }
-  setCoordinateSystem(visible: boolean, lengthM: number) {
-    this.axes = { visible, lengthM }
-  }
-  pointSizePx = 15
-  setPointSize(sizePx: number) {
-    this.pointSizePx = sizePx
-  }
-  isGpuBusy() {
-    return this.busy
-  }
-  uploadedBytes() {
-    return 0
-  }
-  render() {
-    this.renders++
-  }
-  saveImage() {
-    return Promise.resolve(new Blob(['png']))
-  }
-  dispose() {}
-}
+import { FakeScene, NO_SETUP_GEOMETRY } from './testing.ts'
 
 /** Builds an output whose fluid has `count` particles on a line from 0 to 1 along x. */
 function makeOutput(
@@ -198,6 +119,16 @@ class FakeDataWorker implements DataWorkerHandle {
   recycled: ArrayBuffer[] = []
   recycleBuffers(buffers: ArrayBuffer[]) {
     this.recycled.push(...buffers)
+  }
+  // The results tests never load setup geometry.
+  loadSetupMesh(): Promise<never> {
+    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
+  }
+  loadSetupPointCloud(): Promise<never> {
+    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
+  }
+  loadKeyframeTrack(): Promise<never> {
+    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
   }
 }
 

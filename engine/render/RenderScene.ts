@@ -13,6 +13,7 @@ import {
   LineBasicMaterial,
   Matrix4,
   NearestFilter,
+  type Object3D,
   OrthographicCamera,
   PerspectiveCamera,
   RGBAFormat,
@@ -39,6 +40,26 @@ export interface ViewportSize {
   width: number
   height: number
   devicePixelRatio: number
+}
+
+/** A size from the UI made usable: non-positive or non-finite values become 1. */
+export function sanitizeViewportSize(size: ViewportSize): ViewportSize {
+  const positive = (value: number, fallback: number) =>
+    Number.isFinite(value) && value > 0 ? value : fallback
+  return {
+    width: positive(size.width, 1),
+    height: positive(size.height, 1),
+    devicePixelRatio: positive(size.devicePixelRatio, 1),
+  }
+}
+
+/** Point sizes the engine accepts, CSS pixels. */
+export const POINT_SIZE_LIMITS_PX = { min: 1, max: 64 } as const
+
+/** A point size within POINT_SIZE_LIMITS_PX (not a number: the default, 15 px). */
+export function clampPointSize(sizePx: number): number {
+  const size = Number.isFinite(sizePx) ? sizePx : DEFAULT_POINT_SIZE_PX
+  return Math.min(POINT_SIZE_LIMITS_PX.max, Math.max(POINT_SIZE_LIMITS_PX.min, size))
 }
 
 /** Background of the viewport. */
@@ -83,6 +104,8 @@ export class RenderScene {
   #size: ViewportSize
   #fence: WebGLSync | null = null
   #shownView: OutputView | null = null
+  /** The setup scene's objects, drawn instead of the shown view while set. */
+  #setupRoot: Object3D | null = null
   // Arrows draw over the particles: sampled points often lie inside the fluid.
   #arrowMaterial = new LineBasicMaterial({ color: '#1d2733', depthTest: false })
   #mode: CameraState['mode'] = 'perspective'
@@ -205,17 +228,36 @@ export class RenderScene {
   /** Puts an output's objects in the scene (the previous output's objects leave it, not disposed). */
   showView(view: OutputView | null): void {
     if (this.#shownView === view) return
-    this.#scene.clear()
     this.#shownView = view
-    if (view !== null) for (const object of view.sceneObjects()) this.#scene.add(object)
-    this.#scene.add(this.#axes)
+    this.#fill()
   }
 
   /** Re-adds the shown view's objects (after arrows changed). */
   refreshView(): void {
+    this.#fill()
+  }
+
+  /** Draws the setup scene's objects instead of the shown view (null: the view again). */
+  showSetup(root: Object3D | null): void {
+    if (this.#setupRoot === root) return
+    this.#setupRoot = root
+    this.#fill()
+  }
+
+  /** The scene's children: the setup root or the shown view's objects, then the axes. */
+  #fill(): void {
+    this.#scene.clear()
     const view = this.#shownView
-    this.#shownView = null
-    this.showView(view)
+    if (this.#setupRoot !== null) this.#scene.add(this.#setupRoot)
+    else if (view !== null) for (const object of view.sceneObjects()) this.#scene.add(object)
+    this.#scene.add(this.#axes)
+  }
+
+  /** What the next draw shows (every visible object, nested ones too). */
+  #drawnObjects(): Object3D[] {
+    const objects: Object3D[] = []
+    this.#scene.traverseVisible((object) => objects.push(object))
+    return objects
   }
 
   /**
@@ -265,7 +307,7 @@ export class RenderScene {
   /** Draws one frame and fences it. */
   render(): void {
     const camera = this.#mode === 'orthographic' ? this.#orthographic : this.#perspective
-    this.#uploads.countObjects(this.#scene.children.filter((object) => object.visible))
+    this.#uploads.countObjects(this.#drawnObjects())
     this.#renderer.render(this.#scene, camera)
     const gl = this.#gl
     if (this.#fence !== null) gl.deleteSync(this.#fence)

@@ -69,7 +69,25 @@ describe('camera controls', () => {
     const jitter = controls.handleEvent(camera, pointer('pointermove', 101, 101), viewport, 5)
     expect(jitter.camera).toBe(camera)
     const up = controls.handleEvent(camera, pointer('pointerup', 101, 101), viewport, 10)
-    expect(up.click).toEqual({ x: 101, y: 101 })
+    expect(up.click).toEqual({ x: 101, y: 101, additive: false })
+  })
+
+  it('reports a shift, ctrl or meta click as additive, and no click for a right press', () => {
+    for (const modifier of [{ shiftKey: true }, { ctrlKey: true }, { metaKey: true }]) {
+      const controls = new CameraControls()
+      controls.handleEvent(camera, pointer('pointerdown', 50, 60, modifier), viewport, 0)
+      const up = controls.handleEvent(camera, pointer('pointerup', 50, 60, modifier), viewport, 5)
+      expect(up.click).toEqual({ x: 50, y: 60, additive: true })
+    }
+    const controls = new CameraControls()
+    controls.handleEvent(camera, pointer('pointerdown', 50, 60, { button: 2 }), viewport, 0)
+    const up = controls.handleEvent(
+      camera,
+      pointer('pointerup', 50, 60, { button: 2 }),
+      viewport,
+      5,
+    )
+    expect(up.click).toBeNull()
   })
 
   it('reports hover for moves without a button', () => {

@@ -1,7 +1,8 @@
 /**
  * Orbit/pan/zoom controls that need no DOM: they consume forwarded pointer and wheel events (CSS
  * pixels) and produce a new CameraState. Left drag orbits; right or middle drag, or a left drag with
- * Shift, Ctrl or Meta, pans; the wheel zooms. A press that barely moves is a click (a pick).
+ * Shift, Ctrl or Meta, pans; the wheel zooms. A left press that barely moves is a click (a pick),
+ * additive when Shift, Ctrl or Meta was held (the setup scene adds to the selection).
  * The clock is passed in (nowMs), never read.
  */
 import type { CameraState } from '../../domain/results.ts'
@@ -17,7 +18,7 @@ export const WHEEL_SETTLE_MS = 150
 export interface ControlsResult {
   camera: CameraState
   /** A click at this position (CSS pixels): pick there. */
-  click: { x: number; y: number } | null
+  click: { x: number; y: number; additive: boolean } | null
   /** The pointer hovers here without a button (CSS pixels): hover-pick there. */
   hover: { x: number; y: number } | null
 }
@@ -29,6 +30,9 @@ export class CameraControls {
   #drag: {
     pointerId: number
     kind: DragKind
+    /** A left press (a click when it does not move); with Shift, Ctrl or Meta it adds. */
+    left: boolean
+    additive: boolean
     startX: number
     startY: number
     lastX: number
@@ -55,6 +59,8 @@ export class CameraControls {
         this.#drag = {
           pointerId: event.pointerId,
           kind: panning ? 'pan' : 'orbit',
+          left: event.button === 0,
+          additive: event.shiftKey || event.ctrlKey || event.metaKey,
           startX: event.x,
           startY: event.y,
           lastX: event.x,
@@ -85,7 +91,8 @@ export class CameraControls {
       case 'pointerup': {
         const drag = this.#drag
         if (drag !== null && drag.pointerId === event.pointerId) {
-          if (!drag.moved && drag.kind === 'orbit') result.click = { x: event.x, y: event.y }
+          if (!drag.moved && drag.left)
+            result.click = { x: event.x, y: event.y, additive: drag.additive }
           this.#drag = null
         }
         return result

@@ -3,6 +3,8 @@
  * it changed. Snapshots are small, so comparing their JSON is cheap and exact.
  */
 import type { RenderSnapshot } from '../protocol.ts'
+import type { SceneKind, SetupSnapshot } from '../setupProtocol.ts'
+import type { Bounds } from './camera.ts'
 
 /** Decides whether a frame's snapshot goes out. */
 export class SnapshotThrottle {
@@ -40,4 +42,32 @@ export class FrameRateMeter {
     while (this.#timesMs.length > 0 && (this.#timesMs[0] as number) <= nowMs - 1000)
       this.#timesMs.shift()
   }
+}
+
+/** What the snapshot needs of the setup scene. */
+export interface SetupSnapshotSource {
+  used(): boolean
+  drawn(): { points: number; triangles: number }
+  bounds(): Bounds | null
+  snapshot(): SetupSnapshot
+}
+
+/**
+ * The scene drawn goes into the snapshot once the setup scene was used, with `setup`; while the
+ * setup is shown, points, triangles and bounds are the setup's.
+ */
+export function withSetupScene(
+  snapshot: RenderSnapshot,
+  scene: SceneKind,
+  setup: SetupSnapshotSource,
+): RenderSnapshot {
+  if (scene === 'setup') {
+    const drawn = setup.drawn()
+    snapshot.pointsDrawn = drawn.points
+    snapshot.trianglesDrawn = drawn.triangles
+    snapshot.bounds = setup.bounds()
+  }
+  if (scene === 'setup' || setup.used()) snapshot.scene = scene
+  if (setup.used()) snapshot.setup = setup.snapshot()
+  return snapshot
 }
