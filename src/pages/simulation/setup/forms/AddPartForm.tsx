@@ -38,6 +38,7 @@ import { SelectField } from './fields/ChoiceFields.tsx'
 import { VectorField } from './fields/VectorField.tsx'
 import type { SideFormProps } from './registry.ts'
 import '../uploads/uploads.css'
+import './addPart/addPart.css'
 
 /** Names a new part must not take: parts, sensors and volume clips (spec/setup.md §5). */
 function useTakenNames(simulationId: number): Set<string> {
