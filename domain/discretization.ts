@@ -18,6 +18,38 @@ export const DiscretizationMessageSchema = v.object({
 })
 export type DiscretizationMessage = v.InferOutput<typeof DiscretizationMessageSchema>
 
+/** What a part became in a discretization: fluid particles, wall particles, or nothing. */
+export const DISCRETIZED_PART_ROLES = ['fluid', 'wall', 'none'] as const
+
+/** One part of a discretization summary. */
+export const DiscretizedPartSchema = v.object({
+  partId: v.number(),
+  name: v.string(),
+  role: v.picklist(DISCRETIZED_PART_ROLES),
+  particleCount: v.number(),
+})
+/** One part of a discretization summary. */
+export type DiscretizedPart = v.InferOutput<typeof DiscretizedPartSchema>
+
+/** Particle counts of a finished discretization (solver/discretizer DiscretizationSummary). */
+export const DiscretizationSummarySchema = v.object({
+  particleCount: v.number(),
+  fluidCount: v.number(),
+  wallCount: v.number(),
+  parts: v.array(DiscretizedPartSchema),
+})
+/** Particle counts of a finished discretization. */
+export type DiscretizationSummary = v.InferOutput<typeof DiscretizationSummarySchema>
+
+/**
+ * The summary in a stored discretizer summary (which holds more: volumes, materials, timing), or
+ * null when it has none or a broken one.
+ */
+export function readDiscretizationSummary(stored: unknown): DiscretizationSummary | null {
+  const parsed = v.safeParse(DiscretizationSummarySchema, stored)
+  return parsed.success ? parsed.output : null
+}
+
 /** GET /simulations/{id}/discretizations (the latest one). */
 export const DiscretizationSchema = v.object({
   id: v.number(),
@@ -27,6 +59,8 @@ export const DiscretizationSchema = v.object({
   progress: v.number(),
   errors: v.array(DiscretizationMessageSchema),
   warnings: v.array(DiscretizationMessageSchema),
+  /** Particle counts, total and per part; null until the discretization is done. */
+  summary: v.nullable(DiscretizationSummarySchema),
   createdAt: v.string(),
   updatedAt: v.string(),
 })

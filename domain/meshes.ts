@@ -41,7 +41,17 @@ const cylinderEntries = { radius: num, height: num, axis: LooseVec3Schema, cylin
 const rectangleEntries = { height: num, width: num, normal: LooseVec3Schema, angle: num }
 const complexEntries = { fileId: v.nullable(v.number()), cache: v.optional(v.boolean(), false) }
 
-const readEntries = { id: v.number(), ...commonEntries, nbrOfTriangles: v.nullable(v.number()) }
+const readEntries = {
+  id: v.number(),
+  ...commonEntries,
+  nbrOfTriangles: v.nullable(v.number()),
+  /**
+   * GET /api/meshes/{id}/mesh?v=…: DMSH (domain/meshFile.ts) of the placed triangles (world
+   * metres, flipNormals applied to the winding); null for a point, a complex mesh or a definition
+   * that cannot be built. The hash in `v` changes with any field of the definition.
+   */
+  meshUrl: v.nullable(v.string()),
+}
 
 /** A mesh as the API returns it (GET /meshes/{id}), told apart by `kind`. */
 export const MeshSchema = v.variant('kind', [
@@ -89,6 +99,7 @@ export function defaultMesh(kind: MeshKind, id = 0): Mesh {
     translation: [0, 0, 0] as [number, number, number],
     flipNormals: false,
     nbrOfTriangles: null,
+    meshUrl: null,
   }
   const up: [number, number, number] = [0, 0, 1]
   switch (kind) {

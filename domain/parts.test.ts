@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import {
+  PART_WITHOUT_FILES,
   DELETE_TABLE_CONFIRMATION,
   PART_MESSAGES,
   availableIoProfileKinds,
@@ -60,6 +61,7 @@ function part(component: Component, patch: Partial<Part> = {}): Part {
     shape: cube,
     hasWarnings: false,
     warnings: [],
+    ...PART_WITHOUT_FILES,
     ...patch,
   }
 }

@@ -22,6 +22,30 @@ export const PartWarningSchema = v.object({ errorCode: v.string(), message: v.st
 
 const partName = v.pipe(v.string(), v.trim(), v.minLength(1, 'Name is required'), v.maxLength(100))
 
+/**
+ * Where a part's geometry is downloaded as binary (docs/setup-editor.md "Binary downloads"). The
+ * URLs carry `?v={hash}`, so a changed file is a new URL and the browser may cache by URL.
+ */
+export const PartFilesSchema = v.object({
+  /**
+   * GET /api/parts/{id}/mesh?v=…: DMSH (domain/meshFile.ts) of the mesh in the part's own
+   * coordinates (before translation, rotation and scale), flipNormals applied to the winding;
+   * null without a mesh (empty, pointcloud, no file, unset cube dimensions).
+   */
+  meshUrl: v.nullable(v.string()),
+  /** Hash of the own-coordinate mesh: changes with the file, cube dimensions or flipNormals, never with the placement. */
+  meshHash: v.nullable(v.string()),
+  /**
+   * GET /api/parts/{id}/pointcloud?v=…: DPCL (domain/pointCloudFile.ts) of the part's particles
+   * from the latest successful discretization (world metres); null when it has none.
+   */
+  pointcloudUrl: v.nullable(v.string()),
+  /** Particles in that point cloud, or null. */
+  pointcloudCount: v.nullable(v.number()),
+})
+/** Download URLs of a part's mesh and point cloud. */
+export type PartFiles = v.InferOutput<typeof PartFilesSchema>
+
 /** A part as the API returns it. */
 export const PartSchema = v.object({
   id: v.number(),
@@ -40,9 +64,18 @@ export const PartSchema = v.object({
   shape: ShapeSchema,
   hasWarnings: v.boolean(),
   warnings: v.array(PartWarningSchema),
+  ...PartFilesSchema.entries,
 })
 /** A part as the API returns it. */
 export type Part = v.InferOutput<typeof PartSchema>
+
+/** A part without downloadable files (a part not stored yet, or a test's part). */
+export const PART_WITHOUT_FILES: PartFiles = {
+  meshUrl: null,
+  meshHash: null,
+  pointcloudUrl: null,
+  pointcloudCount: null,
+}
 
 /** POST /simulations/{id}/parts. Missing component fields take defaultComponent's values. */
 export const PartCreateSchema = v.strictObject({

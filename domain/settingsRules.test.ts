@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createDefaultMaterial } from './materials.ts'
-import { defaultAppearance, defaultComponent, type Part } from './parts.ts'
+import { PART_WITHOUT_FILES, defaultAppearance, defaultComponent, type Part } from './parts.ts'
 import { defaultSettings, type SimulationSettings } from './settings.ts'
 import {
   DEFAULT_OUTPUT_COUNT,
@@ -58,6 +58,7 @@ function part(id: number, patch: Partial<Part> = {}): Part {
     },
     hasWarnings: false,
     warnings: [],
+    ...PART_WITHOUT_FILES,
     ...patch,
   }
 }

@@ -5,6 +5,7 @@ import { createDefaultMaterial } from './materials.ts'
 import { defaultMesh } from './meshes.ts'
 import type { Movement } from './movements.ts'
 import {
+  PART_WITHOUT_FILES,
   PART_MESSAGES,
   defaultAppearance,
   defaultComponent,
@@ -51,6 +52,7 @@ function part(
     shape: cube,
     hasWarnings: false,
     warnings: [],
+    ...PART_WITHOUT_FILES,
     ...patch,
   }
 }

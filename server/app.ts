@@ -22,6 +22,7 @@ import { registerJobs, type JobOptions } from './jobs/registerJobs.ts'
 import { registerOutputBundleRoute } from './results/bundleRoute.ts'
 import { registerResultsChannel } from './results/session/resultsChannel.ts'
 import { registerSensorJobs } from './sensors/SensorRecomputationRunner.ts'
+import { registerSetupFileRoutes } from './setup/fileRoutes.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
 import { registerUploadRoutes } from './storage/uploads.ts'
 
@@ -139,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUploadRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerImageRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerOutputBundleRoute(app, { db: options.db, clock, dataDir: options.dataDir })
+  registerSetupFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerResultsChannel(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerExports(app, { db: options.db, clock, dataDir: options.dataDir })
 

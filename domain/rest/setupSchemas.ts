@@ -155,3 +155,19 @@ export const KeyframesQuerySchema = v.object({
     'true',
   ),
 })
+
+// ── Binary downloads (docs/setup-editor.md) ─────────────────────────────────────────────────────
+
+/** GET: DMSH of a part's mesh in its own coordinates (domain/meshFile.ts). */
+export const PART_MESH_PATH = '/parts/{id}/mesh'
+/** GET: DPCL of a part's particles from the latest successful discretization (domain/pointCloudFile.ts). */
+export const PART_POINTCLOUD_PATH = '/parts/{id}/pointcloud'
+/** GET: DMSH of a sensor, clip or refinement mesh, placed (world metres). */
+export const MESH_FILE_PATH = '/meshes/{id}/mesh'
+/** Content type of the three binary downloads. */
+export const SETUP_FILE_CONTENT_TYPE = 'application/octet-stream'
+
+/** `/api/parts/12/mesh?v=3f2a…`: a download URL of `path`, versioned by the content hash. */
+export function setupFileUrl(path: string, id: number, hash: string): string {
+  return `/api${path.replace('{id}', String(id))}?v=${hash}`
+}

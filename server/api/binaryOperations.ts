@@ -16,6 +16,27 @@ const idParameter = {
   schema: { type: 'integer', minimum: 1 },
 }
 
+/** `?v=` of a setup download URL: the content hash, so a changed file is a new URL. */
+const versionParameter = (of: string) => ({
+  name: 'v',
+  in: 'query',
+  required: false,
+  description: `Hash of ${of} as the JSON's URL carries it (ignored by the server; for caching by URL)`,
+  schema: { type: 'string' },
+})
+
+/** Replies of the setup's binary downloads (ETag = content hash; Cache-Control private, no-cache). */
+const setupFileResponses = (what: string, notFound: string) => ({
+  200: {
+    description: `${what}; ETag is the content hash`,
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  },
+  304: { description: 'Not modified (If-None-Match matches the ETag)' },
+  400: errorResponse('validation_error: id not a positive integer'),
+  401: errorResponse('unauthorized'),
+  404: errorResponse(`resource_not_found: out of reach, or ${notFound}`),
+})
+
 /** Operations by path (under /api, `{param}` syntax) and lower-case method. */
 export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
   '/api/simulations/{id}/download': {
@@ -229,6 +250,42 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
         401: errorResponse('unauthorized'),
         404: errorResponse('resource_not_found'),
       },
+    },
+  },
+  '/api/parts/{id}/mesh': {
+    get: {
+      operationId: 'getPartMesh',
+      summary:
+        "A part's mesh in its own coordinates (metres, before translation, rotation and scale; flipNormals applied to the winding) as DMSH (domain/meshFile.ts). Plane and cube are built; an STL part streams its stored upload",
+      parameters: [idParameter, versionParameter('meshHash')],
+      responses: setupFileResponses(
+        'DMSH mesh',
+        'the part has no mesh (empty, pointcloud, no file or no dimensions)',
+      ),
+    },
+  },
+  '/api/parts/{id}/pointcloud': {
+    get: {
+      operationId: 'getPartPointcloud',
+      summary:
+        "A part's particles from the simulation's latest successful discretization (world metres) as DPCL (domain/pointCloudFile.ts), streamed from disk",
+      parameters: [idParameter, versionParameter('the point cloud')],
+      responses: setupFileResponses(
+        'DPCL point cloud',
+        'no successful discretization gave the part particles',
+      ),
+    },
+  },
+  '/api/meshes/{id}/mesh': {
+    get: {
+      operationId: 'getMeshFile',
+      summary:
+        'A sensor, volume clip or refinement mesh placed in world metres (server/meshes/triangles.ts; flipNormals applied to the winding) as DMSH, three vertices per triangle',
+      parameters: [idParameter, versionParameter('the mesh definition')],
+      responses: setupFileResponses(
+        'DMSH mesh',
+        'a point or complex mesh, or a definition without triangles',
+      ),
     },
   },
 }

@@ -1,9 +1,17 @@
 import type { JobState } from '../../domain/jobs.ts'
+import {
+  removeJobPointClouds,
+  removeOtherPointClouds,
+  removeSimulationPointClouds,
+  writePointClouds,
+} from '../storage/pointClouds.ts'
 import { errorMessage, type JobContext, type JobControl, type JobRow } from './jobContext.ts'
+import type { DiscretizationOutcome } from './types.ts'
 
 /*
  * A discretization job: the setup through the discretization executor (progress written at most
- * every 250 ms), then its errors, warnings and summary on the job row.
+ * every 250 ms), then its errors, warnings and summary on the job row, and the particles of each
+ * part as a DPCL file (server/storage/pointClouds.ts) that GET /parts/{id}/pointcloud serves.
  */
 
 /** Runs a claimed discretization job to its end and writes that end to the job row. */
@@ -34,15 +42,11 @@ export async function runDiscretizationJob(
       await finishDiscretizationJob(context, job, 'canceled', [], [], null)
       return
     }
-    const state: JobState = outcome.errors.length > 0 ? 'failed' : 'done'
-    await finishDiscretizationJob(
-      context,
-      job,
-      state,
-      outcome.errors,
-      outcome.warnings,
-      outcome.summary,
-    )
+    if (outcome.errors.length > 0) {
+      await finishDiscretizationJob(context, job, 'failed', outcome.errors, outcome.warnings, null)
+      return
+    }
+    await storePointClouds(context, job, outcome)
   } catch (error) {
     if (control.isClosed()) return
     if (signal.aborted) await finishDiscretizationJob(context, job, 'canceled', [], [], null)
@@ -50,7 +54,37 @@ export async function runDiscretizationJob(
   }
 }
 
-/** Ends a discretization job: its state, messages and summary. */
+/**
+ * Writes the parts' point clouds, then marks the job done; only then do the files of older
+ * discretizations go, so the parts always have the files of the latest done one. A simulation
+ * deleted meanwhile takes the new files with it.
+ */
+async function storePointClouds(
+  context: JobContext,
+  job: JobRow,
+  outcome: DiscretizationOutcome,
+): Promise<void> {
+  const { dataDir } = context
+  const simulationId = job.simulation_id
+  try {
+    await writePointClouds(dataDir, simulationId, job.id, outcome.pointClouds)
+  } catch (error) {
+    await removeJobPointClouds(dataDir, simulationId, job.id)
+    throw new Error(`The particles could not be stored: ${errorMessage(error)}`, { cause: error })
+  }
+  const stored = await finishDiscretizationJob(
+    context,
+    job,
+    'done',
+    [],
+    outcome.warnings,
+    outcome.summary,
+  )
+  if (stored) await removeOtherPointClouds(dataDir, simulationId, job.id)
+  else await removeSimulationPointClouds(dataDir, simulationId)
+}
+
+/** Ends a discretization job: its state, messages and summary; false when its row is gone. */
 export async function finishDiscretizationJob(
   context: JobContext,
   job: JobRow,
@@ -58,11 +92,11 @@ export async function finishDiscretizationJob(
   errors: readonly (string | { description: string })[],
   warnings: readonly (string | { description: string })[],
   summary: unknown,
-): Promise<void> {
+): Promise<boolean> {
   const asMessages = (list: readonly (string | { description: string })[]) =>
     JSON.stringify(list.map((item) => (typeof item === 'string' ? { description: item } : item)))
   const nowIso = context.clock.nowIso()
-  await context.db
+  const updated = await context.db
     .updateTable('jobs')
     .set({
       state,
@@ -74,6 +108,8 @@ export async function finishDiscretizationJob(
       updated_at: nowIso,
     })
     .where('id', '=', job.id)
-    .execute()
+    .executeTakeFirst()
+  if (state !== 'done') await removeJobPointClouds(context.dataDir, job.simulation_id, job.id)
   context.events.discretizationChanged(job.simulation_id)
+  return Number(updated.numUpdatedRows) === 1
 }

@@ -1,15 +1,17 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { RUN_STOP_MESSAGES, type RunResult } from '../../solver/run/types.ts'
+import { encodePartPointClouds } from '../storage/pointClouds.ts'
 import { loadDiscretize, loadRunSimulation, readDiscretization } from './solverModules.ts'
 import type { JobWorkerCommand, JobWorkerData, JobWorkerMessage } from './workerProtocol.ts'
 
 /*
- * Entry of a job thread: discretizes the setup, and for a simulation runs the solver on the
- * particles, reporting every step to the parent. No database here: all input came in workerData.
+ * Entry of a job thread: discretizes the setup (a discretization job hands back each part's
+ * particles as DPCL bytes), and for a simulation runs the solver on the particles, reporting
+ * every step to the parent. No database here: all input came in workerData.
  */
 
-function post(message: JobWorkerMessage): void {
-  parentPort?.postMessage(message)
+function post(message: JobWorkerMessage, transfer: ArrayBuffer[] = []): void {
+  parentPort?.postMessage(message, transfer)
 }
 
 /** The end of a simulation stopped before the solver started: nothing was written. */
@@ -43,7 +45,15 @@ async function runJob(data: JobWorkerData, signal: AbortSignal): Promise<void> {
     discretize(setup, { onProgress: (progress) => post({ type: 'progress', progress }) }),
   )
   if (data.kind === 'discretization') {
-    post({ type: 'discretized', outcome })
+    // Each part's particles go back as DPCL bytes, transferred (the parent writes them as is).
+    const pointClouds =
+      outcome.errors.length === 0 && particles
+        ? encodePartPointClouds(particles.positions, particles.partIds)
+        : []
+    post(
+      { type: 'discretized', outcome: { ...outcome, pointClouds } },
+      pointClouds.map((cloud) => cloud.bytes.buffer as ArrayBuffer),
+    )
     return
   }
   if (outcome.errors.length > 0 || particles === null)

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodePointCloudFile } from '../../domain/pointCloudFile.ts'
 import type { Simulation } from '../../domain/projects.ts'
 import { DEMO_PROJECT_NAME, DEMO_SIMULATION_NAME, DEMO_USERS } from '../db/demoAccounts.ts'
 import { startTestServer, type Json, type TestServer } from '../../tests/integration/harness.ts'
@@ -52,6 +53,23 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
       ).body
     } while (record.state === 'scheduled' || record.state === 'running')
     expect(record).toMatchObject({ state: 'done', progress: 1, errors: [] })
+    // The job thread hands back each part's particles; they are served as DPCL files.
+    const summary = record.summary
+    expect(summary.particleCount).toBe(summary.fluidCount + summary.wallCount)
+    expect(summary.fluidCount).toBeGreaterThan(0)
+    const parts = (await server.request('GET', `/api/simulations/${simulationId}/parts`, { token }))
+      .body as Json[]
+    for (const entry of summary.parts as Json[]) {
+      const part = parts.find((p) => p.id === entry.partId)
+      expect(part?.pointcloudCount ?? 0).toBe(entry.particleCount)
+      if (entry.particleCount === 0) continue
+      const response = await fetch(`${server.baseUrl}${part.pointcloudUrl as string}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+      const cloud = decodePointCloudFile(new Uint8Array(await response.arrayBuffer()))
+      expect(cloud.count).toBe(entry.particleCount)
+      expect(cloud.positions.every(Number.isFinite)).toBe(true)
+    }
   }, 60_000)
 
   it('runs, stops after an output, resumes from that checkpoint to completed, with log and credits', async () => {

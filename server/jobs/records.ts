@@ -7,7 +7,7 @@ import {
   CONDITION_OPERATORS,
   CONDITION_VALUE_TYPES,
 } from '../../domain/conditions.ts'
-import type { Discretization } from '../../domain/discretization.ts'
+import { readDiscretizationSummary, type Discretization } from '../../domain/discretization.ts'
 import { JOB_STATES, type JobState } from '../../domain/jobs.ts'
 import { SIMULATION_STATES, type SimulationState } from '../../domain/simulationState.ts'
 import {
@@ -92,6 +92,7 @@ export function toDiscretization(row: Selectable<JobsTable>): Discretization {
     progress: row.progress,
     errors: readMessages(row.errors),
     warnings: readMessages(row.warnings),
+    summary: row.state === 'done' ? readDiscretizationSummary(parseJson(row.result)) : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -119,6 +120,22 @@ export async function findLatestDiscretization(
     .selectAll()
     .where('simulation_id', '=', simulationId)
     .where('kind', '=', 'discretization')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+/** The latest discretization job of a simulation that succeeded (its point clouds are the parts'). */
+export async function findLatestDoneDiscretization(
+  db: Db,
+  simulationId: number,
+): Promise<Selectable<JobsTable> | undefined> {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('simulation_id', '=', simulationId)
+    .where('kind', '=', 'discretization')
+    .where('state', '=', 'done')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst()

@@ -75,6 +75,7 @@ export function readDiscretization(result: unknown): {
       errors: readMessages(record.errors),
       warnings: readMessages(record.warnings),
       summary: summary === null ? null : JSON.parse(JSON.stringify(summary)),
+      pointClouds: [],
     },
   }
 }

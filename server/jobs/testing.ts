@@ -15,13 +15,19 @@ import {
   runLogFile,
   type OutputManifest,
 } from '../../domain/output/layout.ts'
-import { defaultAppearance, defaultComponent, type Part } from '../../domain/parts.ts'
+import {
+  PART_WITHOUT_FILES,
+  defaultAppearance,
+  defaultComponent,
+  type Part,
+} from '../../domain/parts.ts'
 import { defaultSettings } from '../../domain/settings.ts'
 import { RUN_STOP_MESSAGES, type RunLogLine, type RunResult } from '../../solver/run/types.ts'
 import type { RunSetup } from '../../solver/setup.ts'
 import { buildApp } from '../app.ts'
 import { createClock } from '../clock.ts'
 import type { DatabaseHandle } from '../db/connect.ts'
+import { encodePartPointClouds, type PartPointCloud } from '../storage/pointClouds.ts'
 import type { JobExecutors, SimulationJobInput } from './types.ts'
 
 /** How the fake solver behaves; tests change it between runs. */
@@ -41,6 +47,8 @@ export interface FakeScript {
   discretizeMs: number
   discretizationErrors: string[]
   discretizationWarnings: string[]
+  /** Particles the fake discretizer gives each part (a row along x from the part's translation). */
+  pointsPerPart: number
 }
 
 export const DEFAULT_SCRIPT: FakeScript = {
@@ -51,6 +59,7 @@ export const DEFAULT_SCRIPT: FakeScript = {
   discretizeMs: 20,
   discretizationErrors: [],
   discretizationWarnings: [],
+  pointsPerPart: 4,
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -60,6 +69,41 @@ function writeRunFile(dataDir: string, relative: string, text: string, append = 
   mkdirSync(dirname(path), { recursive: true })
   if (append) appendFileSync(path, text)
   else writeFileSync(path, text)
+}
+
+/** `count` particles per part in a row along x from its translation, as the job thread encodes them. */
+function fakePointClouds(setup: RunSetup, count: number): PartPointCloud[] {
+  const positions: number[] = []
+  const partIds: number[] = []
+  for (const part of setup.parts) {
+    const [x, y, z] = part.shape.translation.map((c) => c ?? 0) as [number, number, number]
+    for (let i = 0; i < count; i++) {
+      positions.push(x + i * 0.01, y, z)
+      partIds.push(part.id)
+    }
+  }
+  return encodePartPointClouds(positions, partIds)
+}
+
+/** A discretizer summary (solver/discretizer DiscretizationSummary's counts) of fake clouds. */
+function fakeSummary(setup: RunSetup, clouds: readonly PartPointCloud[]) {
+  const parts = setup.parts.map((part) => {
+    const fluid = part.component.type !== 'rigid'
+    return {
+      partId: part.id,
+      name: part.name,
+      role: fluid ? 'fluid' : 'wall',
+      particleCount: clouds.find((c) => c.partId === part.id)?.count ?? 0,
+    }
+  })
+  const count = (role: string) =>
+    parts.filter((p) => p.role === role).reduce((sum, p) => sum + p.particleCount, 0)
+  return {
+    particleCount: count('fluid') + count('wall'),
+    fluidCount: count('fluid'),
+    wallCount: count('wall'),
+    parts,
+  }
 }
 
 /** Scripted executors; `calls` and `signals` record every simulation's input and abort signal. */
@@ -150,17 +194,20 @@ export function createFakeExecutors(script: FakeScript) {
         deletedParticles: 0,
       }
     },
-    async discretization(_setup, signal, onProgress) {
+    async discretization(setup, signal, onProgress) {
       const steps = 5
       for (let i = 0; i < steps; i++) {
         await delay(script.discretizeMs / steps)
         if (signal.aborted) throw new Error('canceled')
         onProgress((i + 1) / steps)
       }
+      const failed = script.discretizationErrors.length > 0
+      const clouds = failed ? [] : fakePointClouds(setup, script.pointsPerPart)
       return {
         errors: script.discretizationErrors.map((description) => ({ description, partId: 1 })),
         warnings: script.discretizationWarnings.map((description) => ({ description, partId: 1 })),
-        summary: { fluidParticles: 80, wallParticles: 20 },
+        summary: failed ? null : fakeSummary(setup, clouds),
+        pointClouds: clouds,
       }
     },
   }
@@ -193,6 +240,7 @@ export function completeSetup(simulationId: number): RunSetup {
     },
     hasWarnings: false,
     warnings: [],
+    ...PART_WITHOUT_FILES,
   }
   return {
     simulationId,

@@ -2,16 +2,22 @@ import type { JobMessage } from '../../domain/jobs.ts'
 import type { OutputManifest } from '../../domain/output/layout.ts'
 import type { RunCondition, RunCredits, RunLogLine, RunResult } from '../../solver/run/types.ts'
 import type { RunSetup } from '../../solver/setup.ts'
+import type { PartPointCloud } from '../storage/pointClouds.ts'
 
 /** A discretization error or warning, tied to a part when it concerns one. */
 export type PartMessage = JobMessage & { partId?: number | null }
 
-/** What a discretization job keeps: its messages and a small quality summary (no particles). */
+/**
+ * What a discretization job keeps: its messages, a small quality summary and the particles of
+ * each part as DPCL bytes (written to the data directory; the particles themselves are not kept).
+ */
 export interface DiscretizationOutcome {
   errors: PartMessage[]
   warnings: PartMessage[]
   /** Particle counts and volumes as the discretizer reports them (JSON). */
   summary: unknown
+  /** One per part with particles; empty when the discretization failed. */
+  pointClouds: PartPointCloud[]
 }
 
 /** Everything a simulation job hands its executor (plain data: it crosses into a worker). */

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import * as v from 'valibot'
+import { MESH_FILE_VERSION } from '../../domain/meshFile.ts'
 import {
   MeshSchema,
   checkMesh,
@@ -7,6 +9,7 @@ import {
   type Mesh,
   type MeshBody,
 } from '../../domain/meshes.ts'
+import { MESH_FILE_PATH, setupFileUrl } from '../../domain/rest/setupSchemas.ts'
 import { notFound } from '../api/apiError.ts'
 import type { Database, MeshesTable } from '../db/schema.ts'
 import { refuseIssues } from '../setup/issues.ts'
@@ -16,7 +19,8 @@ import { countMeshTriangles } from './triangles.ts'
 /*
  * Meshes of sensors, volume clips and refinements (spec/setup.md §3 "Mesh kinds"). A body names
  * the kind and any of its fields; the rest come from the stored mesh of the same kind, else from
- * defaultMesh. nbrOfTriangles is computed (null while the definition cannot be built).
+ * defaultMesh. nbrOfTriangles is computed (null while the definition cannot be built), and so is
+ * meshUrl: the placed triangles as DMSH, versioned by a hash of the whole definition.
  */
 
 type Db = Kysely<Database>
@@ -33,7 +37,25 @@ export function toMesh(row: MeshRow): Mesh {
     id: row.id,
     nbrOfTriangles: row.nbr_of_triangles,
   })
-  return parsed.success ? parsed.output : base
+  return withMeshUrl(parsed.success ? parsed.output : base)
+}
+
+/** The hash of a mesh's definition (every field but its id, counts and URL). */
+export function meshDefinitionHash(mesh: Mesh): string {
+  const { id: _id, nbrOfTriangles: _n, meshUrl: _u, ...definition } = mesh
+  return createHash('sha256')
+    .update(JSON.stringify({ format: MESH_FILE_VERSION, ...definition }))
+    .digest('hex')
+    .slice(0, 16)
+}
+
+/** The mesh with its download URL: null for a point, a complex mesh or one without triangles. */
+export function withMeshUrl(mesh: Mesh): Mesh {
+  const servable = mesh.kind !== 'point' && mesh.kind !== 'complex' && !!mesh.nbrOfTriangles
+  return {
+    ...mesh,
+    meshUrl: servable ? setupFileUrl(MESH_FILE_PATH, mesh.id, meshDefinitionHash(mesh)) : null,
+  }
 }
 
 /**
@@ -48,11 +70,11 @@ export function buildMesh(existing: Mesh | undefined, body: MeshBody, id = 0): M
   const merged = { ...base, ...defined, id } as Mesh
   const errors = checkMesh(merged).filter((issue) => issue.level === 'error')
   if (errors.length > 0) throw refuseIssues(errors)
-  return { ...merged, nbrOfTriangles: countMeshTriangles(merged) }
+  return withMeshUrl({ ...merged, nbrOfTriangles: countMeshTriangles(merged) })
 }
 
 function meshColumns(mesh: Mesh) {
-  const { id: _id, nbrOfTriangles, ...definition } = mesh
+  const { id: _id, nbrOfTriangles, meshUrl: _url, ...definition } = mesh
   return {
     kind: mesh.kind,
     definition: JSON.stringify(definition),
@@ -78,7 +100,7 @@ export async function insertMesh(
     })
     .returning('id')
     .executeTakeFirstOrThrow()
-  return { ...mesh, id }
+  return withMeshUrl({ ...mesh, id })
 }
 
 /** Replaces a stored mesh's definition. */

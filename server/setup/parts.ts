@@ -3,6 +3,7 @@ import { MATERIAL_MESSAGES } from '../../domain/materials.ts'
 import {
   FLUID_COMPONENT_TYPES,
   PART_MESSAGES,
+  PART_WITHOUT_FILES,
   checkPart,
   defaultAppearance,
   defaultComponent,
@@ -22,8 +23,7 @@ import type { Database, SimulationRow } from '../db/schema.ts'
 import { listSensorAndClipNames } from '../sensors/names.ts'
 import { refuseField, refuseIssues } from './issues.ts'
 import { mergeShape, resolveShape } from './shapes.ts'
-import { newErrors, readDatatableInfos, readMaterials, readParts } from './store.ts'
-import { toPart } from './views.ts'
+import { newErrors, readDatatableInfos, readMaterials, readPart, readParts } from './store.ts'
 
 /*
  * Parts (spec/setup.md §3 "Part", §5 "Part"). Names are made unique within the simulation; fluid
@@ -137,6 +137,7 @@ async function buildPart(
     shape,
     hasWarnings: false,
     warnings: update.shape ? geometryWarnings(shape) : (existing?.warnings ?? []),
+    ...PART_WITHOUT_FILES,
   }
   part.hasWarnings = part.warnings.length > 0
   if (component.type === 'filling' && component.height !== null && !(component.height >= 0))
@@ -162,12 +163,6 @@ function partColumns(part: Part) {
     warnings: JSON.stringify(part.warnings),
     updated_at: part.updatedAt,
   }
-}
-
-async function readPart(db: Db, id: number): Promise<Part> {
-  return toPart(
-    await db.selectFrom('parts').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
-  )
 }
 
 export async function createStoredPart(

@@ -9,6 +9,7 @@ import { validateSetup } from '../../domain/setupValidation.ts'
 import { blocksRun, type Issue } from '../../domain/validation.ts'
 import { readSettings } from '../api/views.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
+import { readPartPointClouds } from './partFiles.ts'
 import {
   datatableRowCount,
   readDatatableColumns,
@@ -36,14 +37,28 @@ export async function readMaterials(
   return toMaterialList(rows, simulation.id, simulation.created_at)
 }
 
+/** Parts of a simulation in id order, with their download URLs. */
 export async function readParts(db: Db, simulationId: number): Promise<Part[]> {
-  const rows = await db
+  const [rows, pointClouds] = await Promise.all([
+    db
+      .selectFrom('parts')
+      .selectAll()
+      .where('simulation_id', '=', simulationId)
+      .orderBy('id')
+      .execute(),
+    readPartPointClouds(db, simulationId),
+  ])
+  return rows.map((row) => toPart(row, pointClouds.get(row.id)))
+}
+
+/** One part with its download URLs. */
+export async function readPart(db: Db, id: number): Promise<Part> {
+  const row = await db
     .selectFrom('parts')
     .selectAll()
-    .where('simulation_id', '=', simulationId)
-    .orderBy('id')
-    .execute()
-  return rows.map(toPart)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  return toPart(row, (await readPartPointClouds(db, row.simulation_id)).get(row.id))
 }
 
 /** Movements of a simulation (or of one part) in id order, with their links. */

@@ -14,11 +14,13 @@ import {
   defaultAppearance,
   defaultComponent,
   type Part,
+  type Shape,
 } from '../../domain/parts.ts'
 import type { Datatable } from '../../domain/datatable.ts'
 import { STL_UNITS, UPLOAD_KINDS, type Upload } from '../../domain/rest/setupRoutes.ts'
 import { LooseVec3Schema } from '../../domain/vector.ts'
 import type { DatatableRow, MaterialRow, MovementRow, PartRow, UploadRow } from '../db/schema.ts'
+import { partFilesOf, type PartPointCloudRef } from './partFiles.ts'
 
 /*
  * Setup rows → the domain's response shapes. JSON columns are read leniently (merged over
@@ -71,7 +73,11 @@ export function toMaterialList(
   return materials.sort((a, b) => a.id - b.id)
 }
 
-export function toPart(row: PartRow): Part {
+/**
+ * A part row as the API returns it, with its download URLs (`pointCloud`: its particles in the
+ * latest successful discretization, see partFiles.ts readPartPointClouds).
+ */
+export function toPart(row: PartRow, pointCloud?: PartPointCloudRef): Part {
   const componentStored = asObject(parseJsonColumn(row.component))
   const componentType = typeof componentStored.type === 'string' ? componentStored.type : 'rigid'
   const componentParsed = v.safeParse(ComponentSchema, componentStored)
@@ -83,6 +89,16 @@ export function toPart(row: PartRow): Part {
   const warnings = v.safeParse(v.array(PartWarningSchema), parseJsonColumn(row.warnings))
   const seed = v.safeParse(v.nullable(LooseVec3Schema), parseJsonColumn(row.seed_point))
   const warningList = warnings.success ? warnings.output : []
+  const shape: Shape = shapeParsed.success
+    ? shapeParsed.output
+    : {
+        type: 'empty',
+        translation: [0, 0, 0],
+        scale: [1, 1, 1],
+        rotation: [0, 0, 0],
+        flipNormals: false,
+        info: null,
+      }
   return {
     id: row.id,
     simulationId: row.simulation_id,
@@ -100,18 +116,10 @@ export function toPart(row: PartRow): Part {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     },
-    shape: shapeParsed.success
-      ? shapeParsed.output
-      : {
-          type: 'empty',
-          translation: [0, 0, 0],
-          scale: [1, 1, 1],
-          rotation: [0, 0, 0],
-          flipNormals: false,
-          info: null,
-        },
+    shape,
     hasWarnings: warningList.length > 0,
     warnings: warningList,
+    ...partFilesOf({ id: row.id, shape }, pointCloud),
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import { decodeMeshFile } from '../../domain/meshFile.ts'
@@ -34,7 +35,8 @@ export async function writeStoredFile(
 ): Promise<void> {
   const path = resolveStoredPath(dataDir, storedPath)
   await mkdir(dirname(path), { recursive: true })
-  const temporary = `${path}.part`
+  // A name of its own: two writers of the same file never share a temporary.
+  const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.part`
   try {
     await writeFile(temporary, bytes)
     await rename(temporary, path)

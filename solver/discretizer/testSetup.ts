@@ -1,6 +1,7 @@
 /** Setups for the discretizer's tests: parts, materials and settings with test-friendly defaults. */
 import { createDefaultMaterial } from '../../domain/materials.ts'
 import {
+  PART_WITHOUT_FILES,
   defaultAppearance,
   defaultComponent,
   type Component,
@@ -71,6 +72,7 @@ export function makePart(
     shape,
     hasWarnings: false,
     warnings: [],
+    ...PART_WITHOUT_FILES,
     ...overrides,
   }
 }

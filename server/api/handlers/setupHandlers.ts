@@ -47,6 +47,7 @@ import {
   summarizeSetupValidation,
 } from '../../setup/store.ts'
 import { toDatatablePage, toPart } from '../../setup/views.ts'
+import { removePartPointClouds } from '../../storage/pointClouds.ts'
 import type { AreaHandlers } from '../context.ts'
 import { readSettings } from '../views.ts'
 
@@ -141,7 +142,7 @@ export const setupHandlers: AreaHandlers<typeof SETUP_ROUTES> = {
     }),
 
   getPart: async ({ params }, { db, user }) =>
-    toPart((await findReadablePart(db, user, params.id)).part),
+    readPart(db, (await findReadablePart(db, user, params.id)).part.id),
 
   updatePart: async ({ params, body }, { db, user, clock, dataDir }) =>
     db.transaction().execute(async (trx) => {
@@ -154,8 +155,8 @@ export const setupHandlers: AreaHandlers<typeof SETUP_ROUTES> = {
       return part ?? readPart(trx, params.id)
     }),
 
-  deletePart: async ({ params }, { db, user, clock }) =>
-    db.transaction().execute(async (trx) => {
+  deletePart: async ({ params }, { db, user, clock, dataDir }) => {
+    const simulationId = await db.transaction().execute(async (trx) => {
       const { simulation } = await findEditablePart(trx, user, params.id)
       const nowIso = clock.nowIso()
       const own = await readMovements(trx, simulation.id, params.id)
@@ -167,8 +168,12 @@ export const setupHandlers: AreaHandlers<typeof SETUP_ROUTES> = {
         nowIso,
       )
       await touchSimulation(trx, simulation, nowIso)
-      return { id: params.id }
-    }),
+      return simulation.id
+    })
+    // Once the row is gone for good: its particles are nobody's now.
+    await removePartPointClouds(dataDir, simulationId, params.id)
+    return { id: params.id }
+  },
 
   updateShapeInfo: async ({ params, body }, { db, user, clock, dataDir }) =>
     db.transaction().execute(async (trx) => {

@@ -9,6 +9,7 @@ import type { RouteHandlers } from '../context.ts'
 import { loadSimulation, readSettings } from '../views.ts'
 import { assertSetupEditable } from '../../setup/access.ts'
 import { copySetup } from '../../setup/copySetup.ts'
+import { removeSimulationPointClouds } from '../../storage/pointClouds.ts'
 
 type Db = Kysely<Database>
 
@@ -145,14 +146,18 @@ export const cloneSimulation: RouteHandlers['cloneSimulation'] = async (
 
 export const deleteSimulation: RouteHandlers['deleteSimulation'] = async (
   { params },
-  { db, user, clock },
-) =>
-  db.transaction().execute(async (trx) => {
+  { db, user, clock, dataDir },
+) => {
+  const deleted = await db.transaction().execute(async (trx) => {
     const simulation = await findAccessibleSimulation(trx, user, params.id)
     await trx.deleteFrom('simulations').where('id', '=', simulation.id).execute()
     await touchProject(trx, simulation.project_id, clock.nowIso())
     return { id: simulation.id }
   })
+  // The discretizations' point clouds go with the rows that named them.
+  await removeSimulationPointClouds(dataDir, deleted.id)
+  return deleted
+}
 
 export const moveSimulation: RouteHandlers['moveSimulation'] = async (
   { params, body },
