@@ -11,7 +11,8 @@ import {
   testPart,
   type ApiCall,
 } from '../movements/testHarness.tsx'
-import { setupSelectionAtom } from '../state/setupAtoms.ts'
+import { setupSelectionAtom, sideFormAtom } from '../state/setupAtoms.ts'
+import { MotionBoundaryConditionForm, SELECT_ONE_WALL } from './MotionBoundaryConditionForm.tsx'
 import { MotionForm, SELECT_ONE_PART } from './MotionForm.tsx'
 
 /* The Motion form and its movement dialog against a stubbed API. */
@@ -61,11 +62,20 @@ beforeEach(() => {
       201,
       { ...movement(9, 12, ''), ...(body as object) },
     ],
+    'POST /api/parts/13/movements': (body) => [
+      201,
+      { ...movement(9, 13, ''), ...(body as object) },
+    ],
     'PUT /api/movements/:id': (body, path) => [
       200,
       { ...movement(Number(path.split('/').at(-1)), 12, ''), ...(body as object) },
     ],
     'DELETE /api/movements/:id': (_body, path) => [200, { id: Number(path.split('/').at(-1)) }],
+    'PUT /api/parts/:id': (body, path) => {
+      const part = testPart(Number(path.split('/').at(-1)), 'Gate')
+      const update = body as { component: object }
+      return [200, { ...part, component: { ...part.component, ...update.component } }]
+    },
   })
   // Follower links: PUT /api/movements/{id}/followers/{followerId}.
   const base = vi.mocked(fetch).getMockImplementation()!
@@ -187,5 +197,45 @@ describe('MotionForm', () => {
     await waitFor(() =>
       expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/movements/1')).toBe(true),
     )
+  })
+})
+
+describe('MotionBoundaryConditionForm', () => {
+  function renderDefine(selection: string[]) {
+    const store = createStore()
+    store.set(setupSelectionAtom, selection)
+    store.set(sideFormAtom, { kind: 'movingBoundaryCondition' })
+    const view = renderSetup(
+      <MotionBoundaryConditionForm
+        simulation={SIMULATION}
+        form={{ kind: 'movingBoundaryCondition' }}
+      />,
+      store,
+    )
+    return view
+  }
+
+  it("adds a virtual movement and makes it the wall's velocity condition", async () => {
+    const { store } = renderDefine(['part:13'])
+    const velocity = await screen.findByLabelText('Velocity')
+    fireEvent.change(velocity, { target: { value: '0.2' } })
+    fireEvent.blur(velocity)
+    expect(screen.queryByRole('group', { name: 'Leaders' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Define' }))
+    await waitFor(() =>
+      expect(store.get(sideFormAtom)).toEqual({ kind: 'part', folder: 'boundary_conditions' }),
+    )
+    const post = calls.find((c) => c.method === 'POST')!
+    expect(post.path).toBe('/api/parts/13/movements')
+    expect(post.body).toMatchObject({ virtualMovement: true, vel: 0.2, name: 'translation 5' })
+    const put = calls.find((c) => c.method === 'PUT' && c.path === '/api/parts/13')!
+    expect(put.body).toEqual({
+      component: { type: 'rigid', velocityKind: 'moving', velocityConditionMovementId: 9 },
+    })
+  })
+
+  it('asks for one solid part', async () => {
+    renderDefine(['part:12', 'part:13'])
+    expect(await screen.findByText(SELECT_ONE_WALL)).toBeTruthy()
   })
 })
