@@ -167,7 +167,7 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
             />
             <span className="field__hint">Each file becomes a part named after it.</span>
           </div>
-          {files.length > 0 && (
+          {files.length > 0 && !uploads.busy && (
             <ul className="add-part-form__chosen" aria-label="Chosen files">
               {files.map((file, index) => (
                 <li key={`${file.name}-${index}`}>
