@@ -266,7 +266,10 @@ function LinkChoices(props: {
   const setup = useSetupEditable()
   const messageId = useId()
   return (
-    <fieldset className="field setup-field movement-editor__links" aria-describedby={messageId}>
+    <fieldset
+      className="field setup-field movement-editor__links"
+      aria-describedby={props.issues.length > 0 ? messageId : undefined}
+    >
       <legend className="field__label">{props.legend}</legend>
       {props.options.length === 0 ? (
         <p className="field__hint">{props.empty}</p>
