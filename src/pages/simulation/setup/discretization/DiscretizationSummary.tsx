@@ -1,9 +1,9 @@
-import type { Discretization } from '../../../../../domain/discretization.ts'
+import type { Discretization, DiscretizedPart } from '../../../../../domain/discretization.ts'
 import { formatNumber } from '../../../../../domain/units.ts'
 import { messagesOf, type DiscretizationSummary } from './discretizationModel.ts'
 
 /** Role words of the summary's parts. */
-const ROLE_LABELS: Record<string, string> = {
+const ROLE_LABELS: Record<DiscretizedPart['role'], string> = {
   fluid: 'Fluid',
   wall: 'Wall',
   none: 'No particles',
@@ -24,7 +24,7 @@ export function DiscretizationSummaryView({ summary }: { summary: Discretization
         {summary.parts.map((part) => (
           <tr key={part.partId}>
             <th scope="row">{part.name}</th>
-            <td>{ROLE_LABELS[part.role] ?? part.role}</td>
+            <td>{ROLE_LABELS[part.role]}</td>
             <td>{formatNumber(part.particleCount)}</td>
           </tr>
         ))}

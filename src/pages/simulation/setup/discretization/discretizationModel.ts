@@ -1,5 +1,9 @@
 import { useMemo } from 'react'
-import type { Discretization, DiscretizationMessage } from '../../../../../domain/discretization.ts'
+import type {
+  Discretization,
+  DiscretizationMessage,
+  DiscretizationSummary,
+} from '../../../../../domain/discretization.ts'
 import { isJobActive, isJobSucceeded, jobWidgetState } from '../../../../../domain/jobs.ts'
 import { issue, type Issue } from '../../../../../domain/validation.ts'
 import { useDiscretizationQuery } from '../queries/setupQueries.ts'
@@ -10,21 +14,14 @@ import { useDiscretizationQuery } from '../queries/setupQueries.ts'
  * useDiscretizationMessages (they do not fetch on their own: the query is shared).
  */
 
-/** The particle counts of a finished discretization (docs/setup-editor.md DiscretizationSchema.summary). */
-export interface DiscretizationSummary {
-  particleCount: number
-  fluidCount: number
-  wallCount: number
-  parts: { partId: number; name: string; role: string; particleCount: number }[]
-}
+/** The particle counts of a finished discretization (domain/discretization.ts). */
+export type { DiscretizationSummary }
 
-/** The summary of a done discretization, null until it is done (or while the server sends none). */
+/** The summary of a done discretization; null until it is done. */
 export function summaryOf(
   discretization: Discretization | null | undefined,
 ): DiscretizationSummary | null {
-  if (!discretization) return null
-  const { summary } = discretization as Discretization & { summary?: DiscretizationSummary | null }
-  return summary ?? null
+  return discretization?.summary ?? null
 }
 
 /** A discretization message with its level: errors of a failed run, warnings otherwise. */

@@ -12,11 +12,9 @@ import { objectId } from '../state/setupAtoms.ts'
 /** Refetched when a discretization ends: parts (their point clouds, warnings) and the checklist. */
 const AFTER_DISCRETIZATION = ['listParts', 'getSetupValidation', 'getSimulation'] as const
 
-/** Parts with a point cloud from the latest discretization (docs/setup-editor.md PartSchema). */
+/** Parts with a point cloud from the latest discretization. */
 export function partsWithPointclouds(parts: readonly Part[] | undefined): number[] {
-  return (parts ?? [])
-    .filter((p) => typeof (p as Part & { pointcloudUrl?: unknown }).pointcloudUrl === 'string')
-    .map((p) => p.id)
+  return (parts ?? []).filter((p) => p.pointcloudUrl !== null).map((p) => p.id)
 }
 
 /**
