@@ -79,13 +79,15 @@ export interface SetupObjectView {
   geometry: SetupGeometry
   transform: SetupTransform
   appearance: SetupAppearance
-  /** A part's seed point, world metres; drawn as a handle, draggable when `editable`. */
+  /** A part's seed point, world metres; drawn as a handle while the part is selected, draggable when `editable`. */
   seedPoint: Vec3 | null
   /** The part's particles from the latest discretization (drawn when `visible`). */
   pointcloud: { url: string; hash: string; count: number; visible: boolean } | null
   /**
    * An open boundary's flow arrow: at the placed shape's centre along its normal (world), pointing
-   * into the domain for inflow and out of it for outflow. Null for everything else.
+   * into the domain for inflow and out of it for outflow. `normal` is taken as pointing into the
+   * domain: the engine draws inflow along it and outflow against it. It moves with the part.
+   * Null for everything else.
    */
   arrow: { origin: Vec3; normal: Vec3; direction: 'inflow' | 'outflow' } | null
   /**

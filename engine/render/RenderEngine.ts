@@ -99,9 +99,7 @@ export class RenderEngine implements RenderWorkerApi {
       nowMs: () => this.#options.nowMs(),
       scheduleTimeout: (callback, delayMs) => this.#options.scheduleTimeout(callback, delayMs),
       requestFrame: () => this.#requestFrame(),
-      invalidate: () => {
-        this.#needsDraw = true
-      },
+      invalidate: () => void (this.#needsDraw = true),
       refreshCamera: () => this.#applyCamera(),
       scheduler: this.#scheduler,
       workers: () => this.#workers,
@@ -324,7 +322,9 @@ export class RenderEngine implements RenderWorkerApi {
     const now = this.#options.nowMs()
     this.#frameNo++
     const setupShown = this.#sceneKind === 'setup'
-    const playing = setupShown ? this.#setup.tick(now) : (this.#results.tick(now), false)
+    // Only the scene shown plays (the other's clock waits where it is).
+    if (!setupShown) this.#results.tick(now)
+    const playing = setupShown ? this.#setup.tick(now) : this.#results.isPlaying()
     if (this.#camera.tick(now)) this.#applyCamera()
     // An animating camera draws like a dragged one: the light subset, no arrows until it stops.
     const interacting = this.#controls.isInteracting(now) || this.#camera.isAnimating()
@@ -332,7 +332,7 @@ export class RenderEngine implements RenderWorkerApi {
       this.#wasInteracting = interacting
       this.#needsDraw = true
     }
-    let again = playing || this.#results.isPlaying() || interacting
+    let again = playing || interacting
     const scene = this.#contextLost ? null : this.#scene
     if (scene !== null && this.#needsDraw) {
       if (scene.isGpuBusy()) {

@@ -362,5 +362,12 @@ describe('setup scene', () => {
     // Both cubes and the sensor: x from −0.5 to 3.5, centred at 1.5.
     expect(harness.last().camera.target[0]).toBeCloseTo(1.5)
     expect(harness.last().bounds).toEqual({ min: [-0.5, -0.5, -0.5], max: [3.5, 1.5, 0.5] })
+    // A double click in the explorer frames one object, over the keyframe animation.
+    harness.engine.dispatch({ type: 'setup_focus', id: 'part:2' })
+    await harness.advance(100)
+    expect(harness.last().cameraAnimating).toBe(true)
+    await harness.advance(700)
+    expect(harness.last().camera.target).toEqual([3, 0, 0])
+    expect(harness.last().cameraAnimating).toBe(false)
   })
 })
