@@ -87,7 +87,7 @@ export function Dialog({
         className={`dialog dialog--${variant} dialog--${size}`}
         onKeyDown={handleKeyDown}
       >
-        <header className="dialog__header">
+        <div className="dialog__header">
           <div>
             <h2 id={titleId} className="dialog__title">
               {title}
@@ -97,7 +97,7 @@ export function Dialog({
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
             <IconClose />
           </button>
-        </header>
+        </div>
         {children}
       </section>
     </div>,

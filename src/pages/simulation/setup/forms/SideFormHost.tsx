@@ -23,7 +23,7 @@ export function SideFormHost({ simulation }: { simulation: Simulation }) {
       aria-labelledby={titleId}
       data-form={form.kind}
     >
-      <header className="setup-side-form__header">
+      <div className="setup-side-form__header">
         <h2 id={titleId} className="setup-side-form__title">
           {SIDE_FORM_TITLES[form.kind]}
         </h2>
@@ -35,7 +35,7 @@ export function SideFormHost({ simulation }: { simulation: Simulation }) {
         >
           <IconClose />
         </button>
-      </header>
+      </div>
       <div className="setup-side-form__body">{createElement(component, { simulation, form })}</div>
     </section>
   )
