@@ -26,6 +26,10 @@ const part: Part = {
   },
   hasWarnings: false,
   warnings: [],
+  meshUrl: '/api/parts/3/mesh?v=1',
+  meshHash: '1',
+  pointcloudUrl: null,
+  pointcloudCount: null,
 }
 
 describe('applyPartUpdate', () => {
