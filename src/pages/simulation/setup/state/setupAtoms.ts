@@ -98,3 +98,12 @@ export const movementPlaybackAtom = atom<{ speed: number; loop: boolean }>({
   loop: false,
 })
 movementPlaybackAtom.debugLabel = 'movementPlaybackAtom'
+
+/** The sensor or volume clip dialog open over the Setup view (the results explorer's dialogs); id null: adding. */
+export type SetupObjectDialog =
+  | { kind: 'sensor'; sensorId: number | null }
+  | { kind: 'volumeClip'; clipId: number | null }
+
+/** The open sensor or volume clip dialog (null: none). */
+export const setupObjectDialogAtom = atom<SetupObjectDialog | null>(null)
+setupObjectDialogAtom.debugLabel = 'setupObjectDialogAtom'

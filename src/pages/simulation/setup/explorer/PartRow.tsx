@@ -1,0 +1,81 @@
+import { useSetAtom } from 'jotai'
+import type { Part } from '../../../../../domain/parts.ts'
+import type { Simulation } from '../../../../../domain/projects.ts'
+import { IconWarning } from '../../../../components/icons.tsx'
+import { Tooltip } from '../../../../components/Tooltip.tsx'
+import { ArmedDeleteButton } from '../../results/explorer/ArmedDeleteButton.tsx'
+import { useSetupEditable } from '../forms/fields/editable.ts'
+import { useDeletePartMutation, useUpdatePartMutation } from '../queries/partMutations.ts'
+import { setupSelectionAtom } from '../state/setupAtoms.ts'
+import { ExplorerRow, type RowControls } from './ExplorerRow.tsx'
+import type { ExplorerEntry } from './explorerModel.ts'
+import { useOpenObject } from './openObject.ts'
+import { WithReason } from './WithReason.tsx'
+
+/** A part: warnings (tooltip; opens Information), visibility and delete. */
+export function PartRow({
+  simulation,
+  entry,
+  part,
+  warnings,
+  controls,
+  onSelect,
+}: {
+  simulation: Simulation
+  entry: ExplorerEntry
+  part: Part
+  warnings: string[]
+  controls: RowControls
+  onSelect: (id: string) => void
+}) {
+  const setup = useSetupEditable()
+  const setSelection = useSetAtom(setupSelectionAtom)
+  const update = useUpdatePartMutation(simulation.id)
+  const remove = useDeletePartMutation(simulation.id)
+  const open = useOpenObject(simulation)
+  const lockedReason = setup.editable ? null : setup.reason
+  return (
+    <ExplorerRow entry={entry} controls={controls}>
+      {warnings.length > 0 && (
+        <Tooltip content={warnings.join(' ')}>
+          <button
+            type="button"
+            className="icon-button icon-button--small setup-explorer__warning"
+            aria-label={`${part.name} has warnings: ${warnings.join(' ')}`}
+            onClick={() => {
+              onSelect(entry.id)
+              open(entry.id, 'information')
+            }}
+          >
+            <IconWarning width={14} height={14} />
+          </button>
+        </Tooltip>
+      )}
+      <WithReason reason={lockedReason}>
+        <input
+          type="checkbox"
+          className="setup-explorer__visibility"
+          aria-label={`Show ${part.name}`}
+          checked={part.appearance.visibility}
+          disabled={!setup.editable}
+          onChange={(event) =>
+            update.mutate({
+              partId: part.id,
+              update: { appearance: { visibility: event.target.checked } },
+            })
+          }
+        />
+      </WithReason>
+      <WithReason reason={lockedReason}>
+        <ArmedDeleteButton
+          label={`Delete ${part.name}`}
+          disabled={!setup.editable || remove.isPending}
+          onConfirm={() => {
+            setSelection((current) => current.filter((id) => id !== entry.id))
+            remove.mutate(part.id)
+          }}
+        />
+      </WithReason>
+    </ExplorerRow>
+  )
+}
