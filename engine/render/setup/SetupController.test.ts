@@ -193,6 +193,15 @@ describe('setup scene', () => {
     harness.engine.dispatch({ type: 'setup_selection', ids: [] })
     await harness.flush()
     expect(outline.visible).toBe(false)
+    // A part with potential issues keeps a rim in the warning colour.
+    harness.engine.dispatch({
+      type: 'setup_objects',
+      objects: [{ ...orange, warning: true }],
+      endTimeS: 1,
+    })
+    await harness.flush()
+    expect(outline.visible).toBe(true)
+    expect(colourOf(outline.material)).toBe(SETUP_COLOURS.warning)
   })
 
   it('drags the translate handle: the part moves at once, the camera stays, release saves', async () => {

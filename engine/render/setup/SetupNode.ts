@@ -202,10 +202,12 @@ export class SetupNode {
     material.uniforms.uTintAmount!.value = highlight === null ? 0 : look.selected ? 0.3 : 0.18
     if (highlight !== null) (material.uniforms.uTint!.value as Color).set(highlight)
     surface.renderOrder = material.transparent ? 2 : 0
+    // The rim: the highlight, else the warning colour of a part with potential issues.
     const outline = this.#outline!
-    outline.visible = surface.visible && highlight !== null
-    if (highlight !== null) {
-      setColour(outline.material, highlight)
+    const rim = highlight ?? (look.view.warning ? SETUP_COLOURS.warning : null)
+    outline.visible = surface.visible && rim !== null
+    if (rim !== null) {
+      setColour(outline.material, rim)
       outline.material.uniforms.uWidthPx!.value = look.selected
         ? SETUP_SIZES_PX.outlineSelected
         : SETUP_SIZES_PX.outlineHovered
