@@ -169,6 +169,24 @@ export function makeVolumeClip(
   }
 }
 
+/** A translation of a part along x from 0 s to 1 s. */
+export function makeMovement(id: number, partId: number, parents: number[] = []): Movement {
+  return {
+    id,
+    partId,
+    type: 'translatory',
+    name: `Translation ${id}`,
+    start: 0,
+    end: 1,
+    acc: 0,
+    vel: 0.5,
+    virtualMovement: false,
+    direction: [1, 0, 0],
+    parents,
+    followers: [],
+  }
+}
+
 /** The setup the fake server holds; tests change it directly. */
 export interface SetupServerState {
   simulation: Simulation
