@@ -1,6 +1,99 @@
+import { useAtomValue } from 'jotai'
+import { useEffect, useRef, useState } from 'react'
 import type { Simulation } from '../../../../../domain/projects.ts'
+import { SETUP_MESSAGES } from '../../../../../domain/setupMessages.ts'
+import { ViewChrome } from '../../../../components/viewport/chrome/ViewChrome.tsx'
+import { Viewport } from '../../../../components/viewport/Viewport.tsx'
+import { viewportEngineAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
+import { SetupSceneSync } from './SetupSceneSync.tsx'
+import './setupViewport.css'
 
-/** The 3D view of the setup (H3). */
-export function SetupViewport(_props: { simulation: Simulation }) {
-  return null
+/** Where the pointer is over the view, CSS pixels from its top left (null: outside). */
+type PointerSpot = { x: number; y: number } | null
+
+/** Mesh-health mode: holes and non-manifold edges of the part meshes highlighted. */
+function MeshHealthTool() {
+  const engine = useAtomValue(viewportEngineAtom)
+  const [enabled, setEnabled] = useState(false)
+  return (
+    <button
+      type="button"
+      className="canvas-tool"
+      aria-pressed={enabled}
+      disabled={!engine}
+      onClick={() => {
+        engine?.dispatch({ type: 'setup_mesh_health', enabled: !enabled })
+        setEnabled(!enabled)
+      }}
+    >
+      Mesh health
+    </button>
+  )
+}
+
+/**
+ * The view's message ('Initializing...' until every mesh is in, then 'Successfully initialized.')
+ * and the 'Deletion Boundary' tooltip at the pointer while it is over the calculation domain box.
+ */
+export function SetupViewOverlay() {
+  const setup = useAtomValue(viewportStateAtom).snapshot?.setup
+  const hoveringDomain = setup?.hovered === 'calc_domain'
+  const anchorRef = useRef<HTMLSpanElement>(null)
+  const hoveringRef = useRef(hoveringDomain)
+  const [pointer, setPointer] = useState<PointerSpot>(null)
+  useEffect(() => {
+    hoveringRef.current = hoveringDomain
+  }, [hoveringDomain])
+  // The pointer is followed over the whole view; React hears of it only while over the box.
+  useEffect(() => {
+    const host = anchorRef.current?.parentElement
+    if (!host) return
+    const onMove = (event: PointerEvent) => {
+      if (!hoveringRef.current) return
+      const rect = host.getBoundingClientRect()
+      setPointer({ x: event.clientX - rect.left, y: event.clientY - rect.top })
+    }
+    host.addEventListener('pointermove', onMove)
+    return () => host.removeEventListener('pointermove', onMove)
+  }, [])
+  return (
+    <>
+      <span ref={anchorRef} hidden />
+      {setup && (
+        <p
+          className={`setup-viewport__message${setup.initialized ? ' setup-viewport__message--done' : ''}`}
+          role="status"
+        >
+          {setup.message}
+        </p>
+      )}
+      {hoveringDomain && pointer && (
+        <div
+          className="setup-viewport__tooltip"
+          role="tooltip"
+          style={{ left: pointer.x + 12, top: pointer.y + 12 }}
+        >
+          {SETUP_MESSAGES.deletionBoundaryTooltip}
+        </div>
+      )}
+    </>
+  )
+}
+
+/**
+ * The 3D view of the Setup page (spec/setup.md §2 "3D viewport (Setup)"): the engine's setup
+ * scene (SetupSceneSync posts the objects, selection, tool and clip, and handles clicks and drags),
+ * the shared viewport chrome (clip, camera, coordinate system, fit view, view cube, axis gizmo,
+ * scale bar) with mesh-health mode, the view's message and the 'Deletion Boundary' tooltip.
+ */
+export function SetupViewport({ simulation }: { simulation: Simulation }) {
+  return (
+    <div className="setup-viewport">
+      <Viewport label="Setup 3D view">
+        <ViewChrome clipModeKeys={false} tools={<MeshHealthTool />} />
+      </Viewport>
+      <SetupViewOverlay />
+      <SetupSceneSync simulation={simulation} />
+    </div>
+  )
 }

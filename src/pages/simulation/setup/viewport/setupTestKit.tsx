@@ -209,10 +209,12 @@ export interface SeenRequest {
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const notFound = (path: string) =>
+  json({ code: 'resource_not_found', title: 'Not found', description: path }, 404)
 
 /**
  * A setup server in memory behind a fetch stub: the setup's GET routes answer from `state`, the
- * edits the shell makes change it; `refuse` makes 'METHOD /api/path' answer 409 with `message`.
+ * edits the shell makes change it; `refuse` makes 'METHOD /api/path' answer 400 with `message`.
  */
 export function createSetupServer(initial: Partial<SetupServerState> = {}) {
   const state: SetupServerState = {
@@ -235,7 +237,7 @@ export function createSetupServer(initial: Partial<SetupServerState> = {}) {
   function answer(method: string, path: string, body: unknown): Response {
     const refusal = refusals.get(`${method} ${path}`)
     if (refusal !== undefined)
-      return json({ code: 'conflict', title: 'Refused', message: refusal }, 409)
+      return json({ code: 'wrong_input', title: 'Refused', description: refusal }, 400)
     const id = Number(path.split('/')[3])
     if (method === 'GET' && path === base) return json(state.simulation)
     switch (`${method} ${path}`) {
@@ -267,7 +269,7 @@ export function createSetupServer(initial: Partial<SetupServerState> = {}) {
     const [, , collection] = path.split('/')
     if (collection === 'parts' && method === 'PUT') {
       const part = state.parts.find((p) => p.id === id)
-      if (!part) return json({ code: 'resource_not_found', title: 'Not found', message: path }, 404)
+      if (!part) return notFound(path)
       const updated = applyPartUpdate(part, body as Parameters<typeof applyPartUpdate>[1])
       state.parts = state.parts.map((p) => (p.id === id ? updated : p))
       return json(updated)
@@ -295,7 +297,7 @@ export function createSetupServer(initial: Partial<SetupServerState> = {}) {
       state.materials = state.materials.filter((m) => m.id !== materialId)
       return json({ id: materialId })
     }
-    return json({ code: 'resource_not_found', title: 'Not found', message: path }, 404)
+    return notFound(path)
   }
 
   const fetch = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
