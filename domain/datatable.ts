@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot'
 import { DATATABLE } from './constants.ts'
+import { ApiErrorBodySchema } from './errors.ts'
 import { issue, type Issue } from './validation.ts'
 
 /** What a table is used for; it decides the known headers and the row minimum. */
@@ -86,6 +87,8 @@ export function datatablePreviewRows(kind: DatatableKind): number {
 
 export const DATATABLE_MESSAGES = {
   unexpectedError: 'Unexpected error saving table.',
+  /** A part, material or air drag domain names a table its simulation does not have. */
+  tableNotFound: 'Table does not exist.',
   validationFailed: 'Validation failed',
   cellNotNumber: 'This field requires a valid number.',
 } as const
@@ -130,6 +133,18 @@ export const DatatableErrorsSchema = v.object({
 })
 /** The errors of a table save. */
 export type DatatableErrors = v.InferOutput<typeof DatatableErrorsSchema>
+
+/**
+ * The whole 400 body of PUT /datatables/{id}/json, PUT /datatables/{id}/csv and a CSV upload with
+ * a kind: the usual error body (description 'Validation failed', `errors` with paths 'table' and
+ * 'table.{column}.{row}') with `globalErrors` and `cellErrors` beside it.
+ */
+export const DatatableErrorBodySchema = v.object({
+  ...ApiErrorBodySchema.entries,
+  ...DatatableErrorsSchema.entries,
+})
+/** The 400 body of a table save. */
+export type DatatableErrorBody = v.InferOutput<typeof DatatableErrorBodySchema>
 
 /** What the setup rules need of a table: its headers and row count. */
 export interface DatatableInfo {

@@ -6,6 +6,7 @@ import {
   PROCESS_STATES,
   canDiscretize,
   discretizationToast,
+  readDiscretizationSummary,
 } from './discretization.ts'
 
 describe('discretization', () => {
@@ -32,10 +33,43 @@ describe('discretization', () => {
       progress: 0.4,
       errors: [{ description: 'Part "Tank" has no volume', partId: 3 }],
       warnings: [],
+      summary: null,
       createdAt: 'a',
       updatedAt: 'b',
     }
     expect(v.parse(DiscretizationSchema, record).errors[0]?.partId).toBe(3)
+  })
+
+  it('reads the counts of a discretizer summary and nothing else, null when it is not one', () => {
+    const stored = {
+      particleCount: 120,
+      fluidCount: 100,
+      wallCount: 20,
+      parts: [
+        {
+          partId: 3,
+          name: 'Water',
+          role: 'fluid',
+          particleCount: 100,
+          meshVolume: 1,
+          watertight: true,
+        },
+        { partId: 4, name: 'Tank', role: 'wall', particleCount: 20, wallLayers: 3 },
+      ],
+      materials: [{ materialId: 0, particleCount: 100, volume: 0.1 }],
+      durationMs: 12,
+    }
+    expect(readDiscretizationSummary(stored)).toEqual({
+      particleCount: 120,
+      fluidCount: 100,
+      wallCount: 20,
+      parts: [
+        { partId: 3, name: 'Water', role: 'fluid', particleCount: 100 },
+        { partId: 4, name: 'Tank', role: 'wall', particleCount: 20 },
+      ],
+    })
+    expect(readDiscretizationSummary({ fluidParticles: 80 })).toBeNull()
+    expect(readDiscretizationSummary(null)).toBeNull()
   })
 
   it('is blocked by errors and info items, not by warnings', () => {

@@ -3,6 +3,7 @@
  * water-like defaults, labels and the property rules of the standard and stricter profiles.
  */
 import * as v from 'valibot'
+import { DATATABLE_MESSAGES } from './datatable.ts'
 import type { RuleProfile } from './settingsRules.ts'
 import { checkNumber, issue, type Issue, type NumberBounds } from './validation.ts'
 
@@ -166,6 +167,8 @@ export interface MaterialRuleContext {
   thermodynamics: boolean
   /** Row count of a datatable, or undefined when it is not loaded (then rows are not checked). */
   tableRowCount?: (tableId: number) => number | undefined
+  /** True when tableRowCount knows every table of the simulation: an unknown one does not exist. */
+  datatablesComplete?: boolean
 }
 
 function checkViscosityTable(
@@ -175,6 +178,8 @@ function checkViscosityTable(
 ): Issue[] {
   if (tableId === null) return [issue('info', field, MATERIAL_MESSAGES.tableRequired)]
   const rows = context.tableRowCount?.(tableId)
+  if (rows === undefined && context.datatablesComplete)
+    return [issue('error', field, DATATABLE_MESSAGES.tableNotFound)]
   if (rows !== undefined && rows < VISCOSITY_TABLE_MIN_ROWS)
     return [issue('error', field, `Table must have at least ${VISCOSITY_TABLE_MIN_ROWS} rows.`)]
   return []

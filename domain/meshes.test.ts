@@ -20,11 +20,13 @@ const messages = (mesh: Parameters<typeof checkMesh>[0], options = {}) =>
   checkMesh(mesh, 'mesh', options).map((i) => i.message)
 
 describe('mesh schemas', () => {
-  it('parses every default mesh and accepts it back as a body without id', () => {
+  it('parses every default mesh and accepts it back as a body without id and computed fields', () => {
     for (const kind of MESH_KINDS) {
       const mesh = defaultMesh(kind, 3)
       expect(v.safeParse(MeshSchema, mesh).success).toBe(true)
-      const { id: _id, nbrOfTriangles: _n, ...body } = mesh
+      expect(mesh.meshUrl).toBeNull()
+      expect(v.safeParse(MeshBodySchema, mesh).success).toBe(false)
+      const { id: _id, nbrOfTriangles: _n, meshUrl: _u, ...body } = mesh
       expect(v.safeParse(MeshBodySchema, body).success).toBe(true)
     }
   })

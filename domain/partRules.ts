@@ -2,7 +2,7 @@
  * The part rules (spec/setup.md §5 "Part"): messages, bounds per profile, and the checks of a
  * part's shape, material, initial and boundary conditions. Re-exported by parts.ts.
  */
-import { TEMPERATURE_HEADER, type DatatableInfo } from './datatable.ts'
+import { DATATABLE_MESSAGES, TEMPERATURE_HEADER, type DatatableInfo } from './datatable.ts'
 import { checkAppearance } from './appearance.ts'
 import { MATERIAL_MESSAGES } from './materials.ts'
 import {
@@ -31,10 +31,19 @@ export const PART_MESSAGES = {
   inletWithPressure: 'An inlet with pressure is not allowed.',
   thermoKindMultiphase: 'With multiphase, the thermal condition must be adiabatic or temperature.',
   tableRequired: 'Table is required',
+  tableNotFound: DATATABLE_MESSAGES.tableNotFound,
   movementRequired: 'Movement is required',
   securityRisk: 'The file was identified as a potential security risk. Please submit a ticket.',
   partIssues: 'Part has potential issues. Check Information tab for details.',
+  referenceNotFound: 'The reference simulation was not found.',
+  referenceWithoutOutputs:
+    'The reference simulation has no outputs. Choose a simulation that has written outputs.',
 } as const
+
+/** 'The simulation only has N outputs.': a pointcloud part's output past the reference's last. */
+export function referenceOutputsMessage(outputCount: number): string {
+  return `The simulation only has ${outputCount} outputs.`
+}
 
 /** Bounds of the part rules per profile. */
 export const PART_BOUNDS = {
@@ -91,6 +100,11 @@ export interface PartRuleContext {
   materialIds: readonly number[]
   /** A loaded datatable, or undefined when unknown (then its rows and headers are not checked). */
   findDatatable?: (tableId: number) => DatatableInfo | undefined
+  /**
+   * True when findDatatable knows every table of the simulation, so a table it does not know does
+   * not exist ('Table does not exist.'); false or absent, such a table is only unchecked.
+   */
+  datatablesComplete?: boolean
 }
 
 /** The geometry rules of a shape (spec/setup.md §5 "General" and "Part"). */
@@ -148,6 +162,8 @@ function checkTable(
   if (tableId === null)
     return { issues: [issue('info', field, PART_MESSAGES.tableRequired)], table: undefined }
   const table = context.findDatatable?.(tableId)
+  if (!table && context.datatablesComplete)
+    return { issues: [issue('error', field, PART_MESSAGES.tableNotFound)], table }
   if (table && table.resultCount < 2)
     return { issues: [issue('error', field, 'Table must have at least 2 rows.')], table }
   return { issues: [], table }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { defaultAirDragDomain } from './airDrag.ts'
+import { DATATABLE_MESSAGES } from './datatable.ts'
 import { canDiscretize } from './discretization.ts'
 import { createDefaultMaterial } from './materials.ts'
 import { defaultMesh } from './meshes.ts'
@@ -20,7 +21,7 @@ import {
   validateSetup,
   type SetupInput,
 } from './setupValidation.ts'
-import type { Issue } from './validation.ts'
+import { issue, type Issue } from './validation.ts'
 
 const cube: Shape = {
   type: 'stl_cube',
@@ -191,6 +192,31 @@ describe('validateSetup', () => {
       },
     )
     expect(messages(validateSetup(input))).toEqual(['Table must have at least 2 rows.'])
+  })
+
+  it('flags a table the simulation does not have once its tables are given, not before', () => {
+    const distributed = {
+      ...defaultComponent('filling'),
+      initialDistribution: true,
+      initialDistributionTableId: 9,
+    } as Component
+    const shearRate = {
+      ...water,
+      viscosityKind: 'shear_rate' as const,
+      viscosityShearRateTableId: 9,
+    }
+    const parts = [part(1, distributed)]
+    expect(messages(validateSetup(setup({}, { parts, materials: [shearRate] })))).toEqual([])
+    const tables = [{ id: 8, headers: ['pos_x', 'pos_y', 'pos_z'], resultCount: 3 }]
+    const issues = validateSetup(setup({}, { parts, materials: [shearRate], datatables: tables }))
+    expect(issues).toEqual([
+      issue('error', 'materials.0.viscosityShearRateTableId', DATATABLE_MESSAGES.tableNotFound),
+      issue(
+        'error',
+        'parts.1.component.initialDistributionTableId',
+        DATATABLE_MESSAGES.tableNotFound,
+      ),
+    ])
   })
 
   it('checks movements against the simulation end time', () => {

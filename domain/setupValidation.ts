@@ -40,7 +40,10 @@ export interface SetupInput {
   /** Checked only while settings.airDrag is on. */
   airDrag?: AirDragDomain | null
   periodics?: readonly PeriodicBoundary[]
-  /** Loaded datatables; tables not listed are not checked for rows or headers. */
+  /**
+   * Every datatable of the simulation. Given, a part or material naming a table not in it is an
+   * error ('Table does not exist.'); absent, tables are not checked for rows or headers.
+   */
   datatables?: readonly DatatableInfo[]
   /** Outputs of the air drag reference simulation, when loaded. */
   airDragReferenceOutputCount?: number
@@ -75,6 +78,7 @@ export function validateSetup(input: SetupInput, options: { profile?: RuleProfil
   const tables = new Map((input.datatables ?? []).map((t) => [t.id, t]))
   const findDatatable = (id: number) => tables.get(id)
   const tableRowCount = (id: number) => tables.get(id)?.resultCount
+  const datatablesComplete = input.datatables !== undefined
 
   const issues: Issue[] = []
   if (parts.length === 0) issues.push(issue('info', 'parts', EMPTY_SETUP_MESSAGE))
@@ -89,7 +93,7 @@ export function validateSetup(input: SetupInput, options: { profile?: RuleProfil
     issues.push(
       ...checkMaterial(
         material,
-        { profile, thermodynamics: settings.thermodynamics, tableRowCount },
+        { profile, thermodynamics: settings.thermodynamics, tableRowCount, datatablesComplete },
         `materials.${material.id}`,
       ),
     )
@@ -100,6 +104,7 @@ export function validateSetup(input: SetupInput, options: { profile?: RuleProfil
     surfaceTension: settings.surfaceTension,
     materialIds: materials.map((m) => m.id),
     findDatatable,
+    datatablesComplete,
   }
   for (const part of parts) issues.push(...checkPart(part, partContext, `parts.${part.id}`))
   for (const movement of input.movements ?? [])

@@ -126,7 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (apiError) {
       return reply
         .code(apiError.status)
-        .send(toErrorBody(apiError.code, apiError.message, apiError.errors))
+        .send(toErrorBody(apiError.code, apiError.message, apiError.errors, apiError.extras))
     }
     request.log.error(error)
     return reply

@@ -26,28 +26,41 @@ const TITLES: Record<ErrorCode, string> = {
   payload_too_large: 'Payload too large',
 }
 
+/** Fields a call's own error contract adds to the body (e.g. a datatable's globalErrors). */
+export type ErrorBodyExtras = Record<string, unknown>
+
 /** A failure a handler reports on purpose; the error handler turns it into an ApiErrorBody. */
 export class ApiError extends Error {
   readonly code: ErrorCode
   readonly status: number
   readonly errors: FieldError[] | undefined
-  constructor(code: ErrorCode, description: string, errors?: FieldError[]) {
+  readonly extras: ErrorBodyExtras | undefined
+  constructor(
+    code: ErrorCode,
+    description: string,
+    errors?: FieldError[],
+    extras?: ErrorBodyExtras,
+  ) {
     super(description)
     this.name = 'ApiError'
     this.code = code
     this.status = ERROR_CODES[code]
     this.errors = errors
+    this.extras = extras
   }
 }
 
+/** The body of an error: ApiErrorBody, plus the call's own fields after it when it has any. */
 export function toErrorBody(
   code: ErrorCode,
   description: string,
   errors?: FieldError[],
+  extras?: ErrorBodyExtras,
 ): ApiErrorBody {
-  return errors
+  const body: ApiErrorBody = errors
     ? { code, title: TITLES[code], description, errors }
     : { code, title: TITLES[code], description }
+  return extras ? { ...extras, ...body } : body
 }
 
 export function notFound(what = 'Resource'): ApiError {

@@ -22,12 +22,22 @@ import { toDatatablePage } from './views.ts'
 
 type Db = Kysely<Database>
 
-/** The 400 of a table save: global errors at 'table', cell errors at 'table.{column}.{row}'. */
+/**
+ * The 400 of a table save (domain/datatable.ts DatatableErrorBodySchema, spec/setup.md §5
+ * "Datatable"): `globalErrors` and `cellErrors` (row, column, message) as the table editor shows
+ * them, and the same errors as the usual field errors (global at 'table', cells at
+ * 'table.{column}.{row}').
+ */
 export function refuseDatatable(errors: DatatableErrors): ApiError {
-  return new ApiError('validation_error', DATATABLE_MESSAGES.validationFailed, [
-    ...errors.globalErrors.map((message) => ({ path: 'table', message })),
-    ...errors.cellErrors.map((e) => ({ path: `table.${e.column}.${e.row}`, message: e.message })),
-  ])
+  return new ApiError(
+    'validation_error',
+    DATATABLE_MESSAGES.validationFailed,
+    [
+      ...errors.globalErrors.map((message) => ({ path: 'table', message })),
+      ...errors.cellErrors.map((e) => ({ path: `table.${e.column}.${e.row}`, message: e.message })),
+    ],
+    { globalErrors: errors.globalErrors, cellErrors: errors.cellErrors },
+  )
 }
 
 /** Checks a table of `kind`; refuses it with every error. */

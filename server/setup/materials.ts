@@ -14,7 +14,7 @@ import { notFound } from '../api/apiError.ts'
 import { readSettings } from '../api/views.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
 import { refuseField, refuseIssues } from './issues.ts'
-import { newErrors, readMaterials } from './store.ts'
+import { changedFields, newErrors, readDatatableInfos, readMaterials } from './store.ts'
 import { toMaterial } from './views.ts'
 
 /*
@@ -39,7 +39,10 @@ export async function findMaterial(
   return material
 }
 
-/** Creates or changes a material; refused (nothing stored) when it breaks a rule that held before. */
+/**
+ * Creates or changes a material; refused (nothing stored) when it breaks a rule that held before
+ * or leaves a field it changes in error.
+ */
 export async function upsertMaterial(
   db: Db,
   simulation: SimulationRow,
@@ -49,14 +52,28 @@ export async function upsertMaterial(
 ): Promise<Material> {
   const materials = await readMaterials(db, simulation)
   const existing = materials.find((m) => m.id === materialId)
+  const settings = readSettings(simulation.settings)
   if (!existing && materials.length >= MULTIPHASE_MAX_MATERIALS)
-    throw refuseField('materialId', SETTINGS_MESSAGES.multiphaseMaxMaterials)
+    throw refuseField(
+      'materialId',
+      settings.multiphase
+        ? SETTINGS_MESSAGES.multiphaseMaxMaterials
+        : SETTINGS_MESSAGES.singlePhaseMaxMaterials,
+    )
   const base = existing ? propertiesOf(existing) : defaultMaterialProperties(materialId)
   const next: MaterialProperties = { ...base, ...update }
-  const context = { thermodynamics: readSettings(simulation.settings).thermodynamics }
+  const tables = new Map(
+    (await readDatatableInfos(db, simulation.id)).map((t) => [t.id, t.resultCount]),
+  )
+  const context = {
+    thermodynamics: settings.thermodynamics,
+    tableRowCount: (id: number) => tables.get(id),
+    datatablesComplete: true,
+  }
   const broken = newErrors(
     existing ? checkMaterial(base, context) : [],
     checkMaterial(next, context),
+    changedFields('material', base, update),
   )
   if (broken.length > 0) throw refuseIssues(broken)
   const row = await db

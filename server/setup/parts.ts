@@ -23,7 +23,14 @@ import type { Database, SimulationRow } from '../db/schema.ts'
 import { listSensorAndClipNames } from '../sensors/names.ts'
 import { refuseField, refuseIssues } from './issues.ts'
 import { mergeShape, resolveShape } from './shapes.ts'
-import { newErrors, readDatatableInfos, readMaterials, readPart, readParts } from './store.ts'
+import {
+  changedFields,
+  newErrors,
+  readDatatableInfos,
+  readMaterials,
+  readPart,
+  readParts,
+} from './store.ts'
 
 /*
  * Parts (spec/setup.md §3 "Part", §5 "Part"). Names are made unique within the simulation; fluid
@@ -49,6 +56,9 @@ export function mergeComponent(
   const base = existing?.type === update.type ? existing : defaultComponent(update.type)
   return { ...base, ...update } as Component
 }
+
+/** Error codes of the mesh-health warnings (geometryWarnings). */
+const MESH_HEALTH_CODES: readonly string[] = ['mesh_holes', 'mesh_non_manifold']
 
 /** Warnings a shape's mesh health gives (holes, non-manifold edges); a plane is open by design. */
 export function geometryWarnings(shape: Part['shape']): Part['warnings'] {
@@ -87,6 +97,7 @@ async function ruleContext(db: Db, simulation: SimulationRow) {
     surfaceTension: settings.surfaceTension,
     materialIds: materials.map((m) => m.id),
     findDatatable: (id: number) => tables.get(id),
+    datatablesComplete: true,
   }
 }
 
@@ -145,6 +156,7 @@ async function buildPart(
   const broken = newErrors(
     existing ? checkPart(existing, rules) : [],
     checkPart(part, rules),
+    changedFields('part', existing, update),
   ).filter(isRefusable)
   if (broken.length > 0) throw refuseIssues(broken)
   return part
@@ -251,7 +263,19 @@ export async function storeShapeInfo(
   info: ShapeInfo,
 ): Promise<Part> {
   const part = await readPart(context.db, partId)
-  const next: Part = { ...part, shape: { ...part.shape, info }, updatedAt: context.nowIso }
+  const shape = { ...part.shape, info }
+  // The mesh-health warnings follow the stored facts; other warnings (discretizer) stay.
+  const warnings = [
+    ...part.warnings.filter((w) => !MESH_HEALTH_CODES.includes(w.errorCode)),
+    ...geometryWarnings(shape),
+  ]
+  const next: Part = {
+    ...part,
+    shape,
+    warnings,
+    hasWarnings: warnings.length > 0,
+    updatedAt: context.nowIso,
+  }
   await context.db.updateTable('parts').set(partColumns(next)).where('id', '=', partId).execute()
   return readPart(context.db, partId)
 }

@@ -17,7 +17,7 @@ import type { Issue } from '../../domain/validation.ts'
 import { readSettings } from '../api/views.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
 import { refuseField, refuseIssues } from './issues.ts'
-import { newErrors, readMaterials, readParts } from './store.ts'
+import { changedFields, newErrors, readMaterials, readParts } from './store.ts'
 
 /*
  * Settings and the calculation domain (spec/setup.md §3 settings, §4 switches, §5 rules). A change
@@ -37,6 +37,22 @@ export function checkSettingsWithSetup(
     ...checkSettings(settings, { hasPointcloudPart: parts.some(isPointcloudPart) }),
     ...checkSettingsCoupling(settings, { materialCount: materials.length, refinementCount: 0 }),
   ]
+}
+
+/**
+ * Refuses switching air drag on: with multiphase it is not allowed, and without an air drag domain
+ * API no domain can be defined, which would leave a setup that cannot run.
+ */
+export function refuseUnavailableSwitches(
+  before: Pick<SimulationSettings, 'airDrag'>,
+  next: Pick<SimulationSettings, 'multiphase'>,
+  patch: SimulationSettingsPatch,
+): void {
+  if (patch.airDrag !== true || before.airDrag) return
+  throw refuseField(
+    'settings.airDrag',
+    next.multiphase ? SETTINGS_MESSAGES.multiphaseAirDrag : SETTINGS_MESSAGES.airDragUnavailable,
+  )
 }
 
 export async function readSettingsResult(
@@ -115,8 +131,7 @@ export async function updateStoredSettings(
     createdMaterials = transition.createdMaterials
     adjustments.push(...transition.adjustments)
   }
-  if (patch.airDrag === true && !before.airDrag && next.multiphase)
-    throw refuseField('settings.airDrag', SETTINGS_MESSAGES.multiphaseAirDrag)
+  refuseUnavailableSwitches(before, next, patch)
   if (patch.surfaceTension === true && !before.surfaceTension) {
     if (!canEnableSurfaceTension(next, nextMaterials.length))
       throw refuseField('settings.surfaceTension', SETTINGS_MESSAGES.surfaceTensionMaxMaterials)
@@ -126,6 +141,7 @@ export async function updateStoredSettings(
   const broken = newErrors(
     checkSettingsWithSetup(before, materials, parts),
     checkSettingsWithSetup(next, nextMaterials, nextParts),
+    changedFields('settings', before, patch),
   )
   if (broken.length > 0) throw refuseIssues(broken)
 

@@ -235,7 +235,7 @@ describeEachDialect('setup API: settings, access, materials', (dialect) => {
     expect((await api('DELETE', `${base}/2`)).status).toBe(200)
     expect((await api('DELETE', `${base}/2`)).status).toBe(404)
     for (const id of [1, 2, 3, 4]) expect((await api('PUT', `${base}/${id}`, {})).status).toBe(200)
-    expectRefused(await api('PUT', `${base}/5`, {}), SETTINGS_MESSAGES.multiphaseMaxMaterials)
+    expectRefused(await api('PUT', `${base}/5`, {}), SETTINGS_MESSAGES.singlePhaseMaxMaterials)
   })
 
   it('lists real fluids as material presets', async () => {

@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely'
-import type { Shape, ShapeInfo, ShapeType, ShapeUpdate } from '../../domain/parts.ts'
+import {
+  PART_MESSAGES,
+  referenceOutputsMessage,
+  type Shape,
+  type ShapeInfo,
+  type ShapeType,
+  type ShapeUpdate,
+} from '../../domain/parts.ts'
 import type { Vec3 } from '../../domain/vector.ts'
 import {
   buildBoxMesh,
@@ -13,8 +20,9 @@ import { readStoredMesh } from '../storage/files.ts'
 import { refuseField } from './issues.ts'
 
 /*
- * Shapes of parts: defaults per type, the stored mesh behind an 'stl' shape, and the geometry
- * facts (ShapeInfo) of the placed mesh, recomputed whenever the shape changes.
+ * Shapes of parts: defaults per type, the stored mesh behind an 'stl' shape, the reference
+ * simulation behind a 'pointcloud' shape, and the geometry facts (ShapeInfo) of the placed mesh,
+ * recomputed whenever the shape changes.
  */
 
 type Db = Kysely<Database>
@@ -124,6 +132,36 @@ export async function resolveShape(
       fileExtension: dot > 0 ? upload.file_name.slice(dot + 1).toLowerCase() : null,
     }
   }
+  if (shape.type === 'pointcloud') await assertReferenceOutputs(db, organizationId, shape)
   const mesh = await loadShapeMesh(db, dataDir, organizationId, resolved)
   return { ...resolved, info: placedShapeInfo(resolved, mesh) }
+}
+
+/**
+ * A pointcloud part takes its particles from an output of another simulation of the
+ * organization: that simulation must exist and have written outputs, and the output must be one
+ * of them (outputs count from 0 up to the active run's last).
+ */
+async function assertReferenceOutputs(
+  db: Db,
+  organizationId: number,
+  shape: Extract<Shape, { type: 'pointcloud' }>,
+): Promise<void> {
+  if (shape.refSimulationId === null) return
+  const reference = await db
+    .selectFrom('simulations')
+    .leftJoin('runs', 'runs.id', 'simulations.active_run_id')
+    .select(['simulations.id', 'runs.last_output'])
+    .where('simulations.id', '=', shape.refSimulationId)
+    .where('simulations.organization_id', '=', organizationId)
+    .executeTakeFirst()
+  if (!reference) throw refuseField('shape.refSimulationId', PART_MESSAGES.referenceNotFound)
+  if (reference.last_output === null)
+    throw refuseField('shape.refSimulationId', PART_MESSAGES.referenceWithoutOutputs)
+  const output = shape.refSimulationOutput
+  if (output !== null && output > reference.last_output)
+    throw refuseField(
+      'shape.refSimulationOutput',
+      referenceOutputsMessage(reference.last_output + 1),
+    )
 }

@@ -138,12 +138,43 @@ export function summarizeSetupValidation(issues: readonly Issue[]): {
 }
 
 /**
- * Errors in `after` that `before` did not have (same field and message): what an edit broke.
- * Edits are refused only for these, so an old error elsewhere never blocks an unrelated change.
+ * The errors an edit may not leave (what `after` has that the edit is to blame for): every error
+ * that `before` did not have (same field and message), and every error on a field the edit
+ * changes, whatever was stored before — an out-of-range value is not replaced by another
+ * out-of-range value. An old error on a field the edit leaves alone never blocks it.
+ * `changedFields` are dotted paths (changedFields below); an error is on one when its field is
+ * that path, inside it or around it ('settings.gravity' covers 'settings.gravity.2').
  */
-export function newErrors(before: readonly Issue[], after: readonly Issue[]): Issue[] {
+export function newErrors(
+  before: readonly Issue[],
+  after: readonly Issue[],
+  changed: readonly string[] = [],
+): Issue[] {
   const known = new Set(
     before.filter((i) => i.level === 'error').map((i) => `${i.field}\n${i.message}`),
   )
-  return after.filter((i) => i.level === 'error' && !known.has(`${i.field}\n${i.message}`))
+  const isChanged = (field: string) =>
+    changed.some(
+      (path) => field === path || field.startsWith(`${path}.`) || path.startsWith(`${field}.`),
+    )
+  return after.filter(
+    (i) => i.level === 'error' && (!known.has(`${i.field}\n${i.message}`) || isChanged(i.field)),
+  )
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * The dotted paths (under `prefix`) of the fields `update` sets to something other than what
+ * `current` holds: nested objects are followed, arrays (vectors, lists) compared whole.
+ */
+export function changedFields(prefix: string, current: unknown, update: unknown): string[] {
+  if (!isPlainObject(update))
+    return JSON.stringify(current) === JSON.stringify(update) ? [] : [prefix]
+  const base = isPlainObject(current) ? current : {}
+  return Object.entries(update).flatMap(([key, value]) =>
+    value === undefined ? [] : changedFields(`${prefix}.${key}`, base[key], value),
+  )
 }

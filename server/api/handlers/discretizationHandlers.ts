@@ -1,16 +1,16 @@
 import { canDiscretize, DISCRETIZATION_BLOCKED } from '../../../domain/discretization.ts'
 import type { RUN_ROUTES } from '../../../domain/rest/runRoutes.ts'
-import { validateSetup } from '../../../domain/setupValidation.ts'
 import { jobRunnerFor } from '../../jobs/services.ts'
 import {
   ACTIVE_JOB_STATES,
   findLatestDiscretization,
   toDiscretization,
 } from '../../jobs/records.ts'
+import { findEditableSimulation } from '../../setup/access.ts'
 import { findAccessibleSimulation } from '../access.ts'
 import { notFound } from '../apiError.ts'
 import type { AreaHandlers } from '../context.ts'
-import { blockedError, conflict, loadSetupOf } from './runChecks.ts'
+import { blockedError, checkSetupForRun, conflict, loadSetupOf } from './runChecks.ts'
 
 /* Discretizations of a setup (spec/setup.md §7 "Discretization"): the latest, start, cancel. */
 
@@ -26,18 +26,14 @@ const startDiscretization: Handlers['startDiscretization'] = async (
   { params },
   { db, user, clock },
 ) => {
-  const simulation = await findAccessibleSimulation(db, user, params.id)
+  // Discretizing rewrites the parts' particles: an edit like any other, refused (409) while the
+  // setup is locked or uploaded, and by a contributor on another's simulation (403).
+  const simulation = await findEditableSimulation(db, user, params.id)
   const latest = await findLatestDiscretization(db, simulation.id)
   if (latest && (ACTIVE_JOB_STATES as readonly string[]).includes(latest.state))
     throw conflict('A discretization is already running.')
   const runner = jobRunnerFor(db)
-  const setup = await loadSetupOf(db, simulation.id)
-  const issues = validateSetup({
-    settings: setup.settings,
-    materials: setup.materials,
-    parts: setup.parts,
-    movements: setup.movements,
-  })
+  const issues = await checkSetupForRun(db, await loadSetupOf(db, simulation.id))
   if (!canDiscretize(issues))
     throw blockedError(
       DISCRETIZATION_BLOCKED.text,

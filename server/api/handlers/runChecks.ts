@@ -5,20 +5,30 @@ import { blocksRun, type Issue } from '../../../domain/validation.ts'
 import type { RunSetup } from '../../../solver/setup.ts'
 import type { Database } from '../../db/schema.ts'
 import { jobRunnerFor } from '../../jobs/services.ts'
+import { readDatatableInfos } from '../../setup/store.ts'
 import { ApiError } from '../apiError.ts'
 
 /* Checks the run and discretization handlers share: the setup they start from and its issues. */
 
 type Db = Kysely<Database>
 
-/** Issues that block a run or a discretization: errors and missing (info) items. */
-export function blockingIssues(setup: RunSetup): Issue[] {
-  const issues = validateSetup({
+/**
+ * The Input Validation bar of a run's setup, with the simulation's datatables, so a part or
+ * material naming a table that does not exist is an error here too.
+ */
+export async function checkSetupForRun(db: Db, setup: RunSetup): Promise<Issue[]> {
+  return validateSetup({
     settings: setup.settings,
     materials: setup.materials,
     parts: setup.parts,
     movements: setup.movements,
+    datatables: await readDatatableInfos(db, setup.simulationId),
   })
+}
+
+/** Issues that block a run or a discretization: errors and missing (info) items. */
+export async function blockingIssues(db: Db, setup: RunSetup): Promise<Issue[]> {
+  const issues = await checkSetupForRun(db, setup)
   return blocksRun(issues) ? issues.filter((i) => i.level !== 'warning') : []
 }
 

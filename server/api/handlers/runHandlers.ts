@@ -80,7 +80,7 @@ const startJob: AreaHandlers<typeof RUN_ROUTES>['startJob'] = async (
   if (resume && activeRun && activeRun.solver_id !== solver.id)
     throw new ApiError('wrong_input', RUN_TEXTS.resumeSolverMismatch)
 
-  const issues = blockingIssues(await loadSetupOf(db, simulation.id))
+  const issues = await blockingIssues(db, await loadSetupOf(db, simulation.id))
   if (issues.length > 0) throw blockedError(RUN_TEXTS.startBlocked, issues)
 
   const nowIso = clock.nowIso()

@@ -9,6 +9,7 @@ import type { RouteHandlers } from '../context.ts'
 import { loadSimulation, readSettings } from '../views.ts'
 import { assertSetupEditable } from '../../setup/access.ts'
 import { copySetup } from '../../setup/copySetup.ts'
+import { refuseUnavailableSwitches } from '../../setup/settings.ts'
 import { removeSimulationPointClouds } from '../../storage/pointClouds.ts'
 
 type Db = Kysely<Database>
@@ -63,6 +64,8 @@ export const createSimulation: RouteHandlers['createSimulation'] = async (
 ) =>
   db.transaction().execute(async (trx) => {
     const project = await findAccessibleProject(trx, user, params.projectId)
+    if (body.settings)
+      refuseUnavailableSwitches(defaultSettings(), defaultSettings(), body.settings)
     await assertSimulationNameFree(trx, project.id, body.name)
     const nowIso = clock.nowIso()
     const { id } = await trx
@@ -94,7 +97,11 @@ export const updateSimulation: RouteHandlers['updateSimulation'] = async (
   db.transaction().execute(async (trx) => {
     const simulation = await findAccessibleSimulation(trx, user, params.id)
     // Settings are setup: refused while the setup is locked or was uploaded.
-    if (body.settings !== undefined) await assertSetupEditable(trx, user, simulation)
+    if (body.settings !== undefined) {
+      await assertSetupEditable(trx, user, simulation)
+      const stored = readSettings(simulation.settings)
+      refuseUnavailableSwitches(stored, { ...stored, ...body.settings }, body.settings)
+    }
     if (body.name !== undefined && body.name !== simulation.name)
       await assertSimulationNameFree(trx, simulation.project_id, body.name, simulation.id)
     const nowIso = clock.nowIso()
