@@ -135,7 +135,7 @@ describeEachDialect('setup binary downloads', (dialect) => {
     expect((await api('GET', `/parts/${empty.id}/pointcloud`)).status).toBe(404)
   })
 
-  it('needs a token (401) and hides other organizations’ parts and meshes (404)', async () => {
+  it('needs a token (401) and hides parts and meshes out of reach (404), as the JSON routes do', async () => {
     const simulation = await server.createSimulation('Private files')
     const part = await server.createPart(simulation, { ...water, shape: cubeShape([1, 1, 1]) })
     const mesh = (
@@ -148,6 +148,8 @@ describeEachDialect('setup binary downloads', (dialect) => {
     ]) {
       expect((await api('GET', path, { token: null })).status, path).toBe(401)
       expect((await api('GET', path, { token: server.other })).status, path).toBe(404)
+      // a contributor sees only the projects they created, like the JSON routes
+      expect((await api('GET', path, { token: server.contributor })).status, path).toBe(404)
       expect((await api('GET', path, { token: 'not-a-token' })).status, path).toBe(401)
     }
     expect((await api('GET', `/parts/${part.id}/mesh`)).status).toBe(200)

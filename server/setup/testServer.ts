@@ -46,6 +46,8 @@ export interface SetupTestServer {
   manager: string
   /** A user of another organization. */
   other: string
+  /** A contributor of the demo organization (sees only their own projects). */
+  contributor: string
   api(
     method: string,
     path: string,
@@ -96,6 +98,7 @@ export async function startSetupTestServer(dialect: DialectName): Promise<SetupT
   }
   const manager = await login(DEMO_USERS.manager.email)
   const other = await login(OTHER_ORGANIZATION_USER.email)
+  const contributor = await login(DEMO_USERS.contributor.email)
   const project = await api('POST', '/projects', { body: { name: `Setup files ${dialect}` } })
   const projectId = (project.body as { id: number }).id
 
@@ -105,6 +108,7 @@ export async function startSetupTestServer(dialect: DialectName): Promise<SetupT
     script,
     manager,
     other,
+    contributor,
     api,
     uploadStl: async (fileName, bytes) => {
       const form = new FormData()
