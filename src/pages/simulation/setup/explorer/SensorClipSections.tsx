@@ -44,9 +44,9 @@ export function SensorsAndClips({
     <>
       <section className="setup-explorer__section" aria-labelledby="setup-explorer-sensors">
         <div className="setup-explorer__section-header">
-          <h3 className="setup-explorer__heading" id="setup-explorer-sensors">
+          <h2 className="setup-explorer__heading" id="setup-explorer-sensors">
             Sensors
-          </h3>
+          </h2>
           <WithReason reason={blocker}>
             <button
               type="button"
@@ -90,9 +90,9 @@ export function SensorsAndClips({
 
       <section className="setup-explorer__section" aria-labelledby="setup-explorer-clips">
         <div className="setup-explorer__section-header">
-          <h3 className="setup-explorer__heading" id="setup-explorer-clips">
+          <h2 className="setup-explorer__heading" id="setup-explorer-clips">
             Volume clips
-          </h3>
+          </h2>
           <WithReason reason={blocker}>
             <button
               type="button"

@@ -129,9 +129,9 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
       </ul>
 
       <section className="setup-explorer__section" aria-labelledby="setup-explorer-parts">
-        <h3 className="setup-explorer__heading" id="setup-explorer-parts">
+        <h2 className="setup-explorer__heading" id="setup-explorer-parts">
           Parts
-        </h3>
+        </h2>
         {parts.isError && (
           <p className="field__error">Could not load the parts: {messageOf(parts.error)}</p>
         )}
@@ -139,7 +139,7 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
         {(Object.keys(PART_ROLE_LABELS) as (keyof typeof PART_ROLE_LABELS)[]).map((role) =>
           sections.parts[role].length === 0 ? null : (
             <div key={role} className="setup-explorer__group">
-              <h4 className="setup-explorer__subheading">{PART_ROLE_LABELS[role]}</h4>
+              <h3 className="setup-explorer__subheading">{PART_ROLE_LABELS[role]}</h3>
               <ul className="setup-explorer__list" aria-label={PART_ROLE_LABELS[role]}>
                 {sections.parts[role].map((entry) => {
                   const part = partOf(entry)
@@ -162,9 +162,9 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
       </section>
 
       <section className="setup-explorer__section" aria-labelledby="setup-explorer-materials">
-        <h3 className="setup-explorer__heading" id="setup-explorer-materials">
+        <h2 className="setup-explorer__heading" id="setup-explorer-materials">
           Materials
-        </h3>
+        </h2>
         <ul className="setup-explorer__list" aria-labelledby="setup-explorer-materials">
           {sections.materials.map((entry) => (
             <ExplorerRow key={entry.id} entry={entry} controls={controls}>
@@ -179,9 +179,9 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
       </section>
 
       <section className="setup-explorer__section" aria-labelledby="setup-explorer-refinements">
-        <h3 className="setup-explorer__heading" id="setup-explorer-refinements">
+        <h2 className="setup-explorer__heading" id="setup-explorer-refinements">
           Refinements
-        </h3>
+        </h2>
         {sections.refinements.length === 0 ? (
           <p className="setup-explorer__empty">{NO_REFINEMENTS}</p>
         ) : (
@@ -207,9 +207,9 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
       <SensorsAndClips simulation={simulation} sections={sections} controls={controls} />
 
       <section className="setup-explorer__section" aria-labelledby="setup-explorer-domain">
-        <h3 className="setup-explorer__heading" id="setup-explorer-domain">
+        <h2 className="setup-explorer__heading" id="setup-explorer-domain">
           Domain
-        </h3>
+        </h2>
         <ul className="setup-explorer__list" aria-labelledby="setup-explorer-domain">
           {sections.special.map((entry) => (
             <ExplorerRow key={entry.id} entry={entry} controls={controls}>
