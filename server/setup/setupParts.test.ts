@@ -227,4 +227,24 @@ describeEachDialect('setup API: parts', (dialect) => {
     expect((await api('GET', `/parts/${b.id}`)).status).toBe(404)
     expect((await api('PUT', `/parts/${b.id}`, { name: 'Ghost' })).status).toBe(404)
   })
+
+  it('stores a moved seed point alone, keeping the shape, its mesh URL and the other fields', async () => {
+    const simulation = await createSimulation('Seed point')
+    const part = await createPart(simulation.id, {
+      name: 'Water',
+      component: { type: 'filling', height: 0.3 },
+      shape: { type: 'stl_cube', dimensions: [1, 1, 1], translation: [2, 0, 0] },
+    })
+    const moved = await api('PUT', `/parts/${part.id}`, { seedPoint: [2.1, 0.2, -0.1] })
+    expect(moved.status).toBe(200)
+    expect(moved.body).toMatchObject({
+      seedPoint: [2.1, 0.2, -0.1],
+      shape: part.shape,
+      component: part.component,
+      meshUrl: part.meshUrl,
+    })
+    const cleared = await api('PUT', `/parts/${part.id}`, { seedPoint: null })
+    expect(cleared.body.seedPoint).toBeNull()
+    expect((await api('PUT', `/parts/${part.id}`, { seedPoint: [1, 2] })).status).toBe(400)
+  })
 })
