@@ -1,4 +1,4 @@
-import type { KeyboardEvent, MouseEvent, ReactNode } from 'react'
+import { useEffect, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import type { ExplorerEntry } from './explorerModel.ts'
 
 /** What every row hears from the explorer: selection, focus and what to do on a click or key. */
@@ -30,8 +30,14 @@ export function ExplorerRow({
   tag?: string
 }) {
   const selected = entry.selectable && controls.selected(entry.id)
+  const rowRef = useRef<HTMLLIElement>(null)
+  // An object picked in the 3D view comes into sight in the list.
+  useEffect(() => {
+    if (selected) rowRef.current?.scrollIntoView?.({ block: 'nearest' })
+  }, [selected])
   return (
     <li
+      ref={rowRef}
       className={`setup-explorer__row${selected ? ' setup-explorer__row--selected' : ''}`}
       data-object-id={entry.id}
     >

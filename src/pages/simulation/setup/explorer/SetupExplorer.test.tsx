@@ -95,6 +95,22 @@ describe('object explorer', () => {
     expect(store.get(setupSelectionAtom)).toEqual(['sensor:8'])
   })
 
+  it('brings an object selected elsewhere (the 3D view) into sight', async () => {
+    const scrolled: string[] = []
+    const original = Element.prototype.scrollIntoView
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.getAttribute('data-object-id') ?? '')
+    }
+    try {
+      const { store } = renderExplorer()
+      await screen.findByRole('button', { name: 'Probe' })
+      act(() => store.set(setupSelectionAtom, ['sensor:8']))
+      expect(scrolled).toEqual(['sensor:8'])
+    } finally {
+      Element.prototype.scrollIntoView = original
+    }
+  })
+
   it('opens the form of what is double-clicked, and frames it in the view', async () => {
     const { store, engine } = renderExplorer()
     fireEvent.doubleClick(await screen.findByRole('button', { name: 'Tank' }))
