@@ -35,6 +35,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup()
   vi.unstubAllGlobals()
+  vi.restoreAllMocks()
 })
 
 function renderExplorer(
@@ -97,18 +98,13 @@ describe('object explorer', () => {
 
   it('brings an object selected elsewhere (the 3D view) into sight', async () => {
     const scrolled: string[] = []
-    const original = Element.prototype.scrollIntoView
-    Element.prototype.scrollIntoView = function (this: Element) {
+    vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
       scrolled.push(this.getAttribute('data-object-id') ?? '')
-    }
-    try {
-      const { store } = renderExplorer()
-      await screen.findByRole('button', { name: 'Probe' })
-      act(() => store.set(setupSelectionAtom, ['sensor:8']))
-      expect(scrolled).toEqual(['sensor:8'])
-    } finally {
-      Element.prototype.scrollIntoView = original
-    }
+    })
+    const { store } = renderExplorer()
+    await screen.findByRole('button', { name: 'Probe' })
+    act(() => store.set(setupSelectionAtom, ['sensor:8']))
+    expect(scrolled).toEqual(['sensor:8'])
   })
 
   it('opens the form of what is double-clicked, and frames it in the view', async () => {
