@@ -168,9 +168,7 @@ describe('what a person does in the view', () => {
       await screen.findByText('Could not update geometry: The part is outside the domain.'),
     ).toBeTruthy()
     expect(screen.queryByText('Updating part failed')).toBeNull()
-    await waitFor(() =>
-      expect(engine.ofType('setup_objects').length).toBeGreaterThan(postsBefore),
-    )
+    await waitFor(() => expect(engine.ofType('setup_objects').length).toBeGreaterThan(postsBefore))
     expect(tankOf(engine)?.transform.translation).toEqual([0, 0, 0])
   })
 
