@@ -4,6 +4,7 @@ import {
   convertFromSi,
   convertToSi,
   formatBytes,
+  formatCount,
   formatCredits,
   formatDate,
   formatDateTime,
@@ -168,5 +169,13 @@ describe('formatHoursMinutes', () => {
     expect(formatHoursMinutes(-1.25)).toBe('-1 h 15 min')
     expect(formatHoursMinutes(-0.001)).toBe('0 h 0 min')
     expect(formatHoursMinutes(Number.NaN)).toBe('')
+  })
+})
+
+describe('formatCount', () => {
+  it('writes counts with thousands separators and no decimals', () => {
+    expect(formatCount(10726)).toBe('10,726')
+    expect(formatCount(0)).toBe('0')
+    expect(formatCount(1_234_567.4)).toBe('1,234,567')
   })
 })

@@ -123,6 +123,11 @@ export function formatNumber(
   return String(rounded)
 }
 
+/** A count as people write it: '10,726' (thousands separated, no decimals). */
+export function formatCount(count: number): string {
+  return Math.round(count).toLocaleString('en-US')
+}
+
 /** A number with at most `decimals` decimals and no trailing zeros (axes, rotations, intervals). */
 export function formatDecimals(value: number, decimals: number): string {
   if (!Number.isFinite(value)) return formatNonFinite(value)

@@ -172,10 +172,10 @@ describe('DiscretizationControls', () => {
         partsFetches,
       ),
     )
-    fireEvent.click(screen.getByText('1534 particles'))
+    fireEvent.click(screen.getByText('1,534 particles'))
     const table = screen.getByRole('table', { name: 'Particles per part' })
-    expect(within(table).getByRole('row', { name: /Water Fluid 1234/ })).toBeTruthy()
-    expect(within(table).getByRole('row', { name: /Total 1534/ })).toBeTruthy()
+    expect(within(table).getByRole('row', { name: /Water Fluid 1,234/ })).toBeTruthy()
+    expect(within(table).getByRole('row', { name: /Total 1,534/ })).toBeTruthy()
     expect(screen.getByText('Water:')).toBeTruthy()
   })
 
@@ -202,7 +202,7 @@ describe('DiscretizationControls', () => {
   it('says nothing about a discretization that had ended before the page opened', async () => {
     server.sequence = [DONE]
     renderControls()
-    await screen.findByText('1534 particles')
+    await screen.findByText('1,534 particles')
     expect(toasts()).toBe('')
   })
 

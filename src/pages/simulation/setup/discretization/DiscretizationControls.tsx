@@ -7,6 +7,7 @@ import {
 } from '../../../../../domain/discretization.ts'
 import { JOB_TEXTS, isJobSucceeded } from '../../../../../domain/jobs.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
+import { formatCount } from '../../../../../domain/units.ts'
 import { routeKey } from '../../../../queries/queries.ts'
 import { callApi } from '../../../../api/index.ts'
 import { Dialog } from '../../../../components/Dialog.tsx'
@@ -152,7 +153,7 @@ function DiscretizationWidget(props: {
         <details className="discretization__details">
           <summary>
             {summary && isJobSucceeded(record.state)
-              ? `${summary.particleCount} particles`
+              ? `${formatCount(summary.particleCount)} particles`
               : `${messageCount} ${messageCount === 1 ? 'message' : 'messages'}`}
           </summary>
           <div className="discretization__panel">

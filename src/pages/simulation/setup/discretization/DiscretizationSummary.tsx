@@ -1,5 +1,5 @@
 import type { Discretization, DiscretizedPart } from '../../../../../domain/discretization.ts'
-import { formatNumber } from '../../../../../domain/units.ts'
+import { formatCount } from '../../../../../domain/units.ts'
 import { messagesOf, type DiscretizationSummary } from './discretizationModel.ts'
 
 /** Role words of the summary's parts. */
@@ -25,7 +25,7 @@ export function DiscretizationSummaryView({ summary }: { summary: Discretization
           <tr key={part.partId}>
             <th scope="row">{part.name}</th>
             <td>{ROLE_LABELS[part.role]}</td>
-            <td>{formatNumber(part.particleCount)}</td>
+            <td>{formatCount(part.particleCount)}</td>
           </tr>
         ))}
       </tbody>
@@ -33,17 +33,17 @@ export function DiscretizationSummaryView({ summary }: { summary: Discretization
         <tr>
           <th scope="row">Fluid</th>
           <td />
-          <td>{formatNumber(summary.fluidCount)}</td>
+          <td>{formatCount(summary.fluidCount)}</td>
         </tr>
         <tr>
           <th scope="row">Walls</th>
           <td />
-          <td>{formatNumber(summary.wallCount)}</td>
+          <td>{formatCount(summary.wallCount)}</td>
         </tr>
         <tr className="discretization__total">
           <th scope="row">Total</th>
           <td />
-          <td>{formatNumber(summary.particleCount)}</td>
+          <td>{formatCount(summary.particleCount)}</td>
         </tr>
       </tfoot>
     </table>
