@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test'
+import { fileURLToPath } from 'node:url'
+import { LoginPage } from './pages/LoginPage.ts'
+import { ProjectsPage } from './pages/ProjectsPage.ts'
+import { SetupPage } from './pages/SetupPage.ts'
+
+/*
+ * Issue 11 (a): a new, empty simulation becomes the dam break only through the Setup editor — a
+ * tank STL uploaded in millimetres, a water filling with a fill height, water from the presets,
+ * the particle diameter, end time and output interval — then it is discretized (its particles are
+ * drawn), run with the real solver, and opened in Results. Each step leaves a screenshot in the
+ * test's output folder.
+ */
+
+const TANK_STL = fileURLToPath(new URL('../fixtures/tank-mm.stl', import.meta.url))
+const SIMULATION = 'Dam break from Setup (e2e)'
+
+test('builds the dam break from an empty simulation, discretizes, runs it and opens Results', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(240_000)
+  await new LoginPage(page).loginAs('manager')
+  const projects = new ProjectsPage(page)
+  await projects.createSimulation('Demo project', SIMULATION)
+  await projects
+    .simulationRow('Demo project', SIMULATION)
+    .getByRole('link', { name: 'Setup', exact: true })
+    .click()
+  await expect(page).toHaveURL(/\/simulation\/\d+\/preprocessor$/)
+
+  const setup = new SetupPage(page, testInfo)
+  await expect(setup.explorer.getByText('Add your first object')).toBeVisible()
+  await setup.expectInitialized()
+  await setup.shot('empty')
+
+  // The tank: 800 × 100 × 500 mm, open at the top, read in mm and stored in metres.
+  await setup.addStlSolid(TANK_STL, 'mm')
+  await expect(setup.explorer.getByText('tank-mm', { exact: true })).toBeVisible()
+  await expect(setup.form.getByText('tank-mm.stl')).toBeVisible()
+  await setup.expectInitialized()
+  await setup.shot('tank')
+
+  // The water: a box over the left quarter of the tank, filled up to 0.4 m.
+  await setup.addBox('Fluid', {
+    name: 'Water',
+    dimensions: [0.2, 0.1, 0.5],
+    position: [0.1, 0.05, 0.25],
+    fillHeight: 0.4,
+  })
+  await setup.expectInitialized()
+  await setup.shot('water')
+
+  // Water from the presets, with a speed of sound for a weakly-compressible run.
+  await setup.explorer.getByText('Fluid 1', { exact: true }).dblclick()
+  await setup.form.getByRole('button', { name: 'Load Presets' }).click()
+  const presets = page.getByRole('dialog', { name: 'Load Presets' })
+  await presets.getByText('Water', { exact: true }).click()
+  await presets.getByRole('button', { name: 'Apply' }).click()
+  await expect(presets).toBeHidden()
+  await expect(setup.form.getByLabel('Density', { exact: true })).toHaveValue('998.2')
+  await setup.fillNumber('Speed of sound', 20)
+  await setup.shot('material')
+
+  // Resolution and time: 5 outputs over 0.1 s at a 2 cm particle diameter.
+  await setup.openAddMenu('Settings')
+  await setup.fillNumber('Particle diameter', 0.02)
+  await setup.fillNumber('End time', 0.1)
+  await setup.fillNumber('Output interval', 0.02)
+  await expect(setup.form.getByLabel('Output count', { exact: true })).toHaveValue('5')
+  await setup.shot('settings')
+
+  // Discretize: the widget counts the particles and the view draws them.
+  await page.getByRole('button', { name: 'Discretize', exact: true }).click()
+  const status = page.getByTestId('discretization-status')
+  await expect(status).toContainText('Discretized', { timeout: 60_000 })
+  await expect(page.getByRole('group', { name: 'Discretization' })).toContainText(
+    /[\d,]+ particles/,
+  )
+  const points = page.getByTestId('viewport-points')
+  await expect
+    .poll(async () => Number((await points.innerText()).replace(/\D/g, '')), { timeout: 30_000 })
+    .toBeGreaterThan(1000)
+  await setup.shot('discretized')
+
+  // Run with the real solver, then Results.
+  const header = page.locator('.sim-header')
+  await header.getByRole('button', { name: 'Run', exact: true }).click()
+  const dialog = page.getByRole('dialog', { name: 'Run simulation' })
+  await dialog.getByRole('button', { name: 'Next' }).click()
+  await dialog.getByRole('button', { name: 'Start' }).click()
+  await expect(dialog).toContainText('The simulation is launching!')
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  await expect(header.getByText('Completed')).toBeVisible({ timeout: 150_000 })
+  await setup.shot('completed')
+
+  await page.getByRole('link', { name: 'Results', exact: true }).click()
+  await expect(page).toHaveURL(/\/postprocessor$/)
+  await expect
+    .poll(async () => Number((await points.innerText()).replace(/\D/g, '')), { timeout: 60_000 })
+    .toBeGreaterThan(0)
+  await setup.shot('results')
+})
