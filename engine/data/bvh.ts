@@ -1,7 +1,7 @@
 /**
  * A bounding-volume hierarchy over a triangle mesh for picking: built in a data worker (binned
- * surface-area heuristic for big nodes, centroid middle for small ones, at most BVH_LEAF_TRIANGLES
- * per leaf), packed into one ArrayBuffer that is
+ * surface-area heuristic along the longest centroid extent for big nodes, centroid middle for
+ * small ones, at most BVH_LEAF_TRIANGLES per leaf), packed into one ArrayBuffer that is
  * transferred to the render worker, and ray-cast there without any allocation per node (about
  * 10 µs per ray over a million triangles: picking answers within a frame). The build
  * reorders the triangles of the index buffer so that every leaf is a contiguous range of it: the
@@ -20,14 +20,18 @@ export const BVH_VERSION = 1
 const HEADER_BYTES = 16
 const NODE_BYTES = 32
 const NODE_WORDS = NODE_BYTES / 4
+/** Bounds of a range while building: triangle boxes (min xyz, max xyz), then centroids likewise. */
+const BOUNDS_WORDS = 12
 /** Triangles per leaf at most (a leaf is tested triangle by triangle). */
 export const BVH_LEAF_TRIANGLES = 8
-/** Centroid bins per axis for the surface-area heuristic. */
+/** Centroid bins along the split axis for the surface-area heuristic. */
 const BIN_COUNT = 12
 /**
  * Nodes with more triangles than this split by the binned SAH (where the tree's quality is
  * decided); smaller ones at their centroid middle. Measured on a 1M-triangle sphere here: all SAH
- * 2.3 s of CPU, this mix 1.4 s, all middle 0.7 s; rays cost ~10 µs in each.
+ * 2.3 s of CPU, this mix 1.4 s, all middle 0.7 s; rays cost ~10 µs in each. Binning only the
+ * longest axis (not all three) then took it from 1.8 to 1.4 s of CPU, rays unchanged (27 nodes,
+ * 12 triangles; bench/node/setupMesh.bench.ts).
  */
 const SAH_ABOVE = 1024
 
@@ -85,10 +89,9 @@ export function buildBvh(positions: Float32Array, indices: Uint32Array): BuiltBv
   const words = new Float32Array(maxNodes * NODE_WORDS)
   const uints = new Uint32Array(words.buffer)
   let nodeCount = 0
-  const binCounts = new Uint32Array(3 * BIN_COUNT)
-  const binBoxes = new Float64Array(3 * BIN_COUNT * 6)
+  const binCounts = new Uint32Array(BIN_COUNT)
+  const binBoxes = new Float64Array(BIN_COUNT * 6)
   const rightAreas = new Float64Array(BIN_COUNT)
-  const centroidLo = [0, 0, 0]
   const addToBin = (o: number, bin: number): void => {
     binCounts[bin]!++
     const q = bin * 6
@@ -99,61 +102,61 @@ export function buildBvh(positions: Float32Array, indices: Uint32Array): BuiltBv
     if (boxes[o + 4]! > binBoxes[q + 4]!) binBoxes[q + 4] = boxes[o + 4]!
     if (boxes[o + 5]! > binBoxes[q + 5]!) binBoxes[q + 5] = boxes[o + 5]!
   }
-  const scales = [0, 0, 0]
   const box = [0, 0, 0, 0, 0, 0]
+  // Bounds of a range, 12 numbers: min xyz and max xyz of the triangle boxes, then of the
+  // centroids. A node gets its own from its parent's partition pass (the root from one pass).
+  const here = new Float64Array(BOUNDS_WORDS)
+  const left = new Float64Array(BOUNDS_WORDS)
+  const right = new Float64Array(BOUNDS_WORDS)
+  /** Grows `into` by triangle i's box and centroid. */
+  const include = (into: Float64Array, i: number): void => {
+    const o = i * 6
+    const c = i * 3
+    if (boxes[o]! < into[0]!) into[0] = boxes[o]!
+    if (boxes[o + 1]! < into[1]!) into[1] = boxes[o + 1]!
+    if (boxes[o + 2]! < into[2]!) into[2] = boxes[o + 2]!
+    if (boxes[o + 3]! > into[3]!) into[3] = boxes[o + 3]!
+    if (boxes[o + 4]! > into[4]!) into[4] = boxes[o + 4]!
+    if (boxes[o + 5]! > into[5]!) into[5] = boxes[o + 5]!
+    const cx = centroids[c]!
+    const cy = centroids[c + 1]!
+    const cz = centroids[c + 2]!
+    if (cx < into[6]!) into[6] = cx
+    if (cy < into[7]!) into[7] = cy
+    if (cz < into[8]!) into[8] = cz
+    if (cx > into[9]!) into[9] = cx
+    if (cy > into[10]!) into[10] = cy
+    if (cz > into[11]!) into[11] = cz
+  }
+  /** The bounds of [start, end) in one pass (the root, and the halves of a forced split). */
+  const measure = (start: number, end: number, into: Float64Array): void => {
+    resetBounds(into)
+    for (let i = start; i < end; i++) include(into, i)
+  }
 
   /**
-   * Writes the node's bounds and returns where [start, end) splits by the binned SAH (the index
-   * where the right half starts), or -1 for a leaf. One pass for bounds and centroid bounds, one
-   * pass binning all three axes, then the partition.
+   * Writes the node's bounds (`here`) and returns where [start, end) splits (the index where the
+   * right half starts), or -1 for a leaf; `left` and `right` then hold the halves' bounds. A big
+   * node takes one pass binning its longest axis and one partition pass; a small one only the
+   * partition pass. The partition pass gathers the halves' bounds, so no node is measured twice.
    */
   const process = (node: number, start: number, end: number): number => {
-    let minX = Infinity
-    let minY = Infinity
-    let minZ = Infinity
-    let maxX = -Infinity
-    let maxY = -Infinity
-    let maxZ = -Infinity
-    let cMinX = Infinity
-    let cMinY = Infinity
-    let cMinZ = Infinity
-    let cMaxX = -Infinity
-    let cMaxY = -Infinity
-    let cMaxZ = -Infinity
-    for (let i = start; i < end; i++) {
-      const o = i * 6
-      if (boxes[o]! < minX) minX = boxes[o]!
-      if (boxes[o + 1]! < minY) minY = boxes[o + 1]!
-      if (boxes[o + 2]! < minZ) minZ = boxes[o + 2]!
-      if (boxes[o + 3]! > maxX) maxX = boxes[o + 3]!
-      if (boxes[o + 4]! > maxY) maxY = boxes[o + 4]!
-      if (boxes[o + 5]! > maxZ) maxZ = boxes[o + 5]!
-      const cx = centroids[i * 3]!
-      const cy = centroids[i * 3 + 1]!
-      const cz = centroids[i * 3 + 2]!
-      if (cx < cMinX) cMinX = cx
-      if (cx > cMaxX) cMaxX = cx
-      if (cy < cMinY) cMinY = cy
-      if (cy > cMaxY) cMaxY = cy
-      if (cz < cMinZ) cMinZ = cz
-      if (cz > cMaxZ) cMaxZ = cz
-    }
     const w = node * NODE_WORDS
-    words[w] = minX
-    words[w + 1] = minY
-    words[w + 2] = minZ
-    words[w + 3] = maxX
-    words[w + 4] = maxY
-    words[w + 5] = maxZ
+    for (let k = 0; k < 6; k++) words[w + k] = here[k]!
     const count = end - start
     if (count <= BVH_LEAF_TRIANGLES) return -1
-    centroidLo[0] = cMinX
-    centroidLo[1] = cMinY
-    centroidLo[2] = cMinZ
-    scales[0] = cMaxX > cMinX ? BIN_COUNT / (cMaxX - cMinX) : 0
-    scales[1] = cMaxY > cMinY ? BIN_COUNT / (cMaxY - cMinY) : 0
-    scales[2] = cMaxZ > cMinZ ? BIN_COUNT / (cMaxZ - cMinZ) : 0
-    if (scales[0] === 0 && scales[1] === 0 && scales[2] === 0) return (start + end) >> 1
+    const cMinX = here[6]!
+    const cMinY = here[7]!
+    const cMinZ = here[8]!
+    const cMaxX = here[9]!
+    const cMaxY = here[10]!
+    const cMaxZ = here[11]!
+    const s0 = cMaxX > cMinX ? BIN_COUNT / (cMaxX - cMinX) : 0
+    const s1 = cMaxY > cMinY ? BIN_COUNT / (cMaxY - cMinY) : 0
+    const s2 = cMaxZ > cMinZ ? BIN_COUNT / (cMaxZ - cMinZ) : 0
+    if (s0 === 0 && s1 === 0 && s2 === 0) return forcedSplit(start, end)
+    resetBounds(left)
+    resetBounds(right)
     if (count <= SAH_ABOVE) {
       // Small nodes split at the middle of their longest centroid extent (a third of the time).
       const ex = cMaxX - cMinX
@@ -165,87 +168,99 @@ export function buildBvh(positions: Float32Array, indices: Uint32Array): BuiltBv
       let i = start
       let j = end - 1
       while (i <= j) {
-        if (centroids[i * 3 + axis]! < middle) i++
-        else swapTriangles(i, j--)
+        if (centroids[i * 3 + axis]! < middle) include(left, i++)
+        else {
+          swapTriangles(i, j)
+          include(right, j--)
+        }
       }
-      return i > start && i < end ? i : (start + end) >> 1
+      return i > start && i < end ? i : forcedSplit(start, end)
     }
+    // Big nodes: the binned SAH along the longest centroid extent (binning all three axes
+    // costs three times the pass and gave the same rays on a 1M-triangle sphere).
+    const ex = cMaxX - cMinX
+    const ey = cMaxY - cMinY
+    const ez = cMaxZ - cMinZ
+    const bestAxis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2
+    const lo = here[6 + bestAxis]!
+    const scale = bestAxis === 0 ? s0 : bestAxis === 1 ? s1 : s2
     binCounts.fill(0)
     for (let q = 0; q < binBoxes.length; q += 6) {
       binBoxes[q] = binBoxes[q + 1] = binBoxes[q + 2] = Infinity
       binBoxes[q + 3] = binBoxes[q + 4] = binBoxes[q + 5] = -Infinity
     }
-    const s0 = scales[0]
-    const s1 = scales[1]
-    const s2 = scales[2]
     for (let i = start; i < end; i++) {
-      const o = i * 6
-      // Bins of the three axes (an axis without extent has scale 0: all in bin 0, never chosen).
-      let b0 = ((centroids[i * 3]! - cMinX) * s0) | 0
-      let b1 = ((centroids[i * 3 + 1]! - cMinY) * s1) | 0
-      let b2 = ((centroids[i * 3 + 2]! - cMinZ) * s2) | 0
-      if (b0 >= BIN_COUNT) b0 = BIN_COUNT - 1
-      if (b1 >= BIN_COUNT) b1 = BIN_COUNT - 1
-      if (b2 >= BIN_COUNT) b2 = BIN_COUNT - 1
-      addToBin(o, b0)
-      addToBin(o, BIN_COUNT + b1)
-      addToBin(o, 2 * BIN_COUNT + b2)
+      const bin = ((centroids[i * 3 + bestAxis]! - lo) * scale) | 0
+      addToBin(i * 6, bin >= BIN_COUNT ? BIN_COUNT - 1 : bin)
     }
+    // Sweep from the right (area of bins b … last), then from the left, pricing each split.
     let bestCost = Infinity
-    let bestAxis = -1
     let bestBin = -1
-    for (let axis = 0; axis < 3; axis++) {
-      if (scales[axis] === 0) continue
-      const first = axis * BIN_COUNT
-      // Sweep from the right (area of bins b … last), then from the left, pricing each split.
-      resetBox(box)
-      for (let b = BIN_COUNT - 1; b > 0; b--) {
-        growBox(box, binBoxes, first + b)
-        rightAreas[b] = boxArea(box)
-      }
-      resetBox(box)
-      let leftCount = 0
-      for (let b = 0; b < BIN_COUNT - 1; b++) {
-        growBox(box, binBoxes, first + b)
-        leftCount += binCounts[first + b]!
-        const rightCount = count - leftCount
-        if (leftCount === 0 || rightCount === 0) continue
-        const cost = leftCount * boxArea(box) + rightCount * rightAreas[b + 1]!
-        if (cost < bestCost) {
-          bestCost = cost
-          bestAxis = axis
-          bestBin = b
-        }
+    resetBox(box)
+    for (let b = BIN_COUNT - 1; b > 0; b--) {
+      growBox(box, binBoxes, b)
+      rightAreas[b] = boxArea(box)
+    }
+    resetBox(box)
+    let leftCount = 0
+    for (let b = 0; b < BIN_COUNT - 1; b++) {
+      growBox(box, binBoxes, b)
+      leftCount += binCounts[b]!
+      const rightCount = count - leftCount
+      if (leftCount === 0 || rightCount === 0) continue
+      const cost = leftCount * boxArea(box) + rightCount * rightAreas[b + 1]!
+      if (cost < bestCost) {
+        bestCost = cost
+        bestBin = b
       }
     }
-    if (bestAxis === -1) return (start + end) >> 1
-    const lo = centroidLo[bestAxis]!
-    const scale = scales[bestAxis]!
+    if (bestBin === -1) return forcedSplit(start, end)
     // Partition: triangles of bins ≤ bestBin to the left. The per-triangle arrays move with the
     // order, so every pass reads memory front to back (several times faster than indirection).
     let i = start
     let j = end - 1
     while (i <= j) {
       const bin = Math.min(BIN_COUNT - 1, ((centroids[i * 3 + bestAxis]! - lo) * scale) | 0)
-      if (bin <= bestBin) i++
+      if (bin <= bestBin) include(left, i++)
       else {
         swapTriangles(i, j)
-        j--
+        include(right, j--)
       }
     }
-    return i > start && i < end ? i : (start + end) >> 1
+    return i > start && i < end ? i : forcedSplit(start, end)
+  }
+
+  /** Splits [start, end) in the middle as it lies (all centroids alike), measuring both halves. */
+  const forcedSplit = (start: number, end: number): number => {
+    const middle = (start + end) >> 1
+    measure(start, middle, left)
+    measure(middle, end, right)
+    return middle
   }
 
   // Depth first: a node's left child is the next node; its right child is made once the left
-  // subtree is complete (the pending stack holds [parent, start, end] of right halves to come).
+  // subtree is complete (the pending stack holds [parent, start, end] of right halves to come,
+  // and their bounds).
   const pending: number[] = []
-  let next: [number, number, number] | null =
-    triangleCount > 0 ? [nodeCount++, 0, triangleCount] : null
+  let pendingBounds = new Float64Array(64 * BOUNDS_WORDS)
+  let next: [number, number, number] | null = null
+  if (triangleCount > 0) {
+    measure(0, triangleCount, here)
+    next = [nodeCount++, 0, triangleCount]
+  }
   while (next !== null) {
     const [node, start, end] = next
     const middle = process(node, start, end)
     if (middle !== -1) {
+      const depth = pending.length / 3
+      if ((depth + 1) * BOUNDS_WORDS > pendingBounds.length) {
+        const grown = new Float64Array(pendingBounds.length * 2)
+        grown.set(pendingBounds)
+        pendingBounds = grown
+      }
+      pendingBounds.set(right, depth * BOUNDS_WORDS)
       pending.push(node, middle, end)
+      here.set(left)
       next = [nodeCount++, start, middle]
       continue
     }
@@ -256,10 +271,12 @@ export function buildBvh(positions: Float32Array, indices: Uint32Array): BuiltBv
       const rightEnd = pending.pop()!
       const rightStart = pending.pop()!
       const parent = pending.pop()!
-      const right = nodeCount++
-      uints[parent * NODE_WORDS + 6] = right
+      const depth = pending.length / 3
+      here.set(pendingBounds.subarray(depth * BOUNDS_WORDS, (depth + 1) * BOUNDS_WORDS))
+      const rightNode = nodeCount++
+      uints[parent * NODE_WORDS + 6] = rightNode
       uints[parent * NODE_WORDS + 7] = 0
-      next = [right, rightStart, rightEnd]
+      next = [rightNode, rightStart, rightEnd]
     }
   }
 
@@ -294,6 +311,13 @@ function boxArea(box: number[]): number {
   const dz = box[5]! - box[2]!
   if (!(dx >= 0 && dy >= 0 && dz >= 0)) return 0
   return dx * dy + dy * dz + dz * dx
+}
+
+function resetBounds(bounds: Float64Array): void {
+  bounds.fill(Infinity, 0, 3)
+  bounds.fill(-Infinity, 3, 6)
+  bounds.fill(Infinity, 6, 9)
+  bounds.fill(-Infinity, 9, 12)
 }
 
 function resetBox(box: number[]): void {

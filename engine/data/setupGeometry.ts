@@ -53,7 +53,7 @@ function faceNormals(
     weighted[t * 3] = nx
     weighted[t * 3 + 1] = ny
     weighted[t * 3 + 2] = nz
-    const length = Math.hypot(nx, ny, nz)
+    const length = Math.sqrt(nx * nx + ny * ny + nz * nz)
     if (length > 0) {
       unit[t * 3] = nx / length
       unit[t * 3 + 1] = ny / length
@@ -111,8 +111,8 @@ export function computeCreaseNormals(
   const outNormals = new GrowableFloats(vertexCount * 3 * 1.5)
   const outOutline = new GrowableFloats(vertexCount * 3 * 1.5)
   const outIndices = new Uint32Array(indices.length)
-  // The new vertices made for the vertex at hand (their normals), reused across vertices.
-  const local: number[] = []
+  // The new vertices made for the vertex at hand, reused across vertices.
+  let local = new Uint32Array(16)
   for (let v = 0; v < vertexCount; v++) {
     const start = offsets[v]!
     const end = offsets[v + 1]!
@@ -126,13 +126,21 @@ export function computeCreaseNormals(
       sy += weighted[f + 1]!
       sz += weighted[f + 2]!
     }
-    const smoothLength = Math.hypot(sx, sy, sz)
-    const smooth: Vec3 =
-      smoothLength > 0 ? [sx / smoothLength, sy / smoothLength, sz / smoothLength] : [0, 0, 1]
+    const smoothLength = Math.sqrt(sx * sx + sy * sy + sz * sz)
+    // The vertex's smooth normal (up when its faces cancel out).
+    if (smoothLength > 0) {
+      sx /= smoothLength
+      sy /= smoothLength
+      sz /= smoothLength
+    } else {
+      sx = 0
+      sy = 0
+      sz = 1
+    }
     const px = positions[v * 3]!
     const py = positions[v * 3 + 1]!
     const pz = positions[v * 3 + 2]!
-    local.length = 0
+    let localCount = 0
     const smoothAll = end - start <= MAX_SMOOTHED_VALENCE
     for (let i = start; i < end; i++) {
       const t = triangles[i]!
@@ -155,16 +163,21 @@ export function computeCreaseNormals(
         ny = uy
         nz = uz
       }
-      const length = Math.hypot(nx, ny, nz)
+      const length = Math.sqrt(nx * nx + ny * ny + nz * nz)
       // A degenerate triangle has no normal of its own: it takes the vertex's smooth one.
       if (length > 0) {
         nx /= length
         ny /= length
         nz /= length
-      } else [nx, ny, nz] = smooth
+      } else {
+        nx = sx
+        ny = sy
+        nz = sz
+      }
       let vertex = -1
-      for (const candidate of local) {
-        const n = outNormals.values
+      const n = outNormals.values
+      for (let c = 0; c < localCount; c++) {
+        const candidate = local[c]!
         if (
           n[candidate * 3]! * nx + n[candidate * 3 + 1]! * ny + n[candidate * 3 + 2]! * nz >
           0.9999
@@ -177,8 +190,13 @@ export function computeCreaseNormals(
         vertex = outPositions.length / 3
         outPositions.push3(px, py, pz)
         outNormals.push3(nx, ny, nz)
-        outOutline.push3(smooth[0], smooth[1], smooth[2])
-        local.push(vertex)
+        outOutline.push3(sx, sy, sz)
+        if (localCount === local.length) {
+          const grown = new Uint32Array(local.length * 2)
+          grown.set(local)
+          local = grown
+        }
+        local[localCount++] = vertex
       }
       for (let k = 0; k < 3; k++) if (indices[t * 3 + k] === v) outIndices[t * 3 + k] = vertex
     }
