@@ -90,17 +90,21 @@ describe('setup scene objects', () => {
     expect(viewOf(meshed({ seedPoint: [0.1, null, 0.3] })).seedPoint).toBeNull()
   })
 
-  it('shows the point cloud with its switch on or right after a discretization', () => {
-    const part = meshed({ pointcloudUrl: '/api/parts/12/pointcloud?v=pc1', pointcloudCount: 4000 })
-    expect(viewOf(part).pointcloud).toEqual({
+  it("shows the point cloud with its switch on, or a fluid's right after a discretization", () => {
+    const cloud = { pointcloudUrl: '/api/parts/12/pointcloud?v=pc1', pointcloudCount: 4000 }
+    const water = meshed({ ...cloud, component: defaultComponent('filling') })
+    expect(viewOf(water).pointcloud).toEqual({
       url: '/api/parts/12/pointcloud?v=pc1',
       hash: 'pc1',
       count: 4000,
       visible: false,
     })
-    expect(viewOf(part, { freshPointclouds: new Set([12]) }).pointcloud?.visible).toBe(true)
-    part.appearance = { ...part.appearance, showPointcloud: true }
-    expect(viewOf(part).pointcloud?.visible).toBe(true)
+    expect(viewOf(water, { freshPointclouds: new Set([12]) }).pointcloud?.visible).toBe(true)
+    // A wall's layers would bury the fluid: they show only when asked for.
+    const tank = meshed(cloud)
+    expect(viewOf(tank, { freshPointclouds: new Set([12]) }).pointcloud?.visible).toBe(false)
+    tank.appearance = { ...tank.appearance, showPointcloud: true }
+    expect(viewOf(tank).pointcloud?.visible).toBe(true)
   })
 
   it("points an open boundary's arrow from its centre along its normal, in its direction", () => {

@@ -119,6 +119,13 @@ function partArrow(part: Part): SetupObjectView['arrow'] {
   return { origin: info.center, normal: info.normal, direction: part.component.ioDirection }
 }
 
+/**
+ * Parts whose particles show by themselves once a discretization finishes (spec/setup.md §3:
+ * "Pointclouds are loaded for flow and filling parts"); walls show theirs on request only, so
+ * their layers never bury the fluid.
+ */
+const POINTCLOUD_COMPONENTS: readonly Part['component']['type'][] = ['filling', 'flow']
+
 /** One part as the engine draws it. */
 export function partView(part: Part, input: SetupSceneInput): SetupObjectView {
   const shape = part.shape
@@ -128,7 +135,10 @@ export function partView(part: Part, input: SetupSceneInput): SetupObjectView {
           url: part.pointcloudUrl,
           hash: hashOfUrl(part.pointcloudUrl),
           count: part.pointcloudCount,
-          visible: part.appearance.showPointcloud || input.freshPointclouds.has(part.id),
+          visible:
+            part.appearance.showPointcloud ||
+            (input.freshPointclouds.has(part.id) &&
+              POINTCLOUD_COMPONENTS.includes(part.component.type)),
         }
       : null
   return {
