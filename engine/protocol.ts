@@ -21,6 +21,13 @@ import type {
   PartViewMode,
 } from '../domain/results.ts'
 import type {
+  ClipMask,
+  ClipMaskRequest,
+  ClipMaskSpec,
+  OverlayIntent,
+  OverlaySnapshot,
+} from './overlayProtocol.ts'
+import type {
   SceneKind,
   SetupDataWorkerApi,
   SetupEvent,
@@ -67,6 +74,12 @@ export interface LoadRequest {
   /** Estimated bytes (from the manifest), for the in-flight byte gate. */
   estimatedBytes: number
   priority: LoadPriority
+  /**
+   * Volume clips shown when the load was asked for: the data worker adds their masks over the
+   * fluids they clip to the output (mask objects, see ClipMaskSpec), so playback needs no second
+   * pass over the data.
+   */
+  clips?: ClipMaskSpec[]
 }
 
 /** What a finished load reports back (small; the buffers went to the render port). */
@@ -114,6 +127,12 @@ export interface RenderableObject {
   /** x, y, z and the attribute columns (Float32). A mask object has one Uint8 column `inside`. */
   columns: ColumnSlice[]
   mesh: RenderableMesh | null
+  /** A fluid's material id, or a mask's fluid's (absent or null for walls and open boundaries). */
+  materialId?: number | null
+  /** A mask object: the object whose rows it follows. */
+  targetObjectId?: string | null
+  /** A mask a data worker computed for a volume clip (ClipMaskSpec.key); absent for the bundle's own. */
+  clipMaskKey?: string
 }
 
 /** One output, ready to draw. */
@@ -166,6 +185,11 @@ export interface DataWorkerApi extends SetupDataWorkerApi {
   computeColourRange(request: SubsetRequest): Promise<ColourRange | null>
   computeStatistics(request: SubsetRequest): Promise<ColumnStatistics | null>
   computeHistogram(request: SubsetRequest & { binCount: number }): Promise<Histogram | null>
+  /**
+   * The masks of volume clips over the fluids of an output they clip (one per clip × fluid), for
+   * an output loaded before the clips were shown or changed. The masks are transferred.
+   */
+  computeClipMasks(request: ClipMaskRequest): Promise<ClipMask[]>
   /** Drops every cached output of a simulation that is not of `runId`. */
   dropStaleRuns(simulationId: number, runId: number): Promise<void>
   /**
@@ -247,6 +271,8 @@ export type RenderIntent =
   | { type: 'pause' }
   | { type: 'set_speed'; speed: number }
   | { type: 'pick'; x: number; y: number }
+  /** Sensors and volume clips over the results (engine/overlayProtocol.ts). */
+  | OverlayIntent
   /** The setup scene's intents (engine/setupProtocol.ts). */
   | SetupIntent
 
@@ -319,6 +345,8 @@ export interface RenderSnapshot {
   cameraAnimating?: boolean
   /** The scene drawn (absent: results). */
   scene?: SceneKind
+  /** Sensors and volume clips of the results scene, once some were set. */
+  overlays?: OverlaySnapshot
   /** The setup scene's state, once it has been used. */
   setup?: SetupSnapshot
 }

@@ -81,8 +81,20 @@ export interface SetupObjectView {
   appearance: SetupAppearance
   /** A part's seed point, world metres; drawn as a handle while the part is selected, draggable when `editable`. */
   seedPoint: Vec3 | null
-  /** The part's particles from the latest discretization (drawn when `visible`). */
-  pointcloud: { url: string; hash: string; count: number; visible: boolean } | null
+  /**
+   * The part's particles from the latest discretization (drawn when `visible`) in the part's
+   * colour. `role` says how: a fluid's (filling, flow) as they are; a wall's or an open
+   * boundary's (`wall`) smaller and lighter, so the fluid inside shows (absent: `fluid`). A
+   * translucent part's are translucent. With 1,000,000 or more points visible in all, 100,000 are
+   * drawn while the camera moves (spec/results.md §9).
+   */
+  pointcloud: {
+    url: string
+    hash: string
+    count: number
+    visible: boolean
+    role?: 'fluid' | 'wall'
+  } | null
   /**
    * An open boundary's flow arrow: at the placed shape's centre along its normal (world), pointing
    * into the domain for inflow and out of it for outflow. `normal` is taken as pointing into the
@@ -206,7 +218,10 @@ export interface SetupMeshData {
   holeSegmentCount: number
 }
 
-/** A decoded point cloud (xyz per particle, world metres). */
+/**
+ * A decoded point cloud (xyz per particle, world metres), in a stratified order: every prefix
+ * covers the cloud uniformly, so a big cloud draws a prefix while the camera moves.
+ */
 export interface SetupPointCloudData {
   positions: Float32Array
   count: number

@@ -33,6 +33,13 @@ export const api: DataWorkerApi = {
     const cloud = await logic.loadSetupPointCloud(request)
     return Comlink.transfer(cloud, setupTransferables(cloud))
   },
+  computeClipMasks: async (request) => {
+    const masks = await logic.computeClipMasks(request)
+    const buffers = masks.flatMap((mask) =>
+      mask.inside === null ? [] : [mask.inside.buffer as ArrayBuffer],
+    )
+    return Comlink.transfer(masks, buffers)
+  },
   loadKeyframeTrack: async (request) => {
     const track = await logic.loadKeyframeTrack(request)
     return Comlink.transfer(track, setupTransferables(track))

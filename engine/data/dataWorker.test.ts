@@ -207,6 +207,7 @@ describe('workers/data.worker.ts', () => {
       'computeColourRange',
       'computeStatistics',
       'computeHistogram',
+      'computeClipMasks',
       'dropStaleRuns',
       'recycleBuffers',
       'loadSetupMesh',

@@ -7,6 +7,7 @@
  */
 import { COLOUR_MAP_STATUS, type ColourRange } from '../../domain/results.ts'
 import type { ObjectView } from '../../domain/output/reader.ts'
+import type { ClipMask, ClipMaskRequest } from '../overlayProtocol.ts'
 import type { SetupFetchRequest } from '../setupProtocol.ts'
 import type {
   ColumnStatistics,
@@ -18,6 +19,7 @@ import type {
   SubsetRequest,
 } from '../protocol.ts'
 import { BufferPool } from './bufferPool.ts'
+import { addClipMasks, computeFluidMasks } from './clipMasks.ts'
 import type { OutputCache } from './cache.ts'
 import { computeHistogram } from './histogram.ts'
 import { loadObjectViews, loadRenderableOutput, type LoaderContext } from './loader.ts'
@@ -171,6 +173,9 @@ export function createDataWorkerApi(options: DataWorkerOptions): DataWorkerApi {
       noteRun(request.key)
       try {
         const loaded = await loadRenderableOutput(request, context, controller.signal)
+        // The shown clips' masks come with the output (playback needs no second pass).
+        if (!controller.signal.aborted && request.clips !== undefined)
+          loaded.transfer.push(...addClipMasks(loaded.output, request.clips))
         if (controller.signal.aborted) {
           for (const buffer of loaded.transfer) pool.release(buffer)
           throw createAbortError()
@@ -230,6 +235,32 @@ export function createDataWorkerApi(options: DataWorkerOptions): DataWorkerApi {
       return withSubset(request, (source, subset) =>
         computeHistogram(source, request.binCount, subset),
       )
+    },
+
+    async computeClipMasks(request: ClipMaskRequest): Promise<ClipMask[]> {
+      const objectIds = request.fluids.map((fluid) => fluid.objectId)
+      if (objectIds.length === 0 || request.clips.length === 0) return []
+      noteRun(request.key)
+      const loaded = await loadObjectViews(
+        {
+          requestId: `masks-${++subsetSequence}`,
+          key: request.key,
+          source: request.source,
+          dataset: request.dataset,
+          objectIds,
+          estimatedBytes: 0,
+          priority: 'shown',
+        },
+        context,
+      )
+      await loaded.cacheWrite
+      const fluids = loaded.views.map((view) => {
+        const { x, y, z } = view.columns
+        if (x === undefined || y === undefined || z === undefined)
+          throw new Error(`${view.meta.objectId} has no positions.`)
+        return { objectId: view.meta.objectId, materialId: view.meta.materialId, x, y, z }
+      })
+      return computeFluidMasks(fluids, request.clips)
     },
 
     dropStaleRuns(simulationId: number, runId: number): Promise<void> {

@@ -13,46 +13,17 @@ import {
   type WrittenDataset,
 } from '../../domain/outputFormat.ts'
 import { readBundle, readObjectStream, type ObjectView } from '../../domain/output/reader.ts'
-import type {
-  ColumnSlice,
-  LoadRequest,
-  OutputKey,
-  OutputSource,
-  RenderableMesh,
-  RenderableObject,
-  RenderableOutput,
-} from '../protocol.ts'
+import type { LoadRequest, OutputKey, RenderableOutput } from '../protocol.ts'
 import type { BufferPool } from './bufferPool.ts'
 import { isQuotaError, OBJECT_LIST_ID, type OutputCache, type OutputCacheKey } from './cache.ts'
+import { LoadError, toLoadError } from './loadErrors.ts'
+import { buildRenderableObject } from './renderable.ts'
+import { buildBundleUrl, readResponseBytes } from './responseBytes.ts'
 import { createAbortError, isAbortError } from './scheduler.ts'
 
-/** Why a load failed. The format codes are the reader's (docs/output-format.md "Errors"). */
-export const LOAD_ERROR_CODES = [
-  'not_found',
-  'forbidden',
-  'http',
-  'network',
-  'truncated',
-  'corrupt',
-  'unsupported_version',
-  'missing_column',
-  'missing_object',
-] as const
-/** One reason a load failed. */
-export type LoadErrorCode = (typeof LOAD_ERROR_CODES)[number]
-
-/** A failed load, with a message fit for the snapshot's error line. */
-export class LoadError extends Error {
-  readonly code: LoadErrorCode
-  readonly outputNo: number
-
-  constructor(code: LoadErrorCode, outputNo: number, message: string) {
-    super(message)
-    this.name = 'LoadError'
-    this.code = code
-    this.outputNo = outputNo
-  }
-}
+export { LOAD_ERROR_CODES, LoadError, type LoadErrorCode } from './loadErrors.ts'
+export { buildRenderableObject } from './renderable.ts'
+export { buildBundleUrl, readResponseBytes } from './responseBytes.ts'
 
 /** The reader version cached bytes are keyed by: a reader upgrade never trusts older entries. */
 export const CACHE_FORMAT_VERSION = formatVersionString({
@@ -91,105 +62,6 @@ export interface LoadedOutput {
 interface PayloadSet {
   payloads: { objectId: string; bytes: Uint8Array }[]
   bytes: number
-}
-
-function describeFormatError(outputNo: number, error: OutputFormatError): LoadError {
-  switch (error.code) {
-    case 'truncated':
-      return new LoadError(
-        'truncated',
-        outputNo,
-        `Output ${outputNo} could not be loaded: its data is incomplete (truncated).`,
-      )
-    case 'unsupported_version':
-      return new LoadError(
-        'unsupported_version',
-        outputNo,
-        `Output ${outputNo} could not be loaded: ${error.message} Reload the page to update Dive.`,
-      )
-    case 'missing_column':
-    case 'wrong_column_type':
-      return new LoadError(
-        'missing_column',
-        outputNo,
-        `Output ${outputNo} could not be loaded: ${error.message}`,
-      )
-    default:
-      return new LoadError(
-        'corrupt',
-        outputNo,
-        `Output ${outputNo} could not be loaded: its data is corrupt (${error.message})`,
-      )
-  }
-}
-
-/** Rethrows aborts as they are, format errors as LoadErrors, anything else as `corrupt`. */
-function toLoadError(outputNo: number, error: unknown): Error {
-  if (isAbortError(error) || error instanceof LoadError) return error as Error
-  if (error instanceof OutputFormatError) return describeFormatError(outputNo, error)
-  const reason = error instanceof Error ? error.message : String(error)
-  return new LoadError(
-    'corrupt',
-    outputNo,
-    `Output ${outputNo} could not be loaded: its data is corrupt (${reason}).`,
-  )
-}
-
-/** The bundle URL of a source with the dataset and objects as query. */
-export function buildBundleUrl(
-  source: OutputSource,
-  dataset: WrittenDataset,
-  objectIds: readonly string[],
-): string {
-  const query = new URLSearchParams({ dataset })
-  if (objectIds.length > 0) query.set('objects', objectIds.join(','))
-  const separator = source.bundleUrl.includes('?') ? '&' : '?'
-  return `${source.bundleUrl}${separator}${query.toString()}`
-}
-
-/**
- * Reads a response body. With a known length and no content encoding, the bytes go straight into
- * a pooled buffer (no fresh allocation to fault in); otherwise into what `arrayBuffer()` returns.
- * The result starts at offset 0 of its buffer, so every column view in it is aligned.
- */
-export async function readResponseBytes(
-  response: Response,
-  pool: BufferPool,
-  signal?: AbortSignal,
-): Promise<Uint8Array> {
-  const length = Number(response.headers.get('content-length') ?? NaN)
-  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity'
-  if (response.body === null || !Number.isSafeInteger(length) || length <= 0 || encoded) {
-    return new Uint8Array(await response.arrayBuffer())
-  }
-  let buffer = pool.acquire(length)
-  let view = new Uint8Array(buffer)
-  let offset = 0
-  const reader = response.body.getReader()
-  try {
-    for (;;) {
-      signal?.throwIfAborted()
-      const { done, value } = await reader.read()
-      if (done) break
-      if (offset + value.length > view.length) {
-        // More than announced: grow (a wrong Content-Length; the reader judges the bytes).
-        const grown = pool.acquire(Math.max(offset + value.length, view.length * 2))
-        new Uint8Array(grown).set(view.subarray(0, offset))
-        pool.release(buffer)
-        buffer = grown
-        view = new Uint8Array(grown)
-      }
-      view.set(value, offset)
-      offset += value.length
-    }
-  } catch (error) {
-    pool.release(buffer)
-    await reader.cancel().catch(() => undefined)
-    throw error
-  } finally {
-    reader.releaseLock()
-  }
-  return view.subarray(0, offset)
 }
 
 /** Fetches a bundle of `objectIds` (empty: all) of an output and splits it into payloads. */
@@ -323,64 +195,6 @@ async function readCachedPayloads(
     }),
   )
   return found
-}
-
-function columnSlices(
-  columns: Record<string, Float32Array>,
-  ranges: ObjectView['ranges'],
-  units: ObjectView['units'],
-  buffer: ArrayBufferLike,
-): ColumnSlice[] {
-  return Object.entries(columns).map(([name, values]) => {
-    if (values.buffer !== buffer) throw new Error(`Column ${name} is not in the payload's buffer.`)
-    return {
-      name,
-      byteOffset: values.byteOffset,
-      length: values.length,
-      range: ranges[name] ?? null,
-      unit: units[name] ?? '',
-    }
-  })
-}
-
-/**
- * A RenderableObject over the buffer the view's columns lie in: column offsets only, no copy.
- * A mask object has one Uint8 column `inside`.
- */
-export function buildRenderableObject(view: ObjectView): RenderableObject {
-  const buffer = (view.mask ?? view.columns.x)!.buffer as ArrayBuffer
-  const columns =
-    view.mask !== null
-      ? [
-          {
-            name: 'inside',
-            byteOffset: view.mask.byteOffset,
-            length: view.mask.length,
-            range: null,
-            unit: '',
-          },
-        ]
-      : columnSlices(view.columns, view.ranges, view.units, buffer)
-  let mesh: RenderableMesh | null = null
-  if (view.mesh !== null) {
-    mesh = {
-      buffer,
-      columns: columnSlices(view.mesh.columns, view.mesh.ranges, view.mesh.units, buffer),
-      indices: { byteOffset: view.mesh.indices.byteOffset, length: view.mesh.indices.length },
-      triangleCount: view.mesh.triangleCount,
-    }
-    if (view.mesh.indices.buffer !== buffer) throw new Error('Mesh indices are not in the payload.')
-  }
-  return {
-    objectId: view.meta.objectId,
-    kind: view.meta.objectKind,
-    name: view.meta.objectId,
-    dataset: view.meta.dataset === 'fast' ? 'fast' : 'full',
-    particleCount: view.rowCount,
-    buffer,
-    columns,
-    mesh,
-  }
 }
 
 /** Reads one payload and checks it is the object asked for. */

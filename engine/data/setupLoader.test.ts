@@ -91,8 +91,37 @@ describe('setup data loaders', () => {
       accessToken: null,
     })
     expect(cloud.count).toBe(1000)
-    expect([...cloud.positions]).toEqual(points)
+    // The same points, reordered (stratified).
+    const triples = (values: ArrayLike<number>) =>
+      Array.from({ length: values.length / 3 }, (_, i) =>
+        [values[i * 3], values[i * 3 + 1], values[i * 3 + 2]].join(),
+      ).sort()
+    expect(triples(cloud.positions)).toEqual(triples(points))
     expect(pool.retainedBytes()).toBeGreaterThan(0)
+  })
+
+  it('orders a point cloud so that a prefix covers it evenly (the subset drawn while moving)', async () => {
+    // A 100 × 100 × 10 lattice in lattice order: its first tenth would be one slab of it.
+    const points: number[] = []
+    for (let k = 0; k < 10; k++)
+      for (let j = 0; j < 100; j++) for (let i = 0; i < 100; i++) points.push(i, j, k)
+    const { fetch } = createFakeFetch({
+      '/api/parts/4/pointcloud': () => bytesResponse(encodePointCloudFile(points)),
+    })
+    const api = createDataWorkerApi({ fetch, cache: NO_OUTPUT_CACHE })
+    const cloud = await api.loadSetupPointCloud({
+      url: '/api/parts/4/pointcloud',
+      accessToken: null,
+    })
+    const prefix = cloud.positions.subarray(0, 10_000 * 3)
+    const layers = new Set<number>()
+    const quadrants = new Set<string>()
+    for (let i = 0; i < prefix.length; i += 3) {
+      layers.add(prefix[i + 2]!)
+      quadrants.add(`${Math.floor(prefix[i]! / 50)},${Math.floor(prefix[i + 1]! / 50)}`)
+    }
+    expect(layers.size).toBe(10)
+    expect(quadrants.size).toBe(4)
   })
 
   it('validates keyframes and samples them into a track the render worker only looks up', async () => {

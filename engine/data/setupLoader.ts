@@ -8,6 +8,7 @@
 import * as v from 'valibot'
 import { decodeMeshFile, MeshFileError } from '../../domain/meshFile.ts'
 import { KeyframesResultSchema, MOVEMENT_MESSAGES } from '../../domain/movements.ts'
+import { computeStratifiedOrder } from '../../domain/output/ordering.ts'
 import { decodePointCloudFile, PointCloudFileError } from '../../domain/pointCloudFile.ts'
 import type {
   KeyframeTrack,
@@ -110,13 +111,13 @@ export async function loadSetupMesh(
   return buildSetupMesh(mesh)
 }
 
-/** GET a part's DPCL point cloud (…/parts/{id}/pointcloud). */
+/** GET a part's DPCL point cloud (…/parts/{id}/pointcloud), in a stratified order. */
 export async function loadSetupPointCloud(
   request: SetupFetchRequest,
   context: SetupLoaderContext,
   signal?: AbortSignal,
 ): Promise<SetupPointCloudData> {
-  return fetchDecoded(request, 'point cloud', context, signal, (bytes) => {
+  const cloud = await fetchDecoded(request, 'point cloud', context, signal, (bytes) => {
     try {
       return decodePointCloudFile(bytes)
     } catch (error) {
@@ -125,6 +126,33 @@ export async function loadSetupPointCloud(
       throw error
     }
   })
+  signal?.throwIfAborted()
+  return stratifyPointCloud(cloud)
+}
+
+/**
+ * The points reordered so that every prefix covers the cloud uniformly (domain/output/ordering.ts,
+ * the order outputs are written in): while the camera moves, a big cloud draws a prefix.
+ */
+export function stratifyPointCloud(cloud: SetupPointCloudData): SetupPointCloudData {
+  const { positions, count } = cloud
+  const x = new Float32Array(count)
+  const y = new Float32Array(count)
+  const z = new Float32Array(count)
+  for (let i = 0; i < count; i++) {
+    x[i] = positions[i * 3]!
+    y[i] = positions[i * 3 + 1]!
+    z[i] = positions[i * 3 + 2]!
+  }
+  const order = computeStratifiedOrder(x, y, z)
+  const ordered = new Float32Array(count * 3)
+  for (let i = 0; i < count; i++) {
+    const from = order[i]!
+    ordered[i * 3] = x[from]!
+    ordered[i * 3 + 1] = y[from]!
+    ordered[i * 3 + 2] = z[from]!
+  }
+  return { positions: ordered, count }
 }
 
 /**

@@ -16,7 +16,8 @@ import { clipPlaneEquation } from './clip.ts'
 import { computeDrawCounts } from './detail.ts'
 import type { EngineScene, SceneHost } from './host.ts'
 import type { LoadedOutput } from './OutputLoads.ts'
-import { colourDataRange, defaultObjectDisplay, type ObjectDisplay } from './OutputView.ts'
+import { colourDataRange } from './outputColumns.ts'
+import { defaultObjectDisplay, type ObjectDisplay } from './OutputView.ts'
 import { buildOutputArrows, pickOutputPoint } from './resultsOverlays.ts'
 
 interface ColourSetting {

@@ -11,9 +11,12 @@ import type {
   DataToRenderMessage,
   LoadPriority,
   LoadRequest,
+  OutputSource,
   RenderIntent,
   RenderableOutput,
 } from '../protocol.ts'
+import type { ClipMaskSpec } from '../overlayProtocol.ts'
+import { createOutputMasks, type OutputMasks } from './ClipMasks.ts'
 import type { SceneHost } from './host.ts'
 import type { OutputView } from './OutputView.ts'
 
@@ -37,6 +40,8 @@ export interface LoadedOutput {
   dataRanges: Map<string, ColourRange | null>
   /** Its buffers are on the GPU already (staged ahead of playback). */
   uploaded: boolean
+  /** The shown volume clips' masks over its fluids. */
+  masks: OutputMasks
 }
 
 interface PendingLoad {
@@ -61,6 +66,7 @@ export class OutputLoads {
   #host: SceneHost
   #onArrived: (outputNo: number) => void
   #displayed: () => LoadedOutput | null
+  #clips: () => ClipMaskSpec[]
   #run: { simulationId: number; runId: number } | null = null
   #outputInfo = new Map<number, OutputEntry>()
   readonly loaded = new Map<number, LoadedOutput>()
@@ -71,16 +77,27 @@ export class OutputLoads {
 
   /**
    * `onArrived(outputNo)`: an output was loaded (show it if it is the current one); `displayed()`:
-   * the output on screen, which is never freed here.
+   * the output on screen, which is never freed here; `clips()`: the shown volume clips, whose
+   * masks a load brings along.
    */
   constructor(
     host: SceneHost,
     onArrived: (outputNo: number) => void,
     displayed: () => LoadedOutput | null,
+    clips: () => ClipMaskSpec[] = () => [],
   ) {
     this.#host = host
     this.#onArrived = onArrived
     this.#displayed = displayed
+    this.#clips = clips
+  }
+
+  /** Where an output of the run is fetched from (null: not an output of the run). */
+  sourceOf(outputNo: number): OutputSource | null {
+    const info = this.#outputInfo.get(outputNo)
+    return info === undefined
+      ? null
+      : { bundleUrl: info.bundleUrl, accessToken: this.#host.accessToken() }
   }
 
   /** Takes the run's outputs; true when the run changed (everything of the old one is dropped). */
@@ -164,6 +181,8 @@ export class OutputLoads {
         estimatedBytes: info.estimatedBytes,
         priority,
       }
+      const clips = this.#clips()
+      if (clips.length > 0) request.clips = clips
       this.#loading.set(requestId, { outputNo, dataset, runKey, priority })
       this.#host.scheduler.schedule(request).then(
         () => {
@@ -211,6 +230,7 @@ export class OutputLoads {
       view: null,
       dataRanges: new Map(),
       uploaded: false,
+      masks: createOutputMasks(output),
     })
     this.#onArrived(load.outputNo)
     this.#host.requestFrame()

@@ -3,14 +3,12 @@ import { describe, expect, it } from 'vitest'
 import type { ColumnSlice, RenderableOutput } from '../protocol.ts'
 import {
   colourDataRange,
-  defaultObjectDisplay,
   estimateParticleSpacing,
   magnitudeRange,
-  OutputView,
-  PARTICLE_WALL_OPACITY,
   viewColumns,
-  type SharedUniforms,
-} from './OutputView.ts'
+} from './outputColumns.ts'
+import { PARTICLE_WALL_OPACITY } from './outputMaterials.ts'
+import { defaultObjectDisplay, OutputView, type SharedUniforms } from './OutputView.ts'
 import { COLOUR_MODES, POINT_SHAPES } from './shaders.ts'
 
 const shared = {

@@ -7,33 +7,38 @@ import {
   BufferAttribute,
   BufferGeometry,
   Color,
-  DoubleSide,
   LinearSRGBColorSpace,
   LineSegments,
-  Mesh,
+  type Mesh,
   Points,
-  ShaderMaterial,
+  type ShaderMaterial,
   type IUniform,
 } from 'three'
 import { COLOUR_PALETTE } from '../../domain/constants.ts'
-import type { ColourRange } from '../../domain/results.ts'
 import type {
-  ColumnSlice,
   MaterialDisplayMode,
   PartViewMode,
-  RenderableMesh,
   RenderableObject,
   RenderableOutput,
 } from '../protocol.ts'
 import type { Bounds } from './camera.ts'
 import {
-  COLOUR_MODES,
-  MESH_FRAGMENT_SHADER,
-  MESH_VERTEX_SHADER,
-  POINT_FRAGMENT_SHADER,
-  POINT_VERTEX_SHADER,
-  POINT_SHAPES,
-} from './shaders.ts'
+  boundsOfColumns,
+  estimateParticleSpacing,
+  unionBounds,
+  viewColumns,
+  type ColumnViews,
+} from './outputColumns.ts'
+import {
+  applyParticleWallMode,
+  bindColourAttributes,
+  createMesh,
+  createPointMaterial,
+  createWireframe,
+  positionAttributes,
+  setColumnAttribute,
+} from './outputMaterials.ts'
+import { POINT_SHAPES } from './shaders.ts'
 
 /** Uniforms every material shares (one object each, so a change reaches every material at once). */
 export interface SharedUniforms {
@@ -48,20 +53,6 @@ export interface SharedUniforms {
   uOrthographic: IUniform<boolean>
 }
 
-/** Float32 views of an object's columns by name. */
-export type ColumnViews = Map<string, Float32Array>
-
-/** Views of the columns of a buffer; a slice outside the buffer or misaligned is skipped. */
-export function viewColumns(buffer: ArrayBuffer, columns: readonly ColumnSlice[]): ColumnViews {
-  const views: ColumnViews = new Map()
-  for (const column of columns) {
-    const end = column.byteOffset + column.length * 4
-    if (column.byteOffset % 4 !== 0 || end > buffer.byteLength || column.length < 0) continue
-    views.set(column.name, new Float32Array(buffer, column.byteOffset, column.length))
-  }
-  return views
-}
-
 /** One object of an output, ready to draw. */
 export interface ObjectView {
   object: RenderableObject
@@ -72,6 +63,8 @@ export interface ObjectView {
   wireframe: LineSegments<BufferGeometry, ShaderMaterial> | null
   meshColumns: ColumnViews
   baseColour: Color
+  /** A shown volume clip: one byte per row, 1 where the particle is drawn (null: every row). */
+  keep: Uint8Array | null
 }
 
 /** Display settings of one object (defaults: spheres, surface, visible). */
@@ -90,150 +83,6 @@ export function defaultObjectDisplay(): ObjectDisplay {
     partMode: 'surface',
     partVisible: true,
   }
-}
-
-function positionAttributes(geometry: BufferGeometry, columns: ColumnViews): boolean {
-  const x = columns.get('x')
-  const y = columns.get('y')
-  const z = columns.get('z')
-  if (x === undefined || y === undefined || z === undefined) return false
-  geometry.setAttribute('px', new BufferAttribute(x, 1))
-  geometry.setAttribute('py', new BufferAttribute(y, 1))
-  geometry.setAttribute('pz', new BufferAttribute(z, 1))
-  return true
-}
-
-function createPointMaterial(shared: SharedUniforms, baseColour: Color): ShaderMaterial {
-  return new ShaderMaterial({
-    vertexShader: POINT_VERTEX_SHADER,
-    fragmentShader: POINT_FRAGMENT_SHADER,
-    uniforms: {
-      ...shared,
-      uColourMode: { value: COLOUR_MODES.none },
-      uBaseColour: { value: baseColour },
-      uShape: { value: POINT_SHAPES.spheres },
-      uOpacity: { value: 1 },
-      uWorldDiameter: { value: 0.01 },
-      uPointScale: { value: 1 },
-    },
-  })
-}
-
-/** Opacity of a wall drawn as its particles in translucent / wireframe view. */
-export const PARTICLE_WALL_OPACITY = { translucent: 0.12, wireframe: 0.35 } as const
-
-/**
- * A wall without a mesh is a shell of boundary particles that would hide the fluid inside: the
- * part views map onto it as faint spheres (translucent), faint outlined circles (wireframe) or
- * opaque spheres (surface). Translucent walls draw after the fluid and write no depth.
- */
-function applyParticleWallMode(points: Points<BufferGeometry, ShaderMaterial>, mode: PartViewMode) {
-  const material = points.material
-  const faint = mode !== 'surface'
-  material.uniforms.uShape!.value =
-    mode === 'wireframe' ? POINT_SHAPES.outlinedCircles : POINT_SHAPES.spheres
-  material.uniforms.uOpacity!.value = faint ? PARTICLE_WALL_OPACITY[mode] : 1
-  material.transparent = faint
-  material.depthWrite = !faint
-  points.renderOrder = faint ? 1 : 0
-}
-
-function createMeshMaterial(shared: SharedUniforms, baseColour: Color): ShaderMaterial {
-  return new ShaderMaterial({
-    vertexShader: MESH_VERTEX_SHADER,
-    fragmentShader: MESH_FRAGMENT_SHADER,
-    side: DoubleSide,
-    uniforms: {
-      ...shared,
-      uColourMode: { value: COLOUR_MODES.none },
-      uBaseColour: { value: baseColour },
-      uOpacity: { value: 1 },
-      uShaded: { value: true },
-    },
-  })
-}
-
-function createMesh(
-  mesh: RenderableMesh,
-  shared: SharedUniforms,
-  baseColour: Color,
-): { mesh: Mesh<BufferGeometry, ShaderMaterial>; columns: ColumnViews } | null {
-  const columns = viewColumns(mesh.buffer, mesh.columns)
-  const geometry = new BufferGeometry()
-  if (!positionAttributes(geometry, columns)) return null
-  const { byteOffset, length } = mesh.indices
-  if (byteOffset % 4 !== 0 || byteOffset + length * 4 > mesh.buffer.byteLength) return null
-  geometry.setIndex(new BufferAttribute(new Uint32Array(mesh.buffer, byteOffset, length), 1))
-  const object = new Mesh(geometry, createMeshMaterial(shared, baseColour))
-  object.frustumCulled = false
-  return { mesh: object, columns }
-}
-
-/** Line segments over a mesh's edges (three per triangle), sharing its position attributes. */
-function createWireframe(
-  mesh: Mesh<BufferGeometry, ShaderMaterial>,
-): LineSegments<BufferGeometry, ShaderMaterial> {
-  const triangles = mesh.geometry.index?.array ?? new Uint32Array(0)
-  const edges = new Uint32Array(Math.floor(triangles.length / 3) * 6)
-  for (let t = 0, e = 0; t + 2 < triangles.length; t += 3) {
-    const a = triangles[t] as number
-    const b = triangles[t + 1] as number
-    const c = triangles[t + 2] as number
-    edges[e++] = a
-    edges[e++] = b
-    edges[e++] = b
-    edges[e++] = c
-    edges[e++] = c
-    edges[e++] = a
-  }
-  const geometry = new BufferGeometry()
-  for (const name of ['px', 'py', 'pz', 'c0', 'c1', 'c2']) {
-    const attribute = mesh.geometry.getAttribute(name) as BufferAttribute | undefined
-    if (attribute !== undefined) geometry.setAttribute(name, attribute)
-  }
-  geometry.setIndex(new BufferAttribute(edges, 1))
-  geometry.setDrawRange(mesh.geometry.drawRange.start * 2, mesh.geometry.drawRange.count * 2)
-  const lines = new LineSegments(geometry, mesh.material)
-  lines.frustumCulled = false
-  return lines
-}
-
-/** Particle spacing estimated from the bounds and count: the edge of the volume per particle. */
-export function estimateParticleSpacing(bounds: Bounds | null, count: number): number {
-  if (bounds === null || count <= 0) return 0.01
-  const extents = [0, 1, 2]
-    .map((i) => (bounds.max[i] as number) - (bounds.min[i] as number))
-    .filter((extent) => extent > 0 && Number.isFinite(extent))
-  if (extents.length === 0) return 0.01
-  // Flat data (a 2D run or a single wall layer) spreads over an area or a line, not a volume.
-  const measure = extents.reduce((product, extent) => product * extent, 1)
-  return Math.pow(measure / count, 1 / extents.length)
-}
-
-/** Bounds of x, y, z from the column ranges (null when a range is missing). */
-export function boundsOfColumns(columns: readonly ColumnSlice[]): Bounds | null {
-  const ranges = ['x', 'y', 'z'].map((name) => columns.find((c) => c.name === name)?.range ?? null)
-  if (ranges.some((range) => range === null)) return null
-  return {
-    min: ranges.map((range) => range!.min) as [number, number, number],
-    max: ranges.map((range) => range!.max) as [number, number, number],
-  }
-}
-
-/** The union of bounds (null when there are none). */
-export function unionBounds(all: readonly (Bounds | null)[]): Bounds | null {
-  let result: Bounds | null = null
-  for (const bounds of all) {
-    if (bounds === null) continue
-    result =
-      result === null
-        ? { min: [...bounds.min], max: [...bounds.max] }
-        : {
-            min: result.min.map((v, i) => Math.min(v, bounds.min[i] as number)) as Bounds['min'],
-            max: result.max.map((v, i) => Math.max(v, bounds.max[i] as number)) as Bounds['max'],
-          }
-  }
-  return result
 }
 
 /** The drawable objects of one output. */
@@ -279,6 +128,7 @@ export class OutputView {
         wireframe: null,
         meshColumns: built?.columns ?? new Map<string, Float32Array>(),
         baseColour,
+        keep: null,
       })
     })
     this.bounds = unionBounds(allBounds)
@@ -367,6 +217,23 @@ export class OutputView {
     return added
   }
 
+  /**
+   * Draws only the particles the shown volume clips keep: `keepOf(objectId)` is one byte per row
+   * (1: drawn) or null (every row). The bytes are the `mask` attribute and `uMasked` turns it on,
+   * so showing and hiding a clip is a uniform; another array of the same length re-uploads into
+   * the same GPU buffer.
+   */
+  setMasks(keepOf: (objectId: string) => Uint8Array | null): void {
+    for (const view of this.objects) {
+      if (view.points === null) continue
+      const keep = keepOf(view.object.objectId)
+      const usable = keep !== null && keep.length === view.object.particleCount ? keep : null
+      view.keep = usable
+      view.points.material.uniforms.uMasked!.value = usable !== null
+      if (usable !== null) setColumnAttribute(view.points.geometry, 'mask', usable)
+    }
+  }
+
   /** Sets the draw ranges of the points (per object, in object order; null: all rows). */
   setDrawCounts(counts: ReadonlyMap<string, number>, triangleLimit: number | null): void {
     for (const view of this.objects) {
@@ -420,82 +287,4 @@ export class OutputView {
     }
     this.setArrows(null, [])
   }
-}
-
-/** Sets c0 (and c1, c2 for a vector) of an object; false when it lacks a column. */
-function bindColourAttributes(
-  object: Points<BufferGeometry, ShaderMaterial> | Mesh<BufferGeometry, ShaderMaterial>,
-  columns: ColumnViews,
-  names: readonly string[] | null,
-): boolean {
-  const uniforms = object.material.uniforms
-  const arrays = names?.map((name) => columns.get(name)) ?? []
-  if (names === null || arrays.length === 0 || arrays.some((array) => array === undefined)) {
-    uniforms.uColourMode!.value = COLOUR_MODES.none
-    return false
-  }
-  arrays.forEach((array, index) => setColumnAttribute(object.geometry, `c${index}`, array!))
-  uniforms.uColourMode!.value = arrays.length === 3 ? COLOUR_MODES.magnitude : COLOUR_MODES.scalar
-  return true
-}
-
-/**
- * Points an attribute at a column. An existing attribute of the same length keeps its GPU buffer
- * and re-uploads (bufferSubData); removed attributes would keep theirs until dispose, so none is removed.
- */
-function setColumnAttribute(geometry: BufferGeometry, name: string, array: Float32Array): void {
-  const existing = geometry.getAttribute(name) as BufferAttribute | undefined
-  if (existing?.array === array) return
-  if (existing !== undefined && existing.array.length === array.length) {
-    existing.array = array
-    existing.needsUpdate = true
-    return
-  }
-  geometry.setAttribute(name, new BufferAttribute(array, 1))
-}
-
-/** The range of a colour binding over an output's objects (magnitude computed on the CPU). */
-export function colourDataRange(view: OutputView, names: readonly string[]): ColourRange | null {
-  let min = Infinity
-  let max = -Infinity
-  const include = (range: ColourRange | null) => {
-    if (range === null) return
-    min = Math.min(min, range.min)
-    max = Math.max(max, range.max)
-  }
-  for (const objectView of view.objects) {
-    const sources: [ColumnViews, readonly ColumnSlice[], number][] = [
-      [objectView.columns, objectView.object.columns, objectView.object.particleCount],
-    ]
-    if (objectView.object.mesh !== null)
-      sources.push([objectView.meshColumns, objectView.object.mesh.columns, Infinity])
-    for (const [views, slices, count] of sources) {
-      if (names.length === 1) {
-        include(slices.find((slice) => slice.name === names[0])?.range ?? null)
-      } else if (names.length === 3) {
-        const arrays = names.map((name) => views.get(name))
-        if (arrays.every((array) => array !== undefined)) include(magnitudeRange(arrays, count))
-      }
-    }
-  }
-  return min === Infinity ? null : { min, max }
-}
-
-/** Finite min/max of |(a, b, c)| over the first `count` rows. */
-export function magnitudeRange(arrays: readonly Float32Array[], count: number): ColourRange | null {
-  const [a, b, c] = arrays as [Float32Array, Float32Array, Float32Array]
-  const n = Math.min(count, a.length, b.length, c.length)
-  let minSquared = Infinity
-  let maxSquared = -Infinity
-  for (let i = 0; i < n; i++) {
-    const x = a[i] as number
-    const y = b[i] as number
-    const z = c[i] as number
-    const squared = x * x + y * y + z * z
-    // NaN fails both tests; Infinity is skipped.
-    if (squared === Infinity) continue
-    if (squared < minSquared) minSquared = squared
-    if (squared > maxSquared) maxSquared = squared
-  }
-  return minSquared === Infinity ? null : { min: Math.sqrt(minSquared), max: Math.sqrt(maxSquared) }
 }

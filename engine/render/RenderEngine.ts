@@ -131,6 +131,7 @@ export class RenderEngine implements RenderWorkerApi {
       this.#scene.setClip(clipPlaneEquation(this.#clip))
       this.#scene.setPointSize(this.#pointSizePx)
       this.#scene.showSetup(this.#sceneKind === 'setup' ? this.#setup.root() : null)
+      this.#scene.showOverlays(this.#results.overlayRoot())
       this.#results.applyColour()
       this.#applyCamera()
     } catch (error) {
@@ -340,7 +341,7 @@ export class RenderEngine implements RenderWorkerApi {
       } else {
         // The results keep their draw counts current in both scenes (they are in the snapshot).
         this.#results.beforeDraw(interacting)
-        if (setupShown) this.#setup.beforeDraw()
+        if (setupShown) this.#setup.beforeDraw(interacting)
         scene.render()
         this.#results.afterDraw()
         this.#needsDraw = false

@@ -106,6 +106,8 @@ export class RenderScene {
   #shownView: OutputView | null = null
   /** The setup scene's objects, drawn instead of the shown view while set. */
   #setupRoot: Object3D | null = null
+  /** The results scene's sensors and volume clips, drawn with the shown view. */
+  #overlayRoot: Object3D | null = null
   // Arrows draw over the particles: sampled points often lie inside the fluid.
   #arrowMaterial = new LineBasicMaterial({ color: '#1d2733', depthTest: false })
   #mode: CameraState['mode'] = 'perspective'
@@ -244,12 +246,25 @@ export class RenderScene {
     this.#fill()
   }
 
-  /** The scene's children: the setup root or the shown view's objects, then the axes. */
+  /** Draws the results scene's sensors and volume clips with the shown view (null: none). */
+  showOverlays(root: Object3D | null): void {
+    if (this.#overlayRoot === root) return
+    this.#overlayRoot = root
+    this.#fill()
+  }
+
+  /**
+   * The scene's children: the setup root, or the shown view's objects and the overlays; then the
+   * axes.
+   */
   #fill(): void {
     this.#scene.clear()
     const view = this.#shownView
     if (this.#setupRoot !== null) this.#scene.add(this.#setupRoot)
-    else if (view !== null) for (const object of view.sceneObjects()) this.#scene.add(object)
+    else {
+      if (view !== null) for (const object of view.sceneObjects()) this.#scene.add(object)
+      if (this.#overlayRoot !== null) this.#scene.add(this.#overlayRoot)
+    }
     this.#scene.add(this.#axes)
   }
 

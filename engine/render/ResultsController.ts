@@ -13,6 +13,7 @@ import { OutputDisplay } from './OutputDisplay.ts'
 import { OutputLoads } from './OutputLoads.ts'
 import { OutputView } from './OutputView.ts'
 import { PlaybackClock } from './playback.ts'
+import { ResultsClips } from './ResultsClips.ts'
 
 /**
  * Hover picks test at most this many points (≈10 ms on one core): hover runs every 30 ms and must
@@ -37,6 +38,7 @@ export type ResultsIntent = Extract<
       | 'pause'
       | 'set_speed'
       | 'pick'
+      | 'set_overlays'
   }
 >
 
@@ -54,10 +56,18 @@ export class ResultsController implements ViewScene {
   #pick: PickResult | null = null
   #hover: PickResult | null = null
   #cameraFitted = false
+  #clips: ResultsClips
 
   constructor(host: SceneHost) {
     this.#host = host
     this.#display = new OutputDisplay(host)
+    this.#clips = new ResultsClips(host, {
+      loads: () => this.#loads,
+      shown: () => this.#display.shown(),
+      currentOutput: () => this.#clock.currentOutput(),
+      showCurrentOutput: () => this.#showCurrentOutput(),
+      remasked: () => this.#display.markArrowsStale(),
+    })
     this.#loads = new OutputLoads(
       host,
       (outputNo) => {
@@ -65,7 +75,13 @@ export class ResultsController implements ViewScene {
         this.#syncLoads()
       },
       () => this.#display.shown(),
+      () => this.#clips.specs(),
     )
+  }
+
+  /** The sensors and volume clips drawn with the shown output. */
+  overlayRoot() {
+    return this.#clips.root()
   }
 
   /** Applies a results intent. */
@@ -126,18 +142,23 @@ export class ResultsController implements ViewScene {
       case 'pick':
         this.#pick = this.#display.pickAt(intent.x, intent.y)
         return
+      case 'set_overlays':
+        this.#clips.set(intent)
+        return
     }
   }
 
   /** A new token: loads refused with the old one get another chance. */
   retryLoads(): void {
     this.#loads.errors.clear()
+    this.#clips.retryFailed()
     this.#syncLoads()
   }
 
   /** The camera, viewport or clip changed: arrows are resampled once it settles. */
   viewChanged(): void {
     this.#display.markArrowsStale()
+    this.#clips.viewChanged()
   }
 
   /** The camera was placed on purpose (a restored view): the first output does not refit it. */
@@ -201,7 +222,9 @@ export class ResultsController implements ViewScene {
     const dataset = this.#effectiveDataset()
     const next = this.#clock.tick(
       nowMs,
-      (outputNo) => this.#loads.isReady(outputNo, dataset) || this.#loads.errors.has(outputNo),
+      (outputNo) =>
+        (this.#loads.isReady(outputNo, dataset) && this.#clips.isReady(outputNo)) ||
+        this.#loads.errors.has(outputNo),
     )
     if (next !== null || (wasPlaying && !this.#clock.isPlaying())) {
       this.#showCurrentOutput()
@@ -229,12 +252,14 @@ export class ResultsController implements ViewScene {
     const loaded = next === null ? undefined : this.#loads.loaded.get(next)
     if (loaded === undefined || loaded.uploaded || loaded === this.#display.shown()) return
     if (loaded.dataset !== this.#effectiveDataset()) return
+    if (!this.#clips.prepare(loaded)) return
     try {
       loaded.view ??= new OutputView(loaded.output, scene.shared)
     } catch {
       // A broken output fails when it is shown, with its message.
       return
     }
+    this.#clips.apply(loaded)
     this.#display.stage(loaded, scene)
     loaded.uploaded = true
   }
@@ -251,6 +276,7 @@ export class ResultsController implements ViewScene {
       .map((output) => output.outputNo)
       .sort((a, b) => a - b)
     const drawn = this.#display.drawn()
+    const overlays = this.#clips.snapshot()
     return {
       pointsDrawn: drawn.points,
       trianglesDrawn: drawn.triangles,
@@ -266,6 +292,7 @@ export class ResultsController implements ViewScene {
       colourStatus: this.#display.colourStatus(),
       playbackFrames: this.#clock.punctuality(),
       bounds: this.bounds(),
+      ...(overlays === null ? {} : { overlays }),
       outputError: shown === null ? null : (this.#loads.errors.get(shown) ?? null),
     }
   }
@@ -276,6 +303,7 @@ export class ResultsController implements ViewScene {
   }
 
   dispose(): void {
+    this.#clips.dispose()
     for (const loaded of this.#loads.loaded.values()) loaded.view?.dispose()
     const shown = this.#display.shown()
     if (shown !== null && !this.#loads.loaded.has(shown.outputNo)) shown.view?.dispose()
@@ -324,6 +352,8 @@ export class ResultsController implements ViewScene {
       return
     const scene = this.#host.scene()
     if (scene === null) return
+    // The shown clips' masks first: until they are in, the last frame stays.
+    if (!this.#clips.prepare(loaded)) return
     let view: OutputView
     try {
       view = loaded.view ?? new OutputView(loaded.output, scene.shared)
@@ -332,6 +362,7 @@ export class ResultsController implements ViewScene {
       return
     }
     loaded.view = view
+    this.#clips.apply(loaded)
     const previous = this.#display.shown()
     this.#display.show(loaded)
     if (previous !== null && this.#loads.loaded.get(previous.outputNo) !== previous)

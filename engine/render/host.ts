@@ -9,6 +9,7 @@ import type { ColourScheme } from '../../domain/constants.ts'
 import type { CameraState, ClippingPlane, ColourRange } from '../../domain/results.ts'
 import type { Bounds } from './camera.ts'
 import type { LoadScheduler, SchedulableWorker } from '../data/scheduler.ts'
+import type { ClipMask, ClipMaskRequest } from '../overlayProtocol.ts'
 import type { SetupDataWorkerApi } from '../setupProtocol.ts'
 import type { PlaneEquation } from './clip.ts'
 import type { OutputView, SharedUniforms } from './OutputView.ts'
@@ -32,6 +33,8 @@ export interface EngineScene {
    * output view stays attached and comes back unchanged.
    */
   showSetup(root: Object3D | null): void
+  /** The results scene's sensors and volume clips, drawn with the shown output (null: none). */
+  showOverlays(root: Object3D | null): void
   /** Shows or hides the axes at the origin, each `lengthM` long. */
   setCoordinateSystem(visible: boolean, lengthM: number): void
   /** Largest drawn particle size, CSS pixels. */
@@ -49,6 +52,8 @@ export interface DataWorkerHandle extends SchedulableWorker, SetupDataWorkerApi 
   setAccessToken(token: string | null): unknown
   /** Takes back (transferred) the buffers of dropped outputs for the worker's pool. */
   recycleBuffers?(buffers: ArrayBuffer[]): unknown
+  /** Volume clip masks of an output loaded before its clips were shown (DataWorkerApi). */
+  computeClipMasks?(request: ClipMaskRequest): Promise<ClipMask[]>
 }
 
 /** The engine's environment. */

@@ -15,6 +15,8 @@ export interface PickTarget {
   z: Float32Array
   /** Rows drawn (a prefix). */
   count: number
+  /** A shown volume clip: rows with 0 are not drawn (null: every row is). */
+  keep?: Uint8Array | null
 }
 
 /** The winning point. */
@@ -74,8 +76,10 @@ export function pickPoint(
   let best: PickHit | null = null
   for (const target of targets) {
     const { x, y, z } = target
+    const keep = target.keep ?? null
     const count = Math.min(target.count, x.length, y.length, z.length)
     for (let i = 0; i < count; i++) {
+      if (keep !== null && keep[i] === 0) continue
       const px = x[i] as number
       const py = y[i] as number
       const pz = z[i] as number

@@ -11,7 +11,8 @@ import { MemoryOutputCache } from '../data/cache.ts'
 import { loadRenderableOutput } from '../data/loader.ts'
 import type { LoadRequest } from '../protocol.ts'
 import { computeDrawCounts } from './detail.ts'
-import { colourDataRange, OutputView, type SharedUniforms } from './OutputView.ts'
+import { colourDataRange } from './outputColumns.ts'
+import { OutputView, type SharedUniforms } from './OutputView.ts'
 
 const shared = {
   uLut: { value: null },

@@ -1,7 +1,7 @@
 /**
  * What the results scene computes over the drawn particles of the shown output: the particle under
  * the pointer (a click, a hover) with its colour value, and the velocity arrows (at most 5000,
- * 25 px apart) along the vector columns. Pure over the view's column arrays and the camera.
+ * 25 px apart) along the vector columns; particles a shown volume clip hides are skipped. Pure over the view's column arrays and the camera.
  */
 import { VECTOR_FIELD_ARROWS } from '../../domain/constants.ts'
 import type { CameraState } from '../../domain/results.ts'
@@ -26,7 +26,7 @@ export function outputPickTargets(
     const z = object.columns.get('z')
     if (x === undefined || y === undefined || z === undefined) continue
     const count = drawCounts.get(object.object.objectId) ?? object.object.particleCount
-    targets.push({ objectId: object.object.objectId, x, y, z, count })
+    targets.push({ objectId: object.object.objectId, x, y, z, count, keep: object.keep })
   }
   return targets
 }

@@ -3,7 +3,8 @@
  * Positions come from three Float32 attributes (px, py, pz: the x, y, z columns as they lie in the
  * data worker's buffer, no interleave); colour values from c0 (a scalar column) or from c0, c1, c2
  * (a vector whose magnitude the shader computes). The value maps through the colour lookup texture:
- * uSchemeRow picks the scheme, uRange the range, so scheme and range changes upload nothing.
+ * uSchemeRow picks the scheme, uRange the range, so scheme and range changes upload nothing. A
+ * shown volume clip is a Uint8 attribute (`mask`, one byte per particle) and a uniform (uMasked).
  */
 
 /** uColourMode: no colour map (the object's base colour), a scalar column, a vector magnitude. */
@@ -48,13 +49,16 @@ uniform float uWorldDiameter;
 uniform float uPointScale;
 uniform float uPixelsPerMetre;
 uniform bool uOrthographic;
+// A shown volume clip: 1 where the particle is kept (inside, or outside when inverted).
+attribute float mask;
+uniform bool uMasked;
 ${clipUniforms}
 varying float vValue;
 
 void main() {
   vec3 p = vec3(px, py, pz);
-  if (uClipEnabled && dot(uClipPlane.xyz, p) + uClipPlane.w < 0.0) {
-    // Outside the clip volume: the point is culled before rasterisation.
+  if ((uClipEnabled && dot(uClipPlane.xyz, p) + uClipPlane.w < 0.0) || (uMasked && mask < 0.5)) {
+    // Outside the clip volume or the volume clip: the point is culled before rasterisation.
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
     gl_PointSize = 0.0;
     return;

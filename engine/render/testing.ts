@@ -68,6 +68,10 @@ export class FakeScene implements EngineScene {
   showSetup(root: Object3D | null) {
     this.setupRoot = root
   }
+  overlayRoot: Object3D | null = null
+  showOverlays(root: Object3D | null) {
+    this.overlayRoot = root
+  }
   refreshView() {}
   uploaded: OutputView[] = []
   uploadView(view: OutputView) {

@@ -12,6 +12,8 @@ export interface ArrowSource {
   y: Float32Array
   z: Float32Array
   count: number
+  /** A shown volume clip: rows with 0 are not drawn and get no arrow (null: every row). */
+  keep?: Uint8Array | null
 }
 
 /** Sampled rows per source (indices into its columns). */
@@ -56,9 +58,11 @@ export function sampleArrowRows(
   let total = 0
   for (let s = 0; s < sources.length && total < maxSamples; s++) {
     const { x, y, z, count } = sources[s] as ArrowSource
+    const keep = sources[s]?.keep ?? null
     const picked = result[s] as number[]
     const n = Math.min(count, x.length, y.length, z.length)
     for (let i = 0; i < n && total < maxSamples; i++) {
+      if (keep !== null && keep[i] === 0) continue
       const px = x[i] as number
       const py = y[i] as number
       const pz = z[i] as number

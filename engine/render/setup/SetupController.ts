@@ -17,6 +17,7 @@ import {
 } from '../../setupProtocol.ts'
 import { fitCamera, type Bounds } from '../camera.ts'
 import { clipPlaneEquation } from '../clip.ts'
+import { computeDrawCounts } from '../detail.ts'
 import type { SceneHost, ViewScene } from '../host.ts'
 import { diffSetupObjects, geometryKey, keyframesKey, pointcloudKey } from './objects.ts'
 import { metresPerPixelAt, transformPoint } from './setupMath.ts'
@@ -225,8 +226,21 @@ export class SetupController implements ViewScene {
     return timeline.isPlaying()
   }
 
-  /** Before a frame is drawn: the gizmo and the arrows keep their size on screen. */
-  beforeDraw(): void {
+  /**
+   * Before a frame is drawn: the gizmo and the arrows keep their size on screen; while the camera
+   * moves (`interacting`) and 1,000,000 or more particles of point clouds are shown, 100,000 are
+   * drawn, shared in proportion (spec/results.md §9, as the results' point clouds).
+   */
+  beforeDraw(interacting = false): void {
+    const clouds = [...this.#view.nodes()]
+      .map(([, node]) => ({ node, ...node.cloudSize() }))
+      .filter((cloud) => cloud.count > 0)
+    const counts = computeDrawCounts(
+      clouds.map((cloud) => (cloud.visible ? cloud.count : 0)),
+      'All',
+      interacting,
+    )
+    clouds.forEach((cloud, index) => cloud.node.drawCloud(counts[index] ?? cloud.count))
     const camera = this.#host.camera()
     const height = this.#host.size().height
     const gizmo = this.#state.gizmo()

@@ -18,6 +18,7 @@ import {
   type ShaderMaterial,
 } from 'three'
 import type { SetupMeshData, SetupObjectView, SetupPointCloudData } from '../../setupProtocol.ts'
+import { pointScaleForFraction } from '../detail.ts'
 import { highlightColour } from './objects.ts'
 import {
   createFlatMaterial,
@@ -51,7 +52,10 @@ export const SETUP_COLOURS = {
 export const SETUP_SIZES_PX = {
   marker: 12,
   seedPoint: 14,
-  particle: 3,
+  /** A fluid part's discretized particles. */
+  particle: 4,
+  /** A wall's or an open boundary's: smaller, so the fluid inside shows through. */
+  wallParticle: 2,
   arrow: 60,
   outlineSelected: 3,
   outlineHovered: 2,
@@ -59,6 +63,14 @@ export const SETUP_SIZES_PX = {
 
 /** Opacity of a translucent object at most (its own opacity when lower). */
 export const TRANSLUCENT_OPACITY = 0.35
+
+/** How far a wall's particles are lightened towards white (0: the part's colour, 1: white). */
+export const WALL_PARTICLE_LIGHTEN = 0.55
+
+/** A wall's particle colour: the part's, lightened. */
+export function lightenColour(colour: string, amount: number): string {
+  return `#${new Color(colour).lerp(new Color('#ffffff'), amount).getHexString()}`
+}
 
 /** How one object is to be drawn now. */
 export interface NodeLook {
@@ -92,6 +104,9 @@ export class SetupNode {
   #arrow: Group | null = null
   #arrowKey = ''
   #cloud: Points<BufferGeometry, ShaderMaterial> | null = null
+  /** Point size factor of a cloud drawn in part (1: drawn whole). */
+  #cloudScale = 1
+  #look: SetupObjectView | null = null
 
   constructor(shared: SetupUniforms) {
     this.#shared = shared
@@ -157,6 +172,26 @@ export class SetupNode {
     this.pose.add(this.#cloud)
   }
 
+  /** Particles of the point cloud (0: none), and whether it is shown. */
+  cloudSize(): { count: number; visible: boolean } {
+    const cloud = this.#cloud
+    if (cloud === null) return { count: 0, visible: false }
+    return { count: cloud.geometry.getAttribute('position').count, visible: cloud.visible }
+  }
+
+  /**
+   * Draws the first `count` particles of the cloud (a prefix is a uniform subset), each as much
+   * bigger as keeps the cloud looking filled (the results' point clouds do the same).
+   */
+  drawCloud(count: number): void {
+    const cloud = this.#cloud
+    if (cloud === null) return
+    const total = cloud.geometry.getAttribute('position').count
+    cloud.geometry.setDrawRange(0, count)
+    this.#cloudScale = pointScaleForFraction(count, total)
+    this.#styleCloud()
+  }
+
   /** Brings every object in line with the view, the selection and the timeline. */
   update(look: NodeLook): void {
     const { view } = look
@@ -176,12 +211,37 @@ export class SetupNode {
     this.#updateMarker(look, highlight)
     this.#updateSeed(look)
     this.#updateArrow(look)
-    if (this.#cloud !== null) {
-      this.#cloud.visible = view.pointcloud?.visible === true
-      setColour(this.#cloud.material, appearance.color)
-    }
+    this.#look = view
+    this.#styleCloud()
     if (this.#holes !== null) this.#holes.visible = visible && look.meshHealth
     if (this.#nonManifold !== null) this.#nonManifold.visible = visible && look.meshHealth
+  }
+
+  /**
+   * The cloud in the part's colour: a fluid's as it is, a wall's smaller and lighter (the fluid
+   * inside shows through), a translucent part's translucent.
+   */
+  #styleCloud(): void {
+    const cloud = this.#cloud
+    const view = this.#look
+    if (cloud === null || view === null) return
+    cloud.visible = view.pointcloud?.visible === true
+    const wall = view.pointcloud?.role === 'wall'
+    const { appearance } = view
+    const material = cloud.material
+    setColour(
+      material,
+      wall ? lightenColour(appearance.color, WALL_PARTICLE_LIGHTEN) : appearance.color,
+    )
+    const sizePx = wall ? SETUP_SIZES_PX.wallParticle : SETUP_SIZES_PX.particle
+    material.uniforms.uSizePx!.value = sizePx * this.#cloudScale
+    const opacity = appearance.translucent
+      ? Math.min(appearance.opacity, TRANSLUCENT_OPACITY)
+      : appearance.opacity
+    material.uniforms.uOpacity!.value = opacity
+    material.transparent = opacity < 1
+    material.depthWrite = opacity >= 1
+    cloud.renderOrder = material.transparent ? 2 : 0
   }
 
   #updateSurface(look: NodeLook, highlight: string | null): void {
@@ -315,7 +375,12 @@ export class SetupNode {
     return {
       triangles: surfaceShown ? (this.surface!.geometry.index?.count ?? 0) / 3 : 0,
       points:
-        this.#cloud?.visible === true ? this.#cloud.geometry.getAttribute('position').count : 0,
+        this.#cloud?.visible === true
+          ? Math.min(
+              this.#cloud.geometry.drawRange.count,
+              this.#cloud.geometry.getAttribute('position').count,
+            )
+          : 0,
     }
   }
 

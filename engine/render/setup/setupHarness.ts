@@ -1,7 +1,8 @@
 /**
  * Test harness of the setup scene (not used by the product): a RenderEngine on a FakeScene whose
  * data workers are the real data-worker logic (createDataWorkerApi) over a fake server that answers
- * with bytes made by the domain codecs (DMSH meshes, DPCL point clouds, keyframe JSON). Frames and
+ * with bytes made by the domain codecs (DMSH meshes, DPCL point clouds, keyframe JSON) and, when
+ * given, synthetic output bundles (the results scene's sensors and clips use it too). Frames and
  * the clock are driven by the test.
  */
 import type { Object3D } from 'three'
@@ -11,7 +12,8 @@ import { encodePointCloudFile } from '../../../domain/pointCloudFile.ts'
 import { NO_OUTPUT_CACHE } from '../../data/cache.ts'
 import { createDataWorkerApi } from '../../data/dataWorker.ts'
 import type { ForwardedPointerEvent, RenderSnapshot } from '../../protocol.ts'
-import type { SetupEvent, SetupObjectView } from '../../setupProtocol.ts'
+import type { SceneKind, SetupEvent, SetupObjectView } from '../../setupProtocol.ts'
+import type { FakeServer } from '../../data/testing.ts'
 import type { DataWorkerHandle } from '../host.ts'
 import { RenderEngine } from '../RenderEngine.ts'
 import { FakeScene } from '../testing.ts'
@@ -50,6 +52,8 @@ export interface SetupHarness {
   screenOf(point: readonly number[]): { x: number; y: number }
   /** Every object of the setup scene's graph. */
   objects(): Object3D[]
+  /** Every object of the results scene's sensors and volume clips. */
+  overlayObjects(): Object3D[]
   /** Disposes the engine and closes the data workers' ports. */
   dispose(): void
 }
@@ -64,9 +68,21 @@ export const FRONT_CAMERA = {
   mode: 'perspective' as const,
 }
 
-/** A setup scene on the front camera, showing the setup, with resources served by URL. */
+/** What else a harness may serve and show. */
+export interface HarnessOptions {
+  /** The scene shown at first (default: setup). */
+  scene?: SceneKind
+  /** Output bundles (engine/data/testing.ts createFakeServer): URLs it knows go to it. */
+  outputs?: FakeServer
+}
+
+/**
+ * A scene on the front camera (the setup unless `options.scene` says otherwise), with setup
+ * resources served by URL and, with `options.outputs`, output bundles.
+ */
 export async function createSetupHarness(
   served: Map<string, ServedResource>,
+  options: HarnessOptions = {},
 ): Promise<SetupHarness> {
   const scene = new FakeScene()
   const frames: (() => void)[] = []
@@ -75,8 +91,10 @@ export async function createSetupHarness(
   const snapshots: RenderSnapshot[] = []
   const fetched: string[] = []
   let pendingWorkers = 0
-  const fetch = ((url: string) => {
+  const fetch = ((url: string, init?: RequestInit) => {
     fetched.push(url)
+    if (options.outputs !== undefined && url.startsWith('http://dive.test/'))
+      return options.outputs.fetch(url, init)
     const resource = served.get(url)
     if (resource === undefined || 'status' in resource)
       return Promise.resolve(new Response(null, { status: resource?.status ?? 404 }))
@@ -106,7 +124,7 @@ export async function createSetupHarness(
     onSetupEvent: (event) => events.push(event),
   })
   engine.dispatch({ type: 'set_camera', camera: FRONT_CAMERA })
-  engine.dispatch({ type: 'set_scene', scene: 'setup' })
+  engine.dispatch({ type: 'set_scene', scene: options.scene ?? 'setup' })
   const harness: SetupHarness = {
     engine,
     scene,
@@ -128,9 +146,12 @@ export async function createSetupHarness(
             loadSetupMesh: (request) => api.loadSetupMesh(request),
             loadSetupPointCloud: (request) => api.loadSetupPointCloud(request),
             loadKeyframeTrack: (request) => api.loadKeyframeTrack(request),
+            computeClipMasks: (request) => api.computeClipMasks(request),
           })
           const channel = new MessageChannel()
           channels.push(channel)
+          // Outputs come over the port, as from a real data worker.
+          api.connectRenderPort(channel.port2)
           engine.adoptDataWorker(channel.port1)
         }
         await new Promise((resolve) => setTimeout(resolve, 5))
@@ -167,6 +188,11 @@ export async function createSetupHarness(
     objects() {
       const all: Object3D[] = []
       scene.setupRoot?.traverse((object) => all.push(object))
+      return all
+    },
+    overlayObjects() {
+      const all: Object3D[] = []
+      scene.overlayRoot?.traverse((object) => all.push(object))
       return all
     },
     dispose() {
