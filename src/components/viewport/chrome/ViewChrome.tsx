@@ -18,17 +18,12 @@ import {
   nudgeClip,
   type ClipTransformMode,
 } from './viewChromeModel.ts'
+import { isEditingField } from '../../../lib/keyboard.ts'
 import './viewChrome.css'
 
 const CAMERA_MODE_LABELS: Record<CameraMode, string> = {
   perspective: 'Perspective',
   orthographic: 'Orthographic',
-}
-
-/** True while typing or choosing in a field: keys then belong to it. */
-export function isEditingField(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
 }
 
 /**

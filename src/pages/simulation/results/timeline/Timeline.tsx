@@ -9,12 +9,8 @@ import {
   viewportStateAtom,
 } from '../../../../state/viewportAtoms.ts'
 import { formatSpeed, formatTimelineNumber } from '../resultsModel.ts'
-
-/** True while typing or choosing in a field: Space then belongs to the field, not to playback. */
-export function isEditingField(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
-}
+import { PlayPauseButton } from '../../../../components/PlayPauseButton.tsx'
+import { useSpaceToggle } from '../../../../lib/keyboard.ts'
 
 /**
  * Calls `run` at most once per interval; the last call inside an interval runs at its end, so a
@@ -96,46 +92,16 @@ export function Timeline({ list }: { list: OutputManifestList }) {
   }
 
   // Space toggles playback unless a field has focus (spec/results.md §2).
-  const toggleRef = useRef(togglePlayback)
-  useEffect(() => {
-    toggleRef.current = togglePlayback
-  })
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.code !== 'Space' && event.key !== ' ') return
-      if (event.repeat || event.defaultPrevented || isEditingField(event.target)) return
-      // A focused button would take Space as a click as well: playback only, once.
-      event.preventDefault()
-      toggleRef.current()
-    }
-    window.addEventListener('keydown', onKeyDown)
-    return () => window.removeEventListener('keydown', onKeyDown)
-  }, [])
+  useSpaceToggle(true, togglePlayback)
 
   return (
     <div className="timeline" role="group" aria-label="Timeline">
-      <button
-        type="button"
+      <PlayPauseButton
         className="timeline__play"
-        onClick={togglePlayback}
+        playing={playing}
         disabled={!canPlay}
-        aria-label={playing ? 'Pause' : 'Play'}
-        title={playing ? 'Pause (Space)' : 'Play (Space)'}
-      >
-        {playing ? (
-          <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-            <rect x="3" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
-            <rect x="9.5" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
-          </svg>
-        ) : (
-          <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-            <path
-              d="M4 2.5v11a.6.6 0 0 0 .9.5l9-5.5a.6.6 0 0 0 0-1l-9-5.5a.6.6 0 0 0-.9.5z"
-              fill="currentColor"
-            />
-          </svg>
-        )}
-      </button>
+        onToggle={togglePlayback}
+      />
       <div className="timeline__speed-group" role="group" aria-label="Playback speed">
         <button
           type="button"

@@ -9,7 +9,8 @@ import type { Simulation } from '../../../../../domain/projects.ts'
 import { formatNumber } from '../../../../../domain/units.ts'
 import { usePushToast } from '../../../../components/Toasts.tsx'
 import { viewportEngineAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
-import { isEditingField } from '../../results/timeline/Timeline.tsx'
+import { PlayPauseButton } from '../../../../components/PlayPauseButton.tsx'
+import { useSpaceToggle } from '../../../../lib/keyboard.ts'
 import { useMovementsQuery, useSettingsQuery } from '../queries/setupQueries.ts'
 import { movementPlaybackAtom, objectId } from '../state/setupAtoms.ts'
 import { realMovements } from './movementLists.ts'
@@ -67,22 +68,8 @@ export function MovementTimeline({ simulation }: { simulation: Simulation }) {
     if (playing) engine?.dispatch({ type: 'setup_play', speed: playback.speed, loop })
   }
 
-  const toggleRef = useRef(togglePlayback)
-  useEffect(() => {
-    toggleRef.current = togglePlayback
-  })
   const active = moving.length > 0
-  useEffect(() => {
-    if (!active) return
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.code !== 'Space' && event.key !== ' ') return
-      if (event.repeat || event.defaultPrevented || isEditingField(event.target)) return
-      event.preventDefault()
-      toggleRef.current()
-    }
-    window.addEventListener('keydown', onKeyDown)
-    return () => window.removeEventListener('keydown', onKeyDown)
-  }, [active])
+  useSpaceToggle(active, togglePlayback)
 
   useKeyframeWarnings(setup?.keyframeWarnings ?? [])
   const status = useLoadingStatus(active, setup !== null, loadingCount, moving.length)
@@ -91,28 +78,13 @@ export function MovementTimeline({ simulation }: { simulation: Simulation }) {
   const end = endTimeS ?? 0
   return (
     <div className="movement-timeline" role="group" aria-label="Movement timeline">
-      <button
-        type="button"
+      <PlayPauseButton
         className="movement-timeline__play"
-        onClick={togglePlayback}
+        playing={playing}
         disabled={!canPlay}
-        aria-label={playing ? 'Pause movements' : 'Play movements'}
-        title={playing ? 'Pause (Space)' : 'Play (Space)'}
-      >
-        {playing ? (
-          <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-            <rect x="3" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
-            <rect x="9.5" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
-          </svg>
-        ) : (
-          <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-            <path
-              d="M4 2.5v11a.6.6 0 0 0 .9.5l9-5.5a.6.6 0 0 0 0-1l-9-5.5a.6.6 0 0 0-.9.5z"
-              fill="currentColor"
-            />
-          </svg>
-        )}
-      </button>
+        onToggle={togglePlayback}
+        labels={{ play: 'Play movements', pause: 'Pause movements' }}
+      />
       <button
         type="button"
         className="movement-timeline__loop"
