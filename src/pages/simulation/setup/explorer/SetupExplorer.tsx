@@ -121,6 +121,21 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
   const partOf = (entry: ExplorerEntry) => partById.get(parseObjectId(entry.id).id ?? -1)
   const noParts = parts.isSuccess && parts.data.length === 0
 
+  const partRow = (entry: (typeof sections.refinements)[number]) => {
+    const part = partOf(entry)
+    return part ? (
+      <PartRow
+        key={entry.id}
+        simulation={simulation}
+        entry={entry}
+        part={part}
+        warnings={partWarnings(part, discretization.get(part.id))}
+        controls={controls}
+        onSelect={(id) => select(id, 'replace')}
+      />
+    ) : null
+  }
+
   return (
     <div className="setup-explorer" ref={listRef}>
       {!setup.editable && setup.reason && <p className="setup-explorer__note">{setup.reason}</p>}
@@ -141,20 +156,7 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
             <div key={role} className="setup-explorer__group">
               <h3 className="setup-explorer__subheading">{PART_ROLE_LABELS[role]}</h3>
               <ul className="setup-explorer__list" aria-label={PART_ROLE_LABELS[role]}>
-                {sections.parts[role].map((entry) => {
-                  const part = partOf(entry)
-                  return part ? (
-                    <PartRow
-                      key={entry.id}
-                      simulation={simulation}
-                      entry={entry}
-                      part={part}
-                      warnings={partWarnings(part, discretization.get(part.id))}
-                      controls={controls}
-                      onSelect={(id) => select(id, 'replace')}
-                    />
-                  ) : null
-                })}
+                {sections.parts[role].map(partRow)}
               </ul>
             </div>
           ),
@@ -186,20 +188,7 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
           <p className="setup-explorer__empty">{NO_REFINEMENTS}</p>
         ) : (
           <ul className="setup-explorer__list" aria-labelledby="setup-explorer-refinements">
-            {sections.refinements.map((entry) => {
-              const part = partOf(entry)
-              return part ? (
-                <PartRow
-                  key={entry.id}
-                  simulation={simulation}
-                  entry={entry}
-                  part={part}
-                  warnings={partWarnings(part, discretization.get(part.id))}
-                  controls={controls}
-                  onSelect={(id) => select(id, 'replace')}
-                />
-              ) : null
-            })}
+            {sections.refinements.map(partRow)}
           </ul>
         )}
       </section>
