@@ -23,6 +23,7 @@ import { ChartWindows } from './charts/ChartWindows.tsx'
 import { ColourMapBar } from './colormap/ColourMapBar.tsx'
 import { ExportPanel } from './export/ExportPanel.tsx'
 import { ResultsExplorer } from './explorer/ResultsExplorer.tsx'
+import { useResultsOverlays } from './explorer/useResultsOverlays.ts'
 import { useSmallScreen } from './layout/useSmallScreen.ts'
 import { useViewportStatePersistence } from './layout/useViewportStatePersistence.ts'
 import './layout/results.css'
@@ -75,6 +76,8 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
   const attributes = useMemo(() => availableAttributes(list?.outputs[0]), [list])
   const outputsIntent = useMemo(() => (list ? setOutputsIntent(list) : null), [list])
   const onOutputsDispatched = useViewportStatePersistence(simulation.id)
+  // Sensors and volume clips are drawn (and clips clip) whether or not the explorer is open.
+  useResultsOverlays(simulation, engine)
 
   useEffect(() => {
     if (!engine || !outputsIntent || !list) return

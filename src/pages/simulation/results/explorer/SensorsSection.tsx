@@ -16,6 +16,7 @@ import {
   useDeleteSensorMutation,
   isRecomputationActive,
   useSensorRecomputationQuery,
+  useSensorVisibilityMutation,
   useSensorsQuery,
   useUpdateSensorMutation,
 } from './explorerApi.ts'
@@ -50,6 +51,7 @@ export function SensorsSection({
   const create = useCreateSensorMutation(simulation)
   const update = useUpdateSensorMutation()
   const remove = useDeleteSensorMutation()
+  const visibility = useSensorVisibilityMutation(simulation)
   const pushToast = usePushToast()
   const [editing, setEditing] = useState<Sensor | 'new' | null>(null)
   const list = sensors.data ?? []
@@ -105,6 +107,18 @@ export function SensorsSection({
           return (
             <li key={sensor.id} className="explorer__item explorer__item--stacked">
               <div className="explorer__item-row">
+                <input
+                  type="checkbox"
+                  className="explorer__visibility"
+                  aria-label={`Show ${sensor.name}`}
+                  checked={sensor.appearance.visibility}
+                  onChange={(event) =>
+                    visibility.mutate(
+                      { sensorId: sensor.id, visibility: event.target.checked },
+                      { onError: fail(EXPLORER_TOASTS.updateSensorFailed) },
+                    )
+                  }
+                />
                 <span className="explorer__name" title={sensor.name}>
                   {sensor.name}
                 </span>

@@ -126,6 +126,38 @@ export function useUpdateSensorMutation() {
   })
 }
 
+/**
+ * Shows or hides a sensor in the 3D view at once (a view setting: allowed while the simulation
+ * runs) and rolls the list back when the server refuses, as volume clips do.
+ */
+export function useSensorVisibilityMutation(simulation: Simulation) {
+  const queryClient = useQueryClient()
+  const key = routeKey('listSensors', { ...paramsOf(simulation.id), query: ACTIVE_RUN })
+  return useMutation({
+    mutationFn: (input: { sensorId: number; visibility: boolean }) =>
+      callApi('updateSensor', {
+        ...paramsOf(input.sensorId),
+        body: { appearance: { visibility: input.visibility } },
+      }),
+    onMutate: async (input) => {
+      await queryClient.cancelQueries({ queryKey: key })
+      const previous = queryClient.getQueryData<Sensor[]>(key)
+      queryClient.setQueryData<Sensor[]>(key, (sensors) =>
+        sensors?.map((sensor) =>
+          sensor.id === input.sensorId
+            ? { ...sensor, appearance: { ...sensor.appearance, visibility: input.visibility } }
+            : sensor,
+        ),
+      )
+      return { previous }
+    },
+    onError: (_error, _input, context) => {
+      if (context?.previous) queryClient.setQueryData(key, context.previous)
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+  })
+}
+
 export function useDeleteSensorMutation() {
   const invalidate = useInvalidateSensorData()
   return useMutation({
