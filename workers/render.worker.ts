@@ -5,11 +5,29 @@
  */
 import * as Comlink from 'comlink'
 import type { DataWorkerApi, RenderWorkerApi } from '../engine/protocol.ts'
-import { RenderEngine } from '../engine/render/RenderEngine.ts'
+import { RenderEngine, type DataWorkerHandle } from '../engine/render/RenderEngine.ts'
 import { RenderScene } from '../engine/render/RenderScene.ts'
 
 const scope = globalThis as unknown as {
   requestAnimationFrame?: (callback: () => void) => number
+}
+
+/** A data worker's port as the engine uses it, every call included (Comlink; buffers transferred). */
+export function wrapDataWorker(port: MessagePort): Required<DataWorkerHandle> {
+  const remote = Comlink.wrap<DataWorkerApi>(port)
+  return {
+    load: (request) => remote.load(request),
+    cancel: (requestId) => remote.cancel(requestId),
+    setAccessToken: (token) => remote.setAccessToken(token),
+    // Transferred, not cloned: the buffers move back to the data worker's pool.
+    recycleBuffers: (buffers) => remote.recycleBuffers(Comlink.transfer(buffers, buffers)),
+    // Setup geometry comes back transferred (the data worker marks its buffers).
+    loadSetupMesh: (request) => remote.loadSetupMesh(request),
+    loadSetupPointCloud: (request) => remote.loadSetupPointCloud(request),
+    loadKeyframeTrack: (request) => remote.loadKeyframeTrack(request),
+    // Volume clip masks come back transferred too.
+    computeClipMasks: (request) => remote.computeClipMasks(request),
+  }
 }
 
 const engine = new RenderEngine({
@@ -23,20 +41,7 @@ const engine = new RenderEngine({
     setTimeout(callback, delayMs)
   },
   nowMs: () => performance.now(),
-  wrapDataWorker: (port) => {
-    const remote = Comlink.wrap<DataWorkerApi>(port)
-    return {
-      load: (request) => remote.load(request),
-      cancel: (requestId) => remote.cancel(requestId),
-      setAccessToken: (token) => remote.setAccessToken(token),
-      // Transferred, not cloned: the buffers move back to the data worker's pool.
-      recycleBuffers: (buffers) => remote.recycleBuffers(Comlink.transfer(buffers, buffers)),
-      // Setup geometry comes back transferred (the data worker marks its buffers).
-      loadSetupMesh: (request) => remote.loadSetupMesh(request),
-      loadSetupPointCloud: (request) => remote.loadSetupPointCloud(request),
-      loadKeyframeTrack: (request) => remote.loadKeyframeTrack(request),
-    }
-  },
+  wrapDataWorker: (port) => wrapDataWorker(port),
 })
 
 /** The exposed API: exactly RenderWorkerApi (the client wraps it with Comlink). */

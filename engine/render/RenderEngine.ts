@@ -8,11 +8,7 @@
  * when it changed. Everything with a clock or a GPU comes in through options, so the engine runs
  * in Node tests with a fake scene.
  */
-import {
-  DEFAULT_POINT_SIZE_PX,
-  DOUBLE_CLICK_WINDOW_MS,
-  HOVER_THROTTLE_MS,
-} from '../../domain/constants.ts'
+import { DEFAULT_POINT_SIZE_PX } from '../../domain/constants.ts'
 import type { ClippingPlane } from '../../domain/results.ts'
 import { LoadScheduler } from '../data/scheduler.ts'
 import type {
@@ -24,9 +20,7 @@ import type {
 } from '../protocol.ts'
 import type { SceneKind } from '../setupProtocol.ts'
 import { orientCamera, subtractVectors, vectorLength } from './camera.ts'
-import { ClickTracker } from './clicks.ts'
 import { clipPlaneEquation } from './clip.ts'
-import { CameraControls } from './controls.ts'
 import type {
   DataWorkerHandle,
   EngineScene,
@@ -34,8 +28,8 @@ import type {
   SceneHost,
   ViewScene,
 } from './host.ts'
-import { Throttle } from './picking.ts'
 import { clampPointSize, sanitizeViewportSize, type ViewportSize } from './RenderScene.ts'
+import { PointerInput } from './PointerInput.ts'
 import { ResultsController, type ResultsIntent } from './ResultsController.ts'
 import { scaleBarForView } from './scaleBar.ts'
 import { SetupController, type SetupControllerIntent } from './setup/SetupController.ts'
@@ -60,7 +54,6 @@ export class RenderEngine implements RenderWorkerApi {
   #camera = new ViewCamera()
   #coordinateSystem = false
   #pointSizePx: number = DEFAULT_POINT_SIZE_PX
-  #controls = new CameraControls()
   #scheduler: LoadScheduler<DataWorkerHandle>
   #workers: DataWorkerHandle[] = []
   #accessToken: string | null = null
@@ -70,9 +63,7 @@ export class RenderEngine implements RenderWorkerApi {
   #setup: SetupController
   #initError: string | null = null
   #contextLost = false
-  #clicks = new ClickTracker()
-  #pendingHover: { x: number; y: number } | null = null
-  #hoverThrottle = new Throttle(HOVER_THROTTLE_MS)
+  #pointer: PointerInput
   #needsDraw = true
   #wasInteracting = false
   #framePending = false
@@ -105,6 +96,22 @@ export class RenderEngine implements RenderWorkerApi {
       workers: () => this.#workers,
     }
     this.#results = new ResultsController(host)
+    this.#pointer = new PointerInput({
+      camera: () => this.#camera.current(),
+      setCamera: (camera) => this.#setCamera(camera),
+      cameraAnimating: () => this.#camera.isAnimating(),
+      size: () => this.#size,
+      shown: () => this.#shown(),
+      clearHovers: () => {
+        this.#results.clearHover()
+        this.#setup.clearHover()
+      },
+      nowMs: () => this.#options.nowMs(),
+      scheduleTimeout: (callback, delayMs) => this.#options.scheduleTimeout(callback, delayMs),
+      requestFrame: () => this.#requestFrame(),
+      answered: () => this.#sendSnapshot(this.#options.nowMs(), true),
+      isDisposed: () => this.#disposed,
+    })
     this.#setup = new SetupController(host, (event) => {
       if (this.#callbacks?.onSetupEvent === undefined) return
       // A Comlink proxy returns a promise; a closed main thread must not break the worker.
@@ -162,29 +169,12 @@ export class RenderEngine implements RenderWorkerApi {
 
   forwardPointer(event: ForwardedPointerEvent): void {
     if (this.#disposed) return
-    const now = this.#options.nowMs()
     // A press on a setup handle drags it: the camera stays where it is until the release.
     if (this.#sceneKind === 'setup' && this.#setup.handlePointer(event)) {
       this.#requestFrame()
       return
     }
-    const result = this.#controls.handleEvent(this.#camera.current(), event, this.#size, now)
-    if (result.camera !== this.#camera.current()) this.#setCamera(result.camera)
-    if (result.click !== null) {
-      const double = this.#clicks.press(result.click, now)
-      if (double !== null) this.#shown().doubleClick(double.x, double.y)
-      else this.#options.scheduleTimeout(() => this.#requestFrame(), DOUBLE_CLICK_WINDOW_MS + 1)
-    }
-    if (result.hover !== null) this.#pendingHover = result.hover
-    if (event.type === 'pointerleave') {
-      this.#pendingHover = null
-      this.#results.clearHover()
-      this.#setup.clearHover()
-    }
-    const settlesAt = this.#controls.settlesAtMs(now)
-    if (settlesAt !== null)
-      this.#options.scheduleTimeout(() => this.#requestFrame(), settlesAt - now + 1)
-    this.#requestFrame()
+    this.#pointer.handle(event)
   }
 
   async saveImage(): Promise<Blob> {
@@ -268,8 +258,7 @@ export class RenderEngine implements RenderWorkerApi {
     }
     this.#sceneKind = kind
     // A click or hover waiting on the other scene does not carry over.
-    this.#clicks.clear()
-    this.#pendingHover = null
+    this.#pointer.clear()
     this.#results.clearHover()
     this.#setup.clearHover()
     this.#scene?.showSetup(kind === 'setup' ? this.#setup.root() : null)
@@ -328,7 +317,7 @@ export class RenderEngine implements RenderWorkerApi {
     const playing = setupShown ? this.#setup.tick(now) : this.#results.isPlaying()
     if (this.#camera.tick(now)) this.#applyCamera()
     // An animating camera draws like a dragged one: the light subset, no arrows until it stops.
-    const interacting = this.#controls.isInteracting(now) || this.#camera.isAnimating()
+    const interacting = this.#pointer.isInteracting(now)
     if (interacting !== this.#wasInteracting) {
       this.#wasInteracting = interacting
       this.#needsDraw = true
@@ -350,16 +339,9 @@ export class RenderEngine implements RenderWorkerApi {
         this.#options.scheduleTimeout(() => this.#requestFrame(), 1100)
       }
     }
-    const click = this.#clicks.takeExpired(now)
-    if (click !== null) this.#shown().click(click.x, click.y, click.additive)
-    if (this.#clicks.isWaiting()) again = true
-    if (this.#pendingHover !== null && !interacting) {
-      if (this.#hoverThrottle.tryAcquire(now)) {
-        this.#shown().hoverAt(this.#pendingHover.x, this.#pendingHover.y)
-        this.#pendingHover = null
-        again ||= this.#needsDraw
-      } else again = true
-    }
+    if (this.#pointer.atFrame(now, interacting)) again = true
+    // A click or hover handled at this frame may have changed what is drawn.
+    again ||= this.#needsDraw && scene !== null
     if (scene !== null && !setupShown && !scene.isGpuBusy()) this.#results.uploadAhead(scene)
     this.#sendSnapshot(now)
     if (again) this.#requestFrame()
@@ -389,10 +371,13 @@ export class RenderEngine implements RenderWorkerApi {
     return withSetupScene(snapshot, this.#sceneKind, this.#setup)
   }
 
-  #sendSnapshot(now: number): void {
+  /** Sends the snapshot if it changed: once per frame, or at once for an input's answer. */
+  #sendSnapshot(now: number, input = false): void {
     const callbacks = this.#callbacks
     if (callbacks === null) return
-    const snapshot = this.#snapshots.offer(this.#frameNo, this.#snapshot(now))
+    const snapshot = input
+      ? this.#snapshots.offerNow(this.#snapshot(now))
+      : this.#snapshots.offer(this.#frameNo, this.#snapshot(now))
     if (snapshot === null) return
     // A Comlink proxy returns a promise; a closed main thread must not break the loop.
     void Promise.resolve(callbacks.onSnapshot(snapshot)).catch(() => undefined)

@@ -2,9 +2,21 @@ import { describe, expect, it, vi } from 'vitest'
 import type { RenderWorkerApi } from '../protocol.ts'
 
 const exposed: unknown[] = []
+/** Calls made on wrapped ports: the remote records the method names. */
+const remoteCalls: string[] = []
 vi.mock('comlink', () => ({
   expose: (value: unknown) => exposed.push(value),
-  wrap: () => ({}),
+  wrap: () =>
+    new Proxy(
+      {},
+      {
+        get: (_target, name) => (request: unknown) => {
+          remoteCalls.push(String(name))
+          return Promise.resolve(request)
+        },
+      },
+    ),
+  transfer: (value: unknown) => value,
 }))
 
 describe('render worker module', () => {
@@ -23,6 +35,31 @@ describe('render worker module', () => {
     ]
     expect(Object.keys(api).sort()).toEqual([...keys].sort())
     for (const key of keys) expect(typeof api[key]).toBe('function')
+  })
+
+  it('passes every data-worker call the engine makes to the port, volume clip masks included', async () => {
+    const { wrapDataWorker } = await import('../../workers/render.worker.ts')
+    const handle = wrapDataWorker({} as MessagePort)
+    const names = Object.keys(handle).sort()
+    expect(names).toEqual([
+      'cancel',
+      'computeClipMasks',
+      'load',
+      'loadKeyframeTrack',
+      'loadSetupMesh',
+      'loadSetupPointCloud',
+      'recycleBuffers',
+      'setAccessToken',
+    ])
+    remoteCalls.length = 0
+    await handle.computeClipMasks({
+      key: { simulationId: 1, runId: 1, outputNo: 0 },
+      source: { bundleUrl: '/b', accessToken: null },
+      dataset: 'full',
+      fluids: [],
+      clips: [],
+    })
+    expect(remoteCalls).toEqual(['computeClipMasks'])
   })
 
   it('reports a start failure in the first snapshot instead of throwing', async () => {

@@ -14,10 +14,19 @@ export class SnapshotThrottle {
   /** Returns the snapshot to send for this frame, or null (unchanged, or one already sent). */
   offer(frame: number, snapshot: RenderSnapshot): RenderSnapshot | null {
     if (frame === this.#lastFrame) return null
+    const sent = this.offerNow(snapshot)
+    if (sent !== null) this.#lastFrame = frame
+    return sent
+  }
+
+  /**
+   * Returns the snapshot to send now, between frames, or null when unchanged: the answer to an
+   * input (a hover), whose rate the input's own throttle bounds.
+   */
+  offerNow(snapshot: RenderSnapshot): RenderSnapshot | null {
     const json = JSON.stringify(snapshot)
     if (json === this.#lastJson) return null
     this.#lastJson = json
-    this.#lastFrame = frame
     return snapshot
   }
 }
