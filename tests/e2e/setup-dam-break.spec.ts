@@ -69,17 +69,16 @@ test('builds the dam break from an empty simulation, discretizes, runs it and op
   await expect(setup.form.getByLabel('Output count', { exact: true })).toHaveValue('5')
   await setup.shot('settings')
 
-  // Discretize: the widget counts the particles and the view draws them.
+  // Discretize: the widget counts the particles and the view draws the water's. At 2 cm the water
+  // is 10 × 5 × 20 = 1,000 particles: its box is 0.5 m high, filled to 0.4 m.
   await page.getByRole('button', { name: 'Discretize', exact: true }).click()
   const status = page.getByTestId('discretization-status')
   await expect(status).toContainText('Discretized', { timeout: 60_000 })
-  await expect(page.getByRole('group', { name: 'Discretization' })).toContainText(
-    /[\d,]+ particles/,
-  )
+  const widget = page.getByRole('group', { name: 'Discretization' })
+  await widget.getByText(/[\d,]+ particles/).click()
+  await expect(widget.getByRole('row', { name: /^Water Fluid 1,000$/ })).toBeVisible()
   const points = page.getByTestId('viewport-points')
-  await expect
-    .poll(async () => Number((await points.innerText()).replace(/\D/g, '')), { timeout: 30_000 })
-    .toBeGreaterThan(1000)
+  await expect(points).toHaveText('1,000 points', { timeout: 30_000 })
   await setup.shot('discretized')
 
   // Run with the real solver, then Results.
