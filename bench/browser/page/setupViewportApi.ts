@@ -2,6 +2,7 @@
  * What the setup-viewport bench page exposes as `window.diveBench` (plain data only: the Node side
  * imports this file too).
  */
+import type { RenderIntent, RenderSnapshot } from '../../../engine/protocol.ts'
 import type { BenchPageApi } from './api.ts'
 
 /** The part the page puts in the setup scene. */
@@ -46,6 +47,10 @@ export interface SetupViewportPageApi extends BenchPageApi {
   loadPart(request: SetupLoadRequest): Promise<SetupLoadResult>
   /** The canvas on the page (CSS pixels), where Playwright drags and hovers. */
   canvasBox(): { left: number; top: number; width: number; height: number }
+  /** Posts any intent to the engine (plain data). */
+  dispatch(intent: RenderIntent): void
+  /** The latest snapshot (null before the first). */
+  snapshot(): RenderSnapshot | null
   /** Counts snapshots from now on; `stopWatch` returns what they said. */
   startWatch(): void
   stopWatch(): OrbitWatch

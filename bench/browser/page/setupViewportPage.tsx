@@ -172,6 +172,14 @@ const api: SetupViewportPageApi = {
     return { left: box.left, top: box.top, width: box.width, height: box.height }
   },
 
+  dispatch(intent) {
+    const engine = store.get(viewportEngineAtom)
+    if (!engine) throw new Error('Mount the page first.')
+    engine.dispatch(intent)
+  },
+
+  snapshot,
+
   startWatch() {
     watch = { snapshots: 0, maxFps: 0, minTrianglesDrawn: Infinity }
   },
