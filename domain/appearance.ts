@@ -42,6 +42,20 @@ export function defaultAppearance(index: number): Appearance {
   }
 }
 
+/** Opacity of a new wall: see-through enough to show the fluid it holds, solid enough to read. */
+export const WALL_OPACITY = 0.35
+
+/**
+ * The appearance of a new part: walls (rigid) start translucent, since a tank or a channel hides the
+ * fluid and the particles inside it otherwise; fluids and boundaries start opaque.
+ */
+export function defaultPartAppearance(index: number, componentType: string): Appearance {
+  const appearance = defaultAppearance(index)
+  return componentType === 'rigid'
+    ? { ...appearance, translucent: true, opacity: WALL_OPACITY }
+    : appearance
+}
+
 /** Opacity 0 … 1 and a '#rrggbb' colour. */
 export function checkAppearance(
   appearance: Pick<Appearance, 'color' | 'opacity'>,

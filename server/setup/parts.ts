@@ -5,7 +5,7 @@ import {
   PART_MESSAGES,
   PART_WITHOUT_FILES,
   checkPart,
-  defaultAppearance,
+  defaultPartAppearance,
   defaultComponent,
   makeUniqueName,
   type Component,
@@ -142,7 +142,7 @@ async function buildPart(
     materialId,
     component,
     appearance: {
-      ...(existing?.appearance ?? defaultAppearance(fallback.index)),
+      ...(existing?.appearance ?? defaultPartAppearance(fallback.index, component.type)),
       ...update.appearance,
     },
     shape,

@@ -22,7 +22,8 @@ describeEachDialect('setup API: parts', (dialect) => {
       kind: 'rigid',
       materialId: null,
       component: { type: 'rigid', velocityKind: 'no_slip', thermoKind: 'adiabatic' },
-      appearance: { color: '#2D69B2', opacity: 1, visibility: true },
+      // A wall starts see-through: a tank would hide the fluid inside it.
+      appearance: { color: '#2D69B2', opacity: 0.35, translucent: true, visibility: true },
       hasWarnings: false,
     })
     expect(tank.shape.info).toMatchObject({
@@ -36,7 +37,12 @@ describeEachDialect('setup API: parts', (dialect) => {
       component: { type: 'filling', height: 0.4 },
       shape: { type: 'stl_cube', dimensions: [0.2, 1, 0.4] },
     })
-    expect(water).toMatchObject({ name: 'Tank (1)', materialId: 0, component: { height: 0.4 } })
+    expect(water).toMatchObject({
+      name: 'Tank (1)',
+      materialId: 0,
+      component: { height: 0.4 },
+      appearance: { opacity: 1, translucent: false },
+    })
     const plane = await createPart(simulation.id, {
       name: 'Floor',
       component: { type: 'rigid' },
