@@ -97,12 +97,16 @@ describe('setup scene objects', () => {
       url: '/api/parts/12/pointcloud?v=pc1',
       hash: 'pc1',
       count: 4000,
+      role: 'fluid',
       visible: false,
     })
     expect(viewOf(water, { freshPointclouds: new Set([12]) }).pointcloud?.visible).toBe(true)
     // A wall's layers would bury the fluid: they show only when asked for.
     const tank = meshed(cloud)
-    expect(viewOf(tank, { freshPointclouds: new Set([12]) }).pointcloud?.visible).toBe(false)
+    expect(viewOf(tank, { freshPointclouds: new Set([12]) }).pointcloud).toMatchObject({
+      role: 'wall',
+      visible: false,
+    })
     tank.appearance = { ...tank.appearance, showPointcloud: true }
     expect(viewOf(tank).pointcloud?.visible).toBe(true)
   })

@@ -135,6 +135,9 @@ export function partView(part: Part, input: SetupSceneInput): SetupObjectView {
           url: part.pointcloudUrl,
           hash: hashOfUrl(part.pointcloudUrl),
           count: part.pointcloudCount,
+          role: POINTCLOUD_COMPONENTS.includes(part.component.type)
+            ? ('fluid' as const)
+            : ('wall' as const),
           visible:
             part.appearance.showPointcloud ||
             (input.freshPointclouds.has(part.id) &&
