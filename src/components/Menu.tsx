@@ -14,8 +14,10 @@ export type MenuEntry =
   | { kind: 'separator' }
 
 export interface MenuProps {
-  /** Accessible name of the trigger button. */
+  /** Accessible name of the menu, and of the trigger button unless it is named by its content. */
   label: string
+  /** The trigger shows text that names it (the profile's name): no label over it. */
+  namedByContent?: boolean
   trigger: ReactNode
   triggerClassName?: string
   entries: readonly MenuEntry[]
@@ -51,6 +53,7 @@ export function Menu({
   entries,
   header,
   align = 'end',
+  namedByContent = false,
 }: MenuProps) {
   const [position, setPosition] = useState<CSSProperties | null>(null)
   const triggerRef = useRef<HTMLButtonElement>(null)
@@ -130,7 +133,7 @@ export function Menu({
         ref={triggerRef}
         type="button"
         className={triggerClassName}
-        aria-label={label}
+        aria-label={namedByContent ? undefined : label}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}

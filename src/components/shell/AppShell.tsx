@@ -53,6 +53,7 @@ function MenuBar() {
         />
         <Menu
           label="Profile"
+          namedByContent
           triggerClassName="profile-trigger"
           trigger={
             <>
