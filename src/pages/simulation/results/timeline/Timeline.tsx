@@ -9,7 +9,7 @@ import {
   viewportStateAtom,
 } from '../../../../state/viewportAtoms.ts'
 import { formatSpeed, formatTimelineNumber } from '../resultsModel.ts'
-import { PlayPauseButton } from '../../../../components/PlayPauseButton.tsx'
+import { LoopButton, PlayPauseButton } from '../../../../components/PlaybackButtons.tsx'
 import { useSpaceToggle } from '../../../../lib/keyboard.ts'
 
 /**
@@ -125,25 +125,7 @@ export function Timeline({ list }: { list: OutputManifestList }) {
           +
         </button>
       </div>
-      <button
-        type="button"
-        className="timeline__loop"
-        aria-label="Loop"
-        aria-pressed={loop}
-        title={loop ? 'Looping on' : 'Looping off'}
-        onClick={() => changeLoop(!loop)}
-      >
-        <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-          <path
-            d="M3 7V6a2 2 0 0 1 2-2h7m0 0-2-2m2 2-2 2M13 9v1a2 2 0 0 1-2 2H4m0 0 2 2m-2-2 2-2"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.4"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
-      </button>
+      <LoopButton className="timeline__loop" loop={loop} onChange={changeLoop} />
       <label className="visually-hidden" htmlFor={sliderId}>
         Output
       </label>

@@ -9,7 +9,7 @@ import type { Simulation } from '../../../../../domain/projects.ts'
 import { formatNumber } from '../../../../../domain/units.ts'
 import { usePushToast } from '../../../../components/Toasts.tsx'
 import { viewportEngineAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
-import { PlayPauseButton } from '../../../../components/PlayPauseButton.tsx'
+import { LoopButton, PlayPauseButton } from '../../../../components/PlaybackButtons.tsx'
 import { useSpaceToggle } from '../../../../lib/keyboard.ts'
 import { useMovementsQuery, useSettingsQuery } from '../queries/setupQueries.ts'
 import { movementPlaybackAtom, objectId } from '../state/setupAtoms.ts'
@@ -85,26 +85,12 @@ export function MovementTimeline({ simulation }: { simulation: Simulation }) {
         onToggle={togglePlayback}
         labels={{ play: 'Play movements', pause: 'Pause movements' }}
       />
-      <button
-        type="button"
+      <LoopButton
         className="movement-timeline__loop"
-        aria-label="Loop"
-        aria-pressed={playback.loop}
-        title={playback.loop ? 'Looping on' : 'Looping off'}
+        loop={playback.loop}
+        onChange={changeLoop}
         disabled={!canPlay}
-        onClick={() => changeLoop(!playback.loop)}
-      >
-        <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-          <path
-            d="M3 7V6a2 2 0 0 1 2-2h7m0 0-2-2m2 2-2 2M13 9v1a2 2 0 0 1-2 2H4m0 0 2 2m-2-2 2-2"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.4"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
-      </button>
+      />
       <label className="visually-hidden" htmlFor={speedId}>
         Speed
       </label>

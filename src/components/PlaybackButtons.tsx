@@ -38,3 +38,39 @@ export function PlayPauseButton({
     </button>
   )
 }
+
+/** The loop switch of a timeline (a toggle button: pressed while looping). */
+export function LoopButton({
+  loop,
+  disabled = false,
+  onChange,
+  className,
+}: {
+  loop: boolean
+  disabled?: boolean
+  onChange: (loop: boolean) => void
+  className: string
+}) {
+  return (
+    <button
+      type="button"
+      className={className}
+      aria-label="Loop"
+      aria-pressed={loop}
+      title={loop ? 'Looping on' : 'Looping off'}
+      disabled={disabled}
+      onClick={() => onChange(!loop)}
+    >
+      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+        <path
+          d="M3 7V6a2 2 0 0 1 2-2h7m0 0-2-2m2 2-2 2M13 9v1a2 2 0 0 1-2 2H4m0 0 2 2m-2-2 2-2"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.4"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+    </button>
+  )
+}
