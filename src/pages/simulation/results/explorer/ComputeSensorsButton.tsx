@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { JOB_TEXTS } from '../../../../../domain/jobs.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { messageOf } from '../../../../api/ApiError.ts'
-import { Dialog } from '../../../../components/Dialog.tsx'
+import { StopComputationDialog } from '../../../../components/StopComputationDialog.tsx'
 import { Spinner } from '../../../../components/Spinner.tsx'
 import { usePushToast } from '../../../../components/Toasts.tsx'
 import type { SensorRecomputation } from '../../../../../domain/rest/sensorRoutes.ts'
@@ -72,14 +72,14 @@ export function ComputeSensorsButton({
         </>
       )}
       {confirming && (
-        <StopComputationDialog simulation={simulation} onClose={() => setConfirming(false)} />
+        <StopSensorsDialog simulation={simulation} onClose={() => setConfirming(false)} />
       )}
     </div>
   )
 }
 
 /** 'Stop computation?': 'Yes, stop' → 'Stopping...' → 'Done'. */
-function StopComputationDialog({
+function StopSensorsDialog({
   simulation,
   onClose,
 }: {
@@ -88,42 +88,24 @@ function StopComputationDialog({
 }) {
   const stop = useStopSensorRecomputationMutation(simulation)
   const pushToast = usePushToast()
-  const done = stop.isSuccess
   return (
-    <Dialog title={JOB_TEXTS.stopTitle} onClose={onClose} size="small">
-      <div className="dialog__body">
-        <p className="dialog__text">{JOB_TEXTS.stopSensorsWarning}</p>
-      </div>
-      <footer className="dialog__footer">
-        {!done && (
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
-          </button>
-        )}
-        <button
-          type="button"
-          className="button button--danger"
-          disabled={stop.isPending}
-          onClick={() => {
-            if (done) {
-              onClose()
-              return
-            }
-            stop.mutate(undefined, {
-              onError: (error) => {
-                pushToast({
-                  kind: 'error',
-                  title: EXPLORER_TOASTS.stopComputationFailed,
-                  description: messageOf(error),
-                })
-                onClose()
-              },
+    <StopComputationDialog
+      text={JOB_TEXTS.stopSensorsWarning}
+      pending={stop.isPending}
+      done={stop.isSuccess}
+      onStop={() =>
+        stop.mutate(undefined, {
+          onError: (error) => {
+            pushToast({
+              kind: 'error',
+              title: EXPLORER_TOASTS.stopComputationFailed,
+              description: messageOf(error),
             })
-          }}
-        >
-          {done ? JOB_TEXTS.stopDone : stop.isPending ? JOB_TEXTS.stopping : JOB_TEXTS.stopConfirm}
-        </button>
-      </footer>
-    </Dialog>
+            onClose()
+          },
+        })
+      }
+      onClose={onClose}
+    />
   )
 }

@@ -10,8 +10,8 @@ import type { Simulation } from '../../../../../domain/projects.ts'
 import { formatCount } from '../../../../../domain/units.ts'
 import { routeKey } from '../../../../queries/queries.ts'
 import { callApi } from '../../../../api/index.ts'
-import { Dialog } from '../../../../components/Dialog.tsx'
 import { Spinner } from '../../../../components/Spinner.tsx'
+import { StopComputationDialog } from '../../../../components/StopComputationDialog.tsx'
 import { usePushToast } from '../../../../components/Toasts.tsx'
 import { Tooltip } from '../../../../components/Tooltip.tsx'
 import { useSetupEditable } from '../forms/fields/editable.ts'
@@ -176,37 +176,13 @@ function CancelDialog({ simulationId, onClose }: { simulationId: number; onClose
     onSuccess: (record: Discretization) =>
       queryClient.setQueryData(routeKey('getDiscretization', paramsOf(simulationId)), record),
   })
-  const done = cancel.isSuccess
   return (
-    <Dialog title={JOB_TEXTS.stopTitle} onClose={onClose} size="small">
-      <div className="dialog__body">
-        <p className="dialog__text">{CANCEL_DISCRETIZATION_WARNING}</p>
-      </div>
-      <footer className="dialog__footer">
-        {!done && (
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
-          </button>
-        )}
-        <button
-          type="button"
-          className="button button--danger"
-          disabled={cancel.isPending}
-          onClick={() => {
-            if (done) {
-              onClose()
-              return
-            }
-            cancel.mutate(undefined, { onError: onClose })
-          }}
-        >
-          {done
-            ? JOB_TEXTS.stopDone
-            : cancel.isPending
-              ? JOB_TEXTS.stopping
-              : JOB_TEXTS.stopConfirm}
-        </button>
-      </footer>
-    </Dialog>
+    <StopComputationDialog
+      text={CANCEL_DISCRETIZATION_WARNING}
+      pending={cancel.isPending}
+      done={cancel.isSuccess}
+      onStop={() => cancel.mutate(undefined, { onError: onClose })}
+      onClose={onClose}
+    />
   )
 }
