@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { defaultComponent, type Part } from '../../../../../domain/parts.ts'
 import type { Sensor } from '../../../../../domain/meshes.ts'
+import { IDENTITY_TRANSFORM, hashOfUrl } from '../../../../components/viewport/objectViews.ts'
 import {
-  IDENTITY_TRANSFORM,
   freshPointcloudParts,
-  hashOfUrl,
   keyframesUrl,
   setupObjectViews,
   type SetupSceneInput,

@@ -1,15 +1,20 @@
-import type { Mesh, Sensor, VolumeClip } from '../../../../../domain/meshes.ts'
+import type { Sensor, VolumeClip } from '../../../../../domain/meshes.ts'
 import { movementChain, type Movement } from '../../../../../domain/movements.ts'
 import type { Part } from '../../../../../domain/parts.ts'
 import type { CalcDomain } from '../../../../../domain/rest/setupRoutes.ts'
 import { SETUP_MESSAGES } from '../../../../../domain/setupMessages.ts'
 import type { LooseVec3, Vec3 } from '../../../../../domain/vector.ts'
-import type {
-  SetupAppearance,
-  SetupGeometry,
-  SetupObjectView,
-  SetupTransform,
-} from '../../../../../engine/setupProtocol.ts'
+import type { SetupAppearance, SetupObjectView } from '../../../../../engine/setupProtocol.ts'
+import {
+  fullVector,
+  hashOfUrl,
+  IDENTITY_TRANSFORM,
+  meshGeometry,
+  OBJECT_COLOURS,
+  plainAppearance,
+  sensorObjectView,
+  volumeClipObjectView,
+} from '../../../../components/viewport/objectViews.ts'
 import { partWarnings } from '../explorer/explorerModel.ts'
 import { objectId } from '../state/setupAtoms.ts'
 
@@ -18,19 +23,6 @@ import { objectId } from '../state/setupAtoms.ts'
  * sensor, volume clip and the deletion boundary, built from the server's state. Plain data, no
  * geometry: meshes, point clouds and keyframes are fetched by the data workers from the URLs here.
  */
-
-/** Colours of objects without an appearance of their own (spec/setup.md §9 chart colours). */
-export const SETUP_OBJECT_COLOURS = {
-  sensor: '#FFB10F',
-  calcDomain: '#D64265',
-} as const
-
-/** Placement that leaves an already placed mesh where it is. */
-export const IDENTITY_TRANSFORM: SetupTransform = {
-  translation: [0, 0, 0],
-  rotationDeg: [0, 0, 0],
-  scale: [1, 1, 1],
-}
 
 /** Everything the scene is built from. */
 export interface SetupSceneInput {
@@ -49,23 +41,9 @@ export interface SetupSceneInput {
   discretizationMessages?: ReadonlyMap<number, readonly { description: string }[]>
 }
 
-/** A vector with every component set, or null (a value still being typed). */
-export function fullVector(vector: LooseVec3 | null | undefined): Vec3 | null {
-  if (!vector) return null
-  const [x, y, z] = vector
-  return x === null || y === null || z === null ? null : [x, y, z]
-}
-
 /** Components still unset take `fallback` (a placement is drawn while a field is being typed). */
 function vectorOr(vector: LooseVec3, fallback: number): Vec3 {
   return [vector[0] ?? fallback, vector[1] ?? fallback, vector[2] ?? fallback]
-}
-
-/** The content hash of a download URL ('/api/parts/1/mesh?v=abc' → 'abc'), else the URL itself. */
-export function hashOfUrl(url: string): string {
-  const query = url.indexOf('?')
-  if (query < 0) return url
-  return new URLSearchParams(url.slice(query + 1)).get('v') ?? url
 }
 
 /** A short, stable hash of a string (FNV-1a, 32 bits, hex). */
@@ -95,10 +73,6 @@ export function partKeyframes(
   const chain = movementChain(partId, movements)
   if (chain.length === 0) return null
   return { url: keyframesUrl(partId), hash: hashText(JSON.stringify({ chain, endTimeS })) }
-}
-
-function meshGeometry(url: string | null, hash?: string | null): SetupGeometry {
-  return url === null ? { type: 'none' } : { type: 'mesh', url, hash: hash ?? hashOfUrl(url) }
 }
 
 function partAppearance(part: Part): SetupAppearance {
@@ -166,68 +140,14 @@ export function partView(part: Part, input: SetupSceneInput): SetupObjectView {
   }
 }
 
-const plainAppearance = (visible: boolean, color: string): SetupAppearance => ({
-  color,
-  opacity: 1,
-  wireframe: false,
-  translucent: false,
-  visible,
-})
-
-function placedMesh(mesh: Mesh): SetupGeometry {
-  return meshGeometry(mesh.meshUrl)
-}
-
 /** A sensor: a point marker, or its surface mesh (placed already). */
 export function sensorView(sensor: Sensor): SetupObjectView {
-  const position = sensor.kind === 'point' ? fullVector(sensor.position) : null
-  const geometry: SetupGeometry =
-    sensor.kind === 'point'
-      ? position === null
-        ? { type: 'none' }
-        : { type: 'point', position }
-      : placedMesh(sensor.mesh)
-  return {
-    id: objectId('sensor', sensor.id),
-    kind: 'sensor',
-    name: sensor.name,
-    geometry,
-    transform: IDENTITY_TRANSFORM,
-    appearance: plainAppearance(sensor.appearance.visibility, SETUP_OBJECT_COLOURS.sensor),
-    seedPoint: null,
-    pointcloud: null,
-    arrow: null,
-    keyframes: null,
-    selectable: true,
-    editable: false,
-    warning: false,
-  }
+  return sensorObjectView(sensor, true)
 }
 
 /** A volume clip: its mesh (placed already), drawn with its own appearance. */
 export function volumeClipView(clip: VolumeClip): SetupObjectView {
-  const a = clip.appearance
-  return {
-    id: objectId('volume_clip', clip.id),
-    kind: 'volume_clip',
-    name: clip.name,
-    geometry: placedMesh(clip.mesh),
-    transform: IDENTITY_TRANSFORM,
-    appearance: {
-      color: a.color,
-      opacity: a.opacity ?? 1,
-      wireframe: a.wireframe,
-      translucent: a.translucent,
-      visible: a.visibility,
-    },
-    seedPoint: null,
-    pointcloud: null,
-    arrow: null,
-    keyframes: null,
-    selectable: true,
-    editable: false,
-    warning: false,
-  }
+  return volumeClipObjectView(clip, true)
 }
 
 /** The deletion boundary's box while it is active and both corners are set; null otherwise. */
@@ -241,7 +161,7 @@ export function calcDomainView(calcDomain: CalcDomain | undefined): SetupObjectV
     name: SETUP_MESSAGES.deletionBoundaryTooltip,
     geometry: { type: 'box', min, max },
     transform: IDENTITY_TRANSFORM,
-    appearance: plainAppearance(true, SETUP_OBJECT_COLOURS.calcDomain),
+    appearance: plainAppearance(true, OBJECT_COLOURS.calcDomain),
     seedPoint: null,
     pointcloud: null,
     arrow: null,
