@@ -1,40 +1,19 @@
+import { makeSimulation } from '../testing/fixtures.ts'
 import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import type { StoreUpdateFrame } from '../../domain/liveProtocol.ts'
 import type { Simulation } from '../../domain/projects.ts'
-import { defaultSettings } from '../../domain/settings.ts'
 import { routeKey } from '../queries/queries.ts'
 import { applyLiveFrame } from './applyLiveFrame.ts'
 
-const simulation: Simulation = {
-  id: 4,
-  name: 'Dam break',
-  description: '',
+const simulation: Simulation = makeSimulation({
   state: 'launching',
-  uploadedSetup: false,
   activeRunId: 9,
   setupLocked: true,
-  resumable: false,
-  creditsConsumed: 0,
-  size: 0,
   creator: { id: 1, fullName: 'Mia Manager', avatarId: 0 },
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  projectId: 2,
-  project: { id: 2, name: 'Demo project' },
-  lastStopCondition: null,
-  simulationHoursConsumed: 0,
   cores: 2,
-  freeInstance: false,
-  gpu: false,
   solver: { name: 'Dive SPH (CPU)' },
-  startedAt: null,
-  remoteVmRunState: null,
-  postImageId: null,
-  log: null,
-  outputTimeInterval: 0.02,
-  settings: defaultSettings(),
-}
+})
 
 const update = (path: string[], operation: StoreUpdateFrame['operation'], value?: unknown) =>
   ({ type: 'StoreUpdate', updateId: 1, operation, path, value }) as StoreUpdateFrame

@@ -1,3 +1,4 @@
+import { makeSimulation } from '../../testing/fixtures.ts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { Provider as JotaiProvider, createStore } from 'jotai'
@@ -32,64 +33,12 @@ const USER: User = {
 }
 
 /** GET /api/simulations/1 of the seeded demo, as the server sends it. */
-const SIMULATION_JSON = {
+const SIMULATION_JSON = makeSimulation({
   id: 1,
-  name: 'Dam break',
   description: 'Collapse of a water column.',
-  state: 'not started',
-  uploadedSetup: false,
-  activeRunId: null,
-  setupLocked: false,
-  resumable: false,
-  creditsConsumed: 0,
-  size: 0,
-  creator: { id: 2, fullName: 'Mia Manager', avatarId: 0 },
-  createdAt: '2026-11-26T22:44:53.798Z',
-  updatedAt: '2026-11-26T22:44:53.798Z',
   projectId: 1,
   project: { id: 1, name: 'Demo project' },
-  lastStopCondition: null,
-  simulationHoursConsumed: 0,
-  cores: null,
-  freeInstance: false,
-  gpu: false,
-  solver: null,
-  startedAt: null,
-  remoteVmRunState: null,
-  postImageId: null,
-  log: null,
-  outputTimeInterval: 0.02,
-  settings: {
-    gravity: [0, 0, -9.81],
-    particleDiameter: 0.02,
-    endTime: 1,
-    outputTimeInterval: 0.02,
-    calcDomainMin: [-0.05, -0.05, -0.05],
-    calcDomainMax: [0.85, 0.15, 0.55],
-    calcDomainActive: true,
-    accelerationFileId: null,
-    accelerationFile: null,
-    multiphase: false,
-    integrationScheme: 'dual_timestep_rk_4',
-    shifting: 'lyu21',
-    surfaceTension: false,
-    sigma: null,
-    dynamicTimeStep: true,
-    densityLimiter: true,
-    densityThreshold: 0.3,
-    accelerationLimiter: false,
-    thermodynamics: false,
-    ambientTemperature: null,
-    airDrag: false,
-    rotatingSystem: false,
-    rotationVelocity: null,
-    rotationAxis: null,
-    rotationCenter: null,
-    noRiemannWall: false,
-    discretizerLegacy: false,
-    lowDissipationOperators: false,
-  },
-}
+})
 
 const PROJECT_JSON = {
   id: 1,

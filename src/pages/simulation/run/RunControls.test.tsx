@@ -1,10 +1,10 @@
+import { makeSimulation } from '../../../testing/fixtures.ts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { Provider as JotaiProvider, createStore } from 'jotai'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { permissionsForRole, type User } from '../../../../domain/account.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
-import { defaultSettings } from '../../../../domain/settings.ts'
 import { tokenStore } from '../../../api/index.ts'
 import { CurrentUserContext } from '../../../lib/currentUser.ts'
 import { RunControls } from './RunControls.tsx'
@@ -28,36 +28,7 @@ const USER: User = {
 }
 
 function simulationIn(patch: Partial<Simulation>): Simulation {
-  return {
-    id: 4,
-    name: 'Dam break',
-    description: '',
-    state: 'not started',
-    uploadedSetup: false,
-    activeRunId: null,
-    setupLocked: false,
-    resumable: false,
-    creditsConsumed: 0,
-    size: 0,
-    creator: { id: 2, fullName: 'Mia Manager', avatarId: 0 },
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    projectId: 2,
-    project: { id: 2, name: 'Demo project' },
-    lastStopCondition: null,
-    simulationHoursConsumed: 0,
-    cores: null,
-    freeInstance: false,
-    gpu: false,
-    solver: null,
-    startedAt: null,
-    remoteVmRunState: null,
-    postImageId: null,
-    log: null,
-    outputTimeInterval: 0.02,
-    settings: defaultSettings(),
-    ...patch,
-  }
+  return makeSimulation(patch)
 }
 
 const ORGANIZATION = {

@@ -1,3 +1,4 @@
+import { makeSimulation as makeSimulationFixture } from '../../../../testing/fixtures.ts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render } from '@testing-library/react'
 import { Provider as JotaiProvider, createStore } from 'jotai'
@@ -22,7 +23,6 @@ import {
 } from '../../../../../domain/parts.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import type { CalcDomain } from '../../../../../domain/rest/setupRoutes.ts'
-import { defaultSettings } from '../../../../../domain/settings.ts'
 import type { Issue } from '../../../../../domain/validation.ts'
 import type { Engine, EngineState } from '../../../../../engine/client.ts'
 import type { RenderIntent, RenderSnapshot } from '../../../../../engine/protocol.ts'
@@ -47,36 +47,7 @@ const NO_FILES = { meshUrl: null, meshHash: null, pointcloudUrl: null, pointclou
 
 /** A not-started simulation with default settings. */
 export function makeSimulation(patch: Partial<Simulation> = {}): Simulation {
-  return {
-    id: SIMULATION_ID,
-    name: 'Dam break',
-    description: '',
-    state: 'not started',
-    uploadedSetup: false,
-    activeRunId: null,
-    setupLocked: false,
-    resumable: false,
-    creditsConsumed: 0,
-    size: 0,
-    creator: { id: 2, fullName: 'Mia Manager', avatarId: 0 },
-    createdAt: NOW,
-    updatedAt: NOW,
-    projectId: 1,
-    project: { id: 1, name: 'Demo project' },
-    lastStopCondition: null,
-    simulationHoursConsumed: 0,
-    cores: null,
-    freeInstance: false,
-    gpu: false,
-    solver: null,
-    startedAt: null,
-    remoteVmRunState: null,
-    postImageId: null,
-    log: null,
-    outputTimeInterval: 0.02,
-    settings: defaultSettings(),
-    ...patch,
-  }
+  return makeSimulationFixture({ id: SIMULATION_ID, createdAt: NOW, updatedAt: NOW, ...patch })
 }
 
 /** A 1 m cube part of a component type at `translation`, with its (placed) shape info. */
