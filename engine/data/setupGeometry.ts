@@ -210,26 +210,24 @@ export function computeCreaseNormals(
 }
 
 /**
- * Mesh-health segments (own coordinates, two xyz points each): first the edges used by exactly
- * one triangle (holes), then those used by three or more (non-manifold). Edges are told apart by
- * vertex index: the meshes are welded (solver/geometry/stl.ts), so a shared edge shares indices.
+ * Visits every edge of a triangle list once, by vertex index (lower, higher), with the number of
+ * triangles using it, in order of the lower vertex.
  */
-export function computeMeshDefects(mesh: TriangleMesh): {
-  segments: Float32Array
-  holeSegmentCount: number
-} {
-  const { positions, indices } = mesh
-  const vertexCount = Math.floor(positions.length / 3)
+export function forEachEdgeUse(
+  vertexCount: number,
+  indices: Uint32Array,
+  visit: (low: number, high: number, uses: number) => void,
+): void {
   const triangleCount = Math.floor(indices.length / 3)
   // Edges bucketed by their lower vertex: [lower] → higher vertices.
   const offsets = new Uint32Array(vertexCount + 1)
-  const forEachEdge = (visit: (low: number, high: number) => void): void => {
+  const forEachEdge = (each: (low: number, high: number) => void): void => {
     for (let t = 0; t < triangleCount; t++) {
       for (let k = 0; k < 3; k++) {
         const a = indices[t * 3 + k]!
         const b = indices[t * 3 + ((k + 1) % 3)]!
         if (a === b) continue
-        visit(Math.min(a, b), Math.max(a, b))
+        each(Math.min(a, b), Math.max(a, b))
       }
     }
   }
@@ -240,27 +238,48 @@ export function computeMeshDefects(mesh: TriangleMesh): {
   forEachEdge((low, high) => {
     highs[fill[low]!++] = high
   })
-  const holes: number[] = []
-  const nonManifold: number[] = []
   for (let v = 0; v < vertexCount; v++) {
     const row = highs.subarray(offsets[v], offsets[v + 1]).sort()
     for (let i = 0; i < row.length;) {
       let j = i + 1
       while (j < row.length && row[j] === row[i]) j++
-      const uses = j - i
-      if (uses === 1) holes.push(v, row[i]!)
-      else if (uses >= 3) nonManifold.push(v, row[i]!)
+      visit(v, row[i]!, j - i)
       i = j
     }
   }
-  const pairs = [...holes, ...nonManifold]
+}
+
+/** Line segments (two xyz points each) between the vertices of each pair. */
+export function pairSegments(positions: Float32Array, pairs: readonly number[]): Float32Array {
   const segments = new Float32Array(pairs.length * 3)
   pairs.forEach((vertex, i) => {
     segments[i * 3] = positions[vertex * 3]!
     segments[i * 3 + 1] = positions[vertex * 3 + 1]!
     segments[i * 3 + 2] = positions[vertex * 3 + 2]!
   })
-  return { segments, holeSegmentCount: holes.length / 2 }
+  return segments
+}
+
+/**
+ * Mesh-health segments (own coordinates, two xyz points each): first the edges used by exactly
+ * one triangle (holes), then those used by three or more (non-manifold). Edges are told apart by
+ * vertex index: the meshes are welded (solver/geometry/stl.ts), so a shared edge shares indices.
+ */
+export function computeMeshDefects(mesh: TriangleMesh): {
+  segments: Float32Array
+  holeSegmentCount: number
+} {
+  const { positions, indices } = mesh
+  const holes: number[] = []
+  const nonManifold: number[] = []
+  forEachEdgeUse(Math.floor(positions.length / 3), indices, (low, high, uses) => {
+    if (uses === 1) holes.push(low, high)
+    else if (uses >= 3) nonManifold.push(low, high)
+  })
+  return {
+    segments: pairSegments(positions, [...holes, ...nonManifold]),
+    holeSegmentCount: holes.length / 2,
+  }
 }
 
 /** Axis-aligned bounds of xyz positions (zeros when there are none). */

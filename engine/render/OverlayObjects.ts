@@ -59,13 +59,24 @@ export class OverlayObjects {
       this.#want(view)
     }
     for (const id of this.#objects.keys()) this.#refresh(id)
+    this.#order()
     this.#host.invalidate()
   }
 
-  /** The clip plane or the viewport changed. */
+  /** The camera, the clip plane or the viewport changed. */
   viewChanged(): void {
     this.#view.setClip(clipPlaneEquation(this.#host.clip()))
     this.#view.setViewport(this.#host.size())
+    this.#order()
+  }
+
+  /** Translucent clips back to front, coincident faces told apart (SetupView.orderForDrawing). */
+  #order(): void {
+    this.#view.orderForDrawing(this.#host.camera(), (id) => {
+      const mesh = this.#resources.get(id, 'mesh')
+      const visible = this.#objects.get(id)?.appearance.visible === true
+      return visible && mesh !== null && mesh.data.triangleCount > 0 ? mesh.data.bounds : null
+    })
   }
 
   /** A renewed token: failed fetches get another chance. */
@@ -113,6 +124,7 @@ export class OverlayObjects {
     if (kind !== 'mesh') return
     this.#view.node(id).setMesh(this.#resources.get(id, 'mesh')?.data ?? null)
     this.#refresh(id)
+    this.#order()
     this.#host.invalidate()
     this.#host.requestFrame()
   }

@@ -80,10 +80,16 @@ function createAxes(): LineSegments<BufferGeometry, LineBasicMaterial> {
     return [colour.r, colour.g, colour.b, colour.r, colour.g, colour.b]
   })
   geometry.setAttribute('color', new Float32BufferAttribute(colours, 3))
-  // Drawn over everything (the origin often lies inside the fluid or a wall), last.
+  // Drawn over everything (the origin often lies inside the fluid or a wall), last: with the
+  // translucent objects (three draws those after the opaque ones), at the highest renderOrder.
   const axes = new LineSegments(
     geometry,
-    new LineBasicMaterial({ vertexColors: true, depthTest: false, depthWrite: false }),
+    new LineBasicMaterial({
+      vertexColors: true,
+      depthTest: false,
+      depthWrite: false,
+      transparent: true,
+    }),
   )
   axes.renderOrder = 1000
   axes.frustumCulled = false
@@ -132,6 +138,8 @@ export class RenderScene {
     this.#renderer = new WebGLRenderer({
       canvas,
       antialias: false,
+      // The setup scene's selection rims are drawn outside their object's silhouette only.
+      stencil: true,
       powerPreference: 'high-performance',
       // Save Image reads the canvas after the frame.
       preserveDrawingBuffer: true,

@@ -15,9 +15,11 @@ import {
   type SetupObjectView,
   type SetupSnapshot,
 } from '../../setupProtocol.ts'
-import { fitCamera, type Bounds } from '../camera.ts'
+import type { CameraState } from '../../../domain/results.ts'
+import type { Bounds } from '../camera.ts'
 import { clipPlaneEquation } from '../clip.ts'
 import { computeDrawCounts } from '../detail.ts'
+import { frameBounds, frontRightTopCamera } from '../framing.ts'
 import type { SceneHost, ViewScene } from '../host.ts'
 import { diffSetupObjects, geometryKey, keyframesKey, pointcloudKey } from './objects.ts'
 import { metresPerPixelAt, transformPoint } from './setupMath.ts'
@@ -43,7 +45,11 @@ export class SetupController implements ViewScene {
   #pointer: SetupPointer
   #used = false
   #active = false
-  #cameraFitted = false
+  /** The camera was placed on purpose (a restored view): the setup is not framed by itself. */
+  #cameraPlaced = false
+  /** The camera the last framing set (null: never framed), and the objects it framed. */
+  #framed: CameraState | null = null
+  #framedIds = new Set<string>()
 
   constructor(host: SceneHost, emit: (event: SetupEvent) => void) {
     this.#host = host
@@ -62,11 +68,11 @@ export class SetupController implements ViewScene {
     return this.#used
   }
 
-  /** The setup scene is shown (true) or not: the first view with content is framed once. */
+  /** The setup scene is shown (true) or not: the first view with content is framed. */
   setActive(active: boolean): void {
     this.#used ||= active
     this.#active = active
-    if (active) this.#fitOnce()
+    if (active) this.#frameAutomatically()
   }
 
   applyIntent(intent: SetupControllerIntent): void {
@@ -102,7 +108,9 @@ export class SetupController implements ViewScene {
         const bounds = state.objectBounds(intent.id)
         const size = this.#host.size()
         if (bounds !== null)
-          this.#host.animateCamera(fitCamera(this.#host.camera(), bounds, size.width / size.height))
+          this.#host.animateCamera(
+            frameBounds(this.#host.camera(), bounds, size.width / size.height),
+          )
         break
       }
     }
@@ -127,7 +135,7 @@ export class SetupController implements ViewScene {
       this.#want(view)
     }
     state.timeline.clampTo(state.duration())
-    this.#fitOnce()
+    this.#frameAutomatically()
   }
 
   /** Fetches what an object needs (the keys it holds already: nothing happens). */
@@ -173,7 +181,7 @@ export class SetupController implements ViewScene {
     if (kind === 'pointcloud') node.setPointCloud(resources.get(id, 'pointcloud'))
     if (kind === 'keyframes') this.#state.timeline.clampTo(this.#state.duration())
     this.#refresh(id)
-    this.#fitOnce()
+    this.#frameAutomatically()
     this.#host.invalidate()
     this.#host.requestFrame()
   }
@@ -185,7 +193,7 @@ export class SetupController implements ViewScene {
 
   /** The camera was placed on purpose (a restored view): the setup is not framed over it. */
   markCameraFitted(): void {
-    this.#cameraFitted = true
+    this.#cameraPlaced = true
   }
 
   /** The clip plane or the viewport changed. */
@@ -227,7 +235,8 @@ export class SetupController implements ViewScene {
   }
 
   /**
-   * Before a frame is drawn: the gizmo and the arrows keep their size on screen; while the camera
+   * Before a frame is drawn: translucent objects are sorted back to front and coincident faces
+   * told apart (SetupView.orderForDrawing); the gizmo and the arrows keep their size on screen; while the camera
    * moves (`interacting`) and 1,000,000 or more particles of point clouds are shown, 100,000 are
    * drawn, shared in proportion (spec/results.md §9, as the results' point clouds).
    */
@@ -247,6 +256,7 @@ export class SetupController implements ViewScene {
     this.#view.placeGizmo(
       gizmo === null ? null : { ...gizmo.shape, active: this.#pointer.activeHandle() },
     )
+    this.#view.orderForDrawing(camera, (id) => this.#state.objectBounds(id))
     for (const [id, node] of this.#view.nodes()) {
       const origin = node.arrowOrigin()
       if (origin === null) continue
@@ -272,21 +282,48 @@ export class SetupController implements ViewScene {
     return this.#state.bounds()
   }
 
-  /** Frames the setup (fitting during an orientation animation frames its destination). */
+  /**
+   * Frames what is visible from the direction the camera looks in (during an orientation
+   * animation: its destination); new objects are framed again until the camera is moved.
+   */
   fitView(): void {
-    const bounds = this.#state.bounds()
-    if (bounds === null) return
-    this.#cameraFitted = true
-    const size = this.#host.size()
-    const from = this.#host.cameraDestination() ?? this.#host.camera()
-    this.#host.setCamera(fitCamera(from, bounds, size.width / size.height))
+    this.#cameraPlaced = false
+    this.#frame(this.#host.cameraDestination() ?? this.#host.camera())
   }
 
-  /** The first time the shown setup is initialised with something to see, it is framed. */
-  #fitOnce(): void {
-    if (this.#cameraFitted || !this.#active || !this.#state.initialized()) return
-    if (this.#state.bounds() === null) return
-    this.fitView()
+  /** Frames the visible objects from `from`'s direction; false when nothing is visible. */
+  #frame(from: CameraState): boolean {
+    const state = this.#state
+    const bounds = state.bounds()
+    if (bounds === null) return false
+    const size = this.#host.size()
+    this.#host.setCamera(frameBounds(from, bounds, size.width / size.height))
+    this.#framed = this.#host.camera()
+    this.#framedIds = new Set(
+      [...state.objects.keys()].filter((id) => state.objectBounds(id) !== null),
+    )
+    return true
+  }
+
+  /**
+   * The first time the shown setup is initialised with something to see, it is framed from the
+   * front-right-top; after that, an object that appears (a part added, a mesh loaded) is framed
+   * with the rest as long as the camera is where the last framing put it.
+   */
+  #frameAutomatically(): void {
+    if (this.#cameraPlaced || !this.#active || !this.#state.initialized()) return
+    const framed = this.#framed
+    if (framed === null) {
+      this.#frame(frontRightTopCamera(this.#host.camera()))
+      return
+    }
+    const untouched = this.#host.camera() === framed && this.#host.cameraDestination() === null
+    if (!untouched) return
+    const state = this.#state
+    const appeared = [...state.objects.keys()].some(
+      (id) => !this.#framedIds.has(id) && state.objectBounds(id) !== null,
+    )
+    if (appeared) this.#frame(framed)
   }
 
   snapshot(): SetupSnapshot {

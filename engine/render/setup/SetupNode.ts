@@ -10,7 +10,6 @@ import {
   BufferGeometry,
   Color,
   Group,
-  Mesh,
   Points,
   Quaternion,
   Vector3,
@@ -19,12 +18,12 @@ import {
 } from 'three'
 import type { SetupMeshData, SetupObjectView, SetupPointCloudData } from '../../setupProtocol.ts'
 import { pointScaleForFraction } from '../detail.ts'
+import { objectOpacity, surfaceStyle } from './appearance.ts'
+import { RENDER_ORDER, type TranslucentSlot } from './drawOrder.ts'
 import { highlightColour } from './objects.ts'
 import {
   createFlatMaterial,
-  createOutlineMaterial,
   createPointMaterial,
-  createSurfaceMaterial,
   setColour,
   type SetupUniforms,
 } from './setupMaterials.ts'
@@ -32,16 +31,15 @@ import {
   createArrow,
   createSegments,
   createSprite,
-  createWireframe,
   disposeObject,
   writeBoxEdges,
   type FlatLines,
 } from './setupShapes.ts'
+import { MESH_HEALTH_COLOURS, SetupSurface } from './SetupSurface.ts'
 
 /** Colours of things the appearance does not give. */
 export const SETUP_COLOURS = {
-  holes: '#e03131',
-  nonManifold: '#ae3ec9',
+  ...MESH_HEALTH_COLOURS,
   seedPoint: '#fab005',
   inflow: '#2f9e44',
   outflow: '#e8590c',
@@ -60,9 +58,6 @@ export const SETUP_SIZES_PX = {
   outlineSelected: 3,
   outlineHovered: 2,
 } as const
-
-/** Opacity of a translucent object at most (its own opacity when lower). */
-export const TRANSLUCENT_OPACITY = 0.35
 
 /** How far a wall's particles are lightened towards white (0: the part's colour, 1: white). */
 export const WALL_PARTICLE_LIGHTEN = 0.55
@@ -93,11 +88,8 @@ export class SetupNode {
   readonly pose = new Group()
   readonly placed = new Group()
   #shared: SetupUniforms
-  surface: Mesh<BufferGeometry, ShaderMaterial> | null = null
-  #outline: Mesh<BufferGeometry, ShaderMaterial> | null = null
-  #wireframe: FlatLines | null = null
-  #holes: FlatLines | null = null
-  #nonManifold: FlatLines | null = null
+  #stencilRef: number
+  #mesh: SetupSurface | null = null
   #box: FlatLines | null = null
   #marker: Points<BufferGeometry, ShaderMaterial> | null = null
   #seed: Points<BufferGeometry, ShaderMaterial> | null = null
@@ -108,8 +100,10 @@ export class SetupNode {
   #cloudScale = 1
   #look: SetupObjectView | null = null
 
-  constructor(shared: SetupUniforms) {
+  /** `stencilRef` (1 … 255) marks the mesh's silhouette for its rim (SetupView gives each its own). */
+  constructor(shared: SetupUniforms, stencilRef = 1) {
     this.#shared = shared
+    this.#stencilRef = stencilRef
     this.pose.matrixAutoUpdate = false
     this.placed.matrixAutoUpdate = false
     this.pose.add(this.placed)
@@ -117,38 +111,9 @@ export class SetupNode {
 
   /** Shows a loaded mesh (own coordinates for parts, world for placed meshes); null removes it. */
   setMesh(data: SetupMeshData | null): void {
-    for (const object of [
-      this.surface,
-      this.#outline,
-      this.#wireframe,
-      this.#holes,
-      this.#nonManifold,
-    ])
-      disposeObject(object)
-    this.surface = this.#outline = this.#wireframe = this.#holes = this.#nonManifold = null
-    if (data === null) return
-    const geometry = new BufferGeometry()
-    geometry.setAttribute('position', new BufferAttribute(data.positions, 3))
-    geometry.setAttribute('normal', new BufferAttribute(data.normals, 3))
-    geometry.setAttribute('outlineNormal', new BufferAttribute(data.outlineNormals, 3))
-    geometry.setIndex(new BufferAttribute(data.indices, 1))
-    this.surface = new Mesh(geometry, createSurfaceMaterial(this.#shared))
-    this.#outline = new Mesh(geometry, createOutlineMaterial(this.#shared))
-    this.#outline.visible = false
-    const holeFloats = data.holeSegmentCount * 6
-    this.#holes = createSegments(
-      data.defectSegments.subarray(0, holeFloats),
-      createFlatMaterial(this.#shared, { colour: SETUP_COLOURS.holes, onTop: true }),
-    )
-    this.#nonManifold = createSegments(
-      data.defectSegments.subarray(holeFloats),
-      createFlatMaterial(this.#shared, { colour: SETUP_COLOURS.nonManifold, onTop: true }),
-    )
-    for (const object of [this.surface, this.#outline, this.#holes, this.#nonManifold]) {
-      object.frustumCulled = false
-      this.placed.add(object)
-    }
-    this.#holes.renderOrder = this.#nonManifold.renderOrder = 20
+    this.#mesh?.dispose()
+    this.#mesh =
+      data === null ? null : new SetupSurface(this.placed, this.#shared, data, this.#stencilRef)
   }
 
   /** Shows a discretized point cloud (world coordinates); null removes it. */
@@ -199,22 +164,19 @@ export class SetupNode {
     this.placed.matrix.copy(look.placement)
     this.pose.matrixWorldNeedsUpdate = this.placed.matrixWorldNeedsUpdate = true
     const appearance = view.appearance
-    const visible = appearance.visible
     const highlight = look.selected
       ? highlightColour(appearance.color, 'selected')
       : look.hovered
         ? highlightColour(appearance.color, 'hovered')
         : null
     const lineColour = highlight ?? (view.warning ? SETUP_COLOURS.warning : appearance.color)
+    this.#look = view
+    this.#styleCloud()
     this.#updateSurface(look, highlight)
     this.#updateBox(look, lineColour)
     this.#updateMarker(look, highlight)
     this.#updateSeed(look)
     this.#updateArrow(look)
-    this.#look = view
-    this.#styleCloud()
-    if (this.#holes !== null) this.#holes.visible = visible && look.meshHealth
-    if (this.#nonManifold !== null) this.#nonManifold.visible = visible && look.meshHealth
   }
 
   /**
@@ -235,53 +197,57 @@ export class SetupNode {
     )
     const sizePx = wall ? SETUP_SIZES_PX.wallParticle : SETUP_SIZES_PX.particle
     material.uniforms.uSizePx!.value = sizePx * this.#cloudScale
-    const opacity = appearance.translucent
-      ? Math.min(appearance.opacity, TRANSLUCENT_OPACITY)
-      : appearance.opacity
+    const opacity = objectOpacity(appearance)
     material.uniforms.uOpacity!.value = opacity
     material.transparent = opacity < 1
     material.depthWrite = opacity >= 1
-    cloud.renderOrder = material.transparent ? 2 : 0
+  }
+
+  /** The particles are drawn now (the surface fades so they show). */
+  #particlesShown(): boolean {
+    const cloud = this.#cloud
+    return cloud !== null && cloud.visible && cloud.geometry.getAttribute('position').count > 0
   }
 
   #updateSurface(look: NodeLook, highlight: string | null): void {
-    const surface = this.surface
-    if (surface === null) return
-    const { appearance } = look.view
-    const wireframe = appearance.wireframe
-    const opacity = appearance.translucent
-      ? Math.min(appearance.opacity, TRANSLUCENT_OPACITY)
-      : appearance.opacity
-    const material = surface.material
-    surface.visible = appearance.visible && !wireframe
-    setColour(material, appearance.color)
-    material.uniforms.uOpacity!.value = opacity
-    material.transparent = opacity < 1
-    material.depthWrite = opacity >= 1
-    // A highlight tints the surface and rims it (the rim shows on any colour, see highlightColour).
-    material.uniforms.uTintAmount!.value = highlight === null ? 0 : look.selected ? 0.3 : 0.18
-    if (highlight !== null) (material.uniforms.uTint!.value as Color).set(highlight)
-    surface.renderOrder = material.transparent ? 2 : 0
-    // The rim: the highlight, else the warning colour of a part with potential issues.
-    const outline = this.#outline!
-    const rim = highlight ?? (look.view.warning ? SETUP_COLOURS.warning : null)
-    outline.visible = surface.visible && rim !== null
-    if (rim !== null) {
-      setColour(outline.material, rim)
-      outline.material.uniforms.uWidthPx!.value = look.selected
-        ? SETUP_SIZES_PX.outlineSelected
-        : SETUP_SIZES_PX.outlineHovered
-    }
-    if (wireframe && this.#wireframe === null) {
-      this.#wireframe = createWireframe(surface.geometry, this.#shared)
-      this.placed.add(this.#wireframe)
-    }
-    if (this.#wireframe !== null) {
-      this.#wireframe.visible = appearance.visible && wireframe
-      setColour(this.#wireframe.material, highlight ?? appearance.color)
-      this.#wireframe.material.uniforms.uOpacity!.value = opacity
-      this.#wireframe.material.transparent = opacity < 1
-    }
+    if (this.#mesh === null) return
+    const { view } = look
+    const rimColour = highlight ?? (view.warning ? SETUP_COLOURS.warning : null)
+    this.#mesh.update({
+      style: surfaceStyle(view.appearance, this.#particlesShown()),
+      colour: view.appearance.color,
+      highlight:
+        highlight === null
+          ? null
+          : { colour: highlight, kind: look.selected ? 'selected' : 'hovered' },
+      rim:
+        rimColour === null
+          ? null
+          : {
+              colour: rimColour,
+              widthPx: look.selected
+                ? SETUP_SIZES_PX.outlineSelected
+                : SETUP_SIZES_PX.outlineHovered,
+            },
+      meshHealth: look.meshHealth,
+    })
+  }
+
+  /** True while something of it is drawn in the translucent pass (its surface or its particles). */
+  translucent(): boolean {
+    return (
+      this.#mesh?.translucent() === true ||
+      (this.#cloud !== null && this.#cloud.visible && this.#cloud.material.transparent)
+    )
+  }
+
+  /**
+   * Where it is drawn (drawOrder.ts): its translucent slot (null: with the opaque objects) and its
+   * surface's polygon offset rank.
+   */
+  order(slot: TranslucentSlot | null, offsetRank: number): void {
+    this.#mesh?.order(slot, offsetRank)
+    if (this.#cloud !== null) this.#cloud.renderOrder = slot?.particles ?? RENDER_ORDER.opaque
   }
 
   #updateBox(look: NodeLook, colour: string): void {
@@ -309,7 +275,7 @@ export class SetupNode {
     }
     if (this.#marker === null) {
       this.#marker = createSprite(this.#shared, look.view.appearance.color, SETUP_SIZES_PX.marker)
-      this.#marker.renderOrder = 30
+      this.#marker.renderOrder = RENDER_ORDER.marker
       this.pose.add(this.#marker)
     }
     this.#marker.geometry.getAttribute('position').setXYZ(0, ...geometry.position)
@@ -326,7 +292,7 @@ export class SetupNode {
     }
     if (this.#seed === null) {
       this.#seed = createSprite(this.#shared, SETUP_COLOURS.seedPoint, SETUP_SIZES_PX.seedPoint)
-      this.#seed.renderOrder = 31
+      this.#seed.renderOrder = RENDER_ORDER.seedPoint
       this.pose.add(this.#seed)
     }
     const position = this.#seed.geometry.getAttribute('position')
@@ -371,15 +337,12 @@ export class SetupNode {
 
   /** Triangles and particles drawn by this object. */
   drawn(): { triangles: number; points: number } {
-    const surfaceShown = this.surface !== null && (this.surface.visible || this.#wireframe?.visible)
+    const cloud = this.#cloud
     return {
-      triangles: surfaceShown ? (this.surface!.geometry.index?.count ?? 0) / 3 : 0,
+      triangles: this.#mesh?.triangles() ?? 0,
       points:
-        this.#cloud?.visible === true
-          ? Math.min(
-              this.#cloud.geometry.drawRange.count,
-              this.#cloud.geometry.getAttribute('position').count,
-            )
+        cloud?.visible === true
+          ? Math.min(cloud.geometry.drawRange.count, cloud.geometry.getAttribute('position').count)
           : 0,
     }
   }

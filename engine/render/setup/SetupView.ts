@@ -14,9 +14,20 @@ import {
   type BufferGeometry,
   type ShaderMaterial,
 } from 'three'
+import type { CameraState } from '../../../domain/results.ts'
 import type { PlaneEquation } from '../clip.ts'
-import type { Vec3 } from '../camera.ts'
+import { boundsSize } from '../framing.ts'
+import {
+  cameraBasis,
+  dotVectors,
+  scaleVector,
+  addVectors,
+  subtractVectors,
+  type Bounds,
+  type Vec3,
+} from '../camera.ts'
 import { AXIS_COLOURS, type ViewportSize } from '../RenderScene.ts'
+import { offsetRanks, RENDER_ORDER, translucentSlots } from './drawOrder.ts'
 import { GIZMO_AXES, type GizmoAxis } from './gizmo.ts'
 import { SetupNode } from './SetupNode.ts'
 import {
@@ -44,6 +55,10 @@ export interface GizmoPlacement {
 }
 
 type Handle = Mesh<BufferGeometry, ShaderMaterial>
+
+function boundsCentre(bounds: Bounds): Vec3 {
+  return scaleVector(addVectors(bounds.min, bounds.max), 0.5)
+}
 
 /** Three handles per tool, drawn over everything in the axis colours. */
 class GizmoVisual {
@@ -78,7 +93,7 @@ class GizmoVisual {
       this.#handles.set(`translate:${axis}`, [shaft, tip])
       this.#handles.set(`rotate:${axis}`, [ring])
       for (const mesh of [shaft, tip, ring]) {
-        mesh.renderOrder = 40
+        mesh.renderOrder = RENDER_ORDER.gizmo
         mesh.frustumCulled = false
       }
     }
@@ -120,6 +135,7 @@ export class SetupView {
   readonly uniforms = createSetupUniforms()
   #nodes = new Map<string, SetupNode>()
   #gizmo = new GizmoVisual(this.uniforms)
+  #made = 0
 
   constructor() {
     this.root.add(this.#gizmo.group)
@@ -129,7 +145,8 @@ export class SetupView {
   node(id: string): SetupNode {
     let node = this.#nodes.get(id)
     if (node === undefined) {
-      node = new SetupNode(this.uniforms)
+      // Each node marks its silhouette with its own stencil value (1 … 255, 0 is the clear value).
+      node = new SetupNode(this.uniforms, (this.#made++ % 255) + 1)
       this.#nodes.set(id, node)
       this.root.add(node.pose)
     }
@@ -148,6 +165,26 @@ export class SetupView {
 
   nodes(): IterableIterator<[string, SetupNode]> {
     return this.#nodes.entries()
+  }
+
+  /**
+   * Sets the draw order for the next frame (drawOrder.ts): translucent objects back to front by
+   * the depth of their centre along the view, and each surface's polygon offset by its size rank.
+   * `boundsOf` gives an object's world bounds (null: nothing of it to draw).
+   */
+  orderForDrawing(camera: CameraState, boundsOf: (id: string) => Bounds | null): void {
+    const { forward } = cameraBasis(camera)
+    const drawn = [...this.#nodes]
+      .map(([id, node]) => ({ node, bounds: boundsOf(id) }))
+      .filter((entry): entry is { node: SetupNode; bounds: Bounds } => entry.bounds !== null)
+    const ranks = offsetRanks(drawn.map(({ bounds }) => boundsSize(bounds)))
+    const translucent = drawn.filter(({ node }) => node.translucent())
+    const depths = translucent.map(({ bounds }) =>
+      dotVectors(subtractVectors(boundsCentre(bounds), camera.position), forward),
+    )
+    const slots = translucentSlots(depths)
+    const slotOf = new Map(translucent.map(({ node }, k) => [node, slots[k]!]))
+    drawn.forEach(({ node }, index) => node.order(slotOf.get(node) ?? null, ranks[index]!))
   }
 
   /** The shared clip plane (world), or none. */

@@ -6,6 +6,7 @@
  * the clock are driven by the test.
  */
 import type { Object3D } from 'three'
+import type { CameraState } from '../../../domain/results.ts'
 import { encodeMeshFile, type TriangleMesh } from '../../../domain/meshFile.ts'
 import type { KeyframesResult } from '../../../domain/movements.ts'
 import { encodePointCloudFile } from '../../../domain/pointCloudFile.ts'
@@ -74,10 +75,13 @@ export interface HarnessOptions {
   scene?: SceneKind
   /** Output bundles (engine/data/testing.ts createFakeServer): URLs it knows go to it. */
   outputs?: FakeServer
+  /** The camera placed at first (default: FRONT_CAMERA); null: none, the setup frames itself. */
+  camera?: CameraState | null
 }
 
 /**
- * A scene on the front camera (the setup unless `options.scene` says otherwise), with setup
+ * A scene on the front camera (the setup unless `options.scene` says otherwise; `options.camera`
+ * another camera, or none), with setup
  * resources served by URL and, with `options.outputs`, output bundles.
  */
 export async function createSetupHarness(
@@ -123,7 +127,8 @@ export async function createSetupHarness(
     },
     onSetupEvent: (event) => events.push(event),
   })
-  engine.dispatch({ type: 'set_camera', camera: FRONT_CAMERA })
+  if (options.camera !== null)
+    engine.dispatch({ type: 'set_camera', camera: options.camera ?? FRONT_CAMERA })
   engine.dispatch({ type: 'set_scene', scene: options.scene ?? 'setup' })
   const harness: SetupHarness = {
     engine,

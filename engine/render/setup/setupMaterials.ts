@@ -4,8 +4,12 @@
  * reaches them all, nothing is recompiled).
  */
 import {
+  AlwaysStencilFunc,
   Color,
   DoubleSide,
+  KeepStencilOp,
+  NotEqualStencilFunc,
+  ReplaceStencilOp,
   ShaderMaterial,
   Vector2,
   Vector4,
@@ -41,12 +45,23 @@ export function createSetupUniforms(): SetupUniforms {
   }
 }
 
-/** A lit surface (part meshes, sensor / clip / refinement meshes). */
-export function createSurfaceMaterial(shared: SetupUniforms): ShaderMaterial {
+/**
+ * A lit surface (part meshes, sensor / clip / refinement meshes), moved in depth by a polygon
+ * offset (setSurfaceOffset) and marking its silhouette in the stencil buffer while it has a rim.
+ */
+export function createSurfaceMaterial(shared: SetupUniforms, stencilRef: number): ShaderMaterial {
   return new ShaderMaterial({
     vertexShader: SURFACE_VERTEX_SHADER,
     fragmentShader: SURFACE_FRAGMENT_SHADER,
     side: DoubleSide,
+    polygonOffset: true,
+    polygonOffsetFactor: 0,
+    polygonOffsetUnits: 0,
+    // Every fragment of the surface, hidden or not, marks the silhouette (stencilWrite switches it on).
+    stencilRef,
+    stencilFunc: AlwaysStencilFunc,
+    stencilZFail: ReplaceStencilOp,
+    stencilZPass: ReplaceStencilOp,
     uniforms: {
       uClipPlane: shared.uClipPlane,
       uClipEnabled: shared.uClipEnabled,
@@ -58,15 +73,23 @@ export function createSurfaceMaterial(shared: SetupUniforms): ShaderMaterial {
   })
 }
 
-/** The selection outline: drawn behind the surface (polygon offset), only its rim shows. */
-export function createOutlineMaterial(shared: SetupUniforms): ShaderMaterial {
+/**
+ * The selection rim: the surface pushed out on screen, drawn after the surface only where the
+ * surface did not mark the stencil buffer with `stencilRef` (outside its silhouette), so it shows
+ * around an opaque and a translucent surface alike.
+ */
+export function createOutlineMaterial(shared: SetupUniforms, stencilRef: number): ShaderMaterial {
   return new ShaderMaterial({
     vertexShader: OUTLINE_VERTEX_SHADER,
     fragmentShader: OUTLINE_FRAGMENT_SHADER,
     side: DoubleSide,
-    polygonOffset: true,
-    polygonOffsetFactor: 4,
-    polygonOffsetUnits: 4,
+    stencilWrite: true,
+    stencilWriteMask: 0,
+    stencilRef,
+    stencilFunc: NotEqualStencilFunc,
+    stencilFail: KeepStencilOp,
+    stencilZFail: KeepStencilOp,
+    stencilZPass: KeepStencilOp,
     uniforms: {
       uClipPlane: shared.uClipPlane,
       uClipEnabled: shared.uClipEnabled,
@@ -95,7 +118,8 @@ export function createFlatMaterial(shared: SetupUniforms, options: FlatOptions):
     vertexShader: LINE_VERTEX_SHADER,
     fragmentShader: FLAT_FRAGMENT_SHADER,
     side: options.side ?? DoubleSide,
-    transparent: opacity < 1,
+    // On top: in three's translucent list, so it is drawn after the translucent surfaces too.
+    transparent: opacity < 1 || options.onTop === true,
     depthTest: options.onTop !== true,
     depthWrite: options.onTop !== true && opacity >= 1,
     uniforms: {
@@ -122,6 +146,7 @@ export function createPointMaterial(shared: SetupUniforms, options: PointOptions
   return new ShaderMaterial({
     vertexShader: POINT_VERTEX_SHADER,
     fragmentShader: POINT_FRAGMENT_SHADER,
+    transparent: options.onTop,
     depthTest: !options.onTop,
     depthWrite: !options.onTop,
     uniforms: {
@@ -135,6 +160,12 @@ export function createPointMaterial(shared: SetupUniforms, options: PointOptions
       uRing: { value: options.ring },
     },
   })
+}
+
+/** A surface's polygon offset (drawOrder.ts surfaceOffsetSteps): pushed back `steps` (< 0: forward). */
+export function setSurfaceOffset(material: ShaderMaterial, steps: number): void {
+  material.polygonOffsetFactor = steps
+  material.polygonOffsetUnits = steps
 }
 
 /** Sets a material's uColour (every setup material has one). */

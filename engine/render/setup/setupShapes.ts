@@ -13,6 +13,7 @@ import {
   type Object3D,
   type ShaderMaterial,
 } from 'three'
+import { RENDER_ORDER } from './drawOrder.ts'
 import { createFlatMaterial, createPointMaterial, type SetupUniforms } from './setupMaterials.ts'
 
 /** Lines in one flat colour. */
@@ -87,7 +88,7 @@ export function createArrow(shared: SetupUniforms, colour: string): Group {
   cone.rotation.x = Math.PI / 2
   cone.position.z = 0.875
   for (const part of [shaft, cone]) {
-    part.renderOrder = 25
+    part.renderOrder = RENDER_ORDER.arrow
     part.frustumCulled = false
     group.add(part)
   }
