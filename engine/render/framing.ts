@@ -18,8 +18,12 @@ import {
   type Vec3,
 } from './camera.ts'
 
-/** Share of the view's width and height left free on each side of framed bounds. */
-export const FRAME_MARGIN = 0.08
+/**
+ * Share of the view's width and height left free on each side of framed bounds: the view's chrome
+ * lies over its edges (the toolbar and the message along the top and bottom, the view cube, axis
+ * gizmo and scale bar in the corners).
+ */
+export const FRAME_MARGIN = { x: 0.1, y: 0.15 } as const
 
 /** Closest a framed camera gets to its target, metres (a single point is framed from here). */
 const MIN_FRAME_DISTANCE_M = 1e-3
@@ -38,20 +42,21 @@ function corners(bounds: Bounds): Vec3[] {
 
 /**
  * Frames the bounds from the camera's direction: the target moves to their centre and the camera
- * backs off (or comes closer) until all eight corners lie within the view less FRAME_MARGIN on
- * each side, the tightest such distance. Up, direction and mode are kept.
+ * backs off (or comes closer) until all eight corners lie within the view less the margin on each
+ * side, the tightest such distance. Up, direction and mode are kept.
  */
 export function frameBounds(
   camera: CameraState,
   bounds: Bounds,
   aspect: number,
-  margin = FRAME_MARGIN,
+  margin: { x: number; y: number } = FRAME_MARGIN,
 ): CameraState {
   const centre = scaleVector(addVectors(bounds.min, bounds.max), 0.5)
   const { forward, right, up } = cameraBasis(camera)
-  const fill = Math.max(0.05, 1 - 2 * margin)
-  const tanY = Math.tan((FIELD_OF_VIEW_DEG * Math.PI) / 360) * fill
-  const tanX = tanY * (aspect > 0 && Number.isFinite(aspect) ? aspect : 1)
+  const fill = (share: number) => Math.max(0.05, 1 - 2 * share)
+  const tanHalfFov = Math.tan((FIELD_OF_VIEW_DEG * Math.PI) / 360)
+  const tanY = tanHalfFov * fill(margin.y)
+  const tanX = tanHalfFov * (aspect > 0 && Number.isFinite(aspect) ? aspect : 1) * fill(margin.x)
   const orthographic = camera.mode === 'orthographic'
   let distance = MIN_FRAME_DISTANCE_M
   for (const corner of corners(bounds)) {
