@@ -76,7 +76,7 @@ export function frameBounds(
   }
 }
 
-/** The camera of a first view: looking from the front-right-top (the default camera's direction). */
+/** The camera of a first view: from the front-right-top (the default camera's direction). */
 export function frontRightTopCamera(camera: CameraState): CameraState {
   const initial = defaultViewportState().camera
   const direction = subtractVectors(initial.target, initial.position)

@@ -236,9 +236,10 @@ export class SetupController implements ViewScene {
 
   /**
    * Before a frame is drawn: translucent objects are sorted back to front and coincident faces
-   * told apart (SetupView.orderForDrawing); the gizmo and the arrows keep their size on screen; while the camera
-   * moves (`interacting`) and 1,000,000 or more particles of point clouds are shown, 100,000 are
-   * drawn, shared in proportion (spec/results.md §9, as the results' point clouds).
+   * told apart (SetupView.orderForDrawing); the gizmo and the arrows keep their size on screen;
+   * while the camera moves (`interacting`) and 1,000,000 or more particles of point clouds are
+   * shown, 100,000 are drawn, shared in proportion (spec/results.md §9, as the results' point
+   * clouds).
    */
   beforeDraw(interacting = false): void {
     const clouds = [...this.#view.nodes()]

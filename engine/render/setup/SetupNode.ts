@@ -100,7 +100,7 @@ export class SetupNode {
   #cloudScale = 1
   #look: SetupObjectView | null = null
 
-  /** `stencilRef` (1 … 255) marks the mesh's silhouette for its rim (SetupView gives each its own). */
+  /** `stencilRef` (1 … 255) marks the mesh's silhouette for its rim (one per node, SetupView). */
   constructor(shared: SetupUniforms, stencilRef = 1) {
     this.#shared = shared
     this.#stencilRef = stencilRef

@@ -145,7 +145,7 @@ export class SetupView {
   node(id: string): SetupNode {
     let node = this.#nodes.get(id)
     if (node === undefined) {
-      // Each node marks its silhouette with its own stencil value (1 … 255, 0 is the clear value).
+      // Each node marks its silhouette with its own stencil value (1 … 255; 0 is the clear one).
       node = new SetupNode(this.uniforms, (this.#made++ % 255) + 1)
       this.#nodes.set(id, node)
       this.root.add(node.pose)

@@ -57,7 +57,7 @@ export function createSurfaceMaterial(shared: SetupUniforms, stencilRef: number)
     polygonOffset: true,
     polygonOffsetFactor: 0,
     polygonOffsetUnits: 0,
-    // Every fragment of the surface, hidden or not, marks the silhouette (stencilWrite switches it on).
+    // Every fragment of the surface, hidden or not, marks the silhouette (while stencilWrite is on).
     stencilRef,
     stencilFunc: AlwaysStencilFunc,
     stencilZFail: ReplaceStencilOp,
@@ -162,7 +162,7 @@ export function createPointMaterial(shared: SetupUniforms, options: PointOptions
   })
 }
 
-/** A surface's polygon offset (drawOrder.ts surfaceOffsetSteps): pushed back `steps` (< 0: forward). */
+/** A surface's polygon offset (drawOrder.ts surfaceOffsetSteps): `steps` back (< 0: forward). */
 export function setSurfaceOffset(material: ShaderMaterial, steps: number): void {
   material.polygonOffsetFactor = steps
   material.polygonOffsetUnits = steps

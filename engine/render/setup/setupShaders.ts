@@ -94,7 +94,8 @@ void main() {
   }
   vec3 worldNormal = (vec4(normal, 0.0) * viewMatrix).xyz;
   const vec3 key = vec3(${KEY_LIGHT_DIRECTION.map(glsl).join(', ')});
-  float hemisphere = mix(${glsl(SURFACE_LIGHT.ground)}, ${glsl(SURFACE_LIGHT.sky)}, 0.5 + 0.5 * worldNormal.z);
+  float up = 0.5 + 0.5 * worldNormal.z;
+  float hemisphere = mix(${glsl(SURFACE_LIGHT.ground)}, ${glsl(SURFACE_LIGHT.sky)}, up);
   float diffuse = max(dot(normal, key), 0.0);
   float specular = pow(max(dot(normal, normalize(key + toCamera)), 0.0), 48.0);
   float light = (hemisphere + ${glsl(SURFACE_LIGHT.key)} * diffuse) * inside;
