@@ -63,7 +63,7 @@ export function AppearanceFolder({ parts, edit, issues }: PartFolderProps) {
         unit=""
         value={opacity.value}
         placeholder={opacity.mixed ? MIXED_PLACEHOLDER : undefined}
-        hint="0 (invisible) to 1 (opaque)."
+        hint="Of the Translucent display: 0 (invisible) to 1 (opaque)."
         issues={on('opacity')}
         onCommit={(value) => save({ opacity: value })}
         {...lock}
