@@ -107,3 +107,16 @@ export type SetupObjectDialog =
 /** The open sensor or volume clip dialog (null: none). */
 export const setupObjectDialogAtom = atom<SetupObjectDialog | null>(null)
 setupObjectDialogAtom.debugLabel = 'setupObjectDialogAtom'
+
+/**
+ * The CAD assembly import wizard (spec/setup.md §2), when open: the file it organizes (null until
+ * one is uploaded or chosen) and its step.
+ */
+export interface AssemblyWizardState {
+  assemblyId: number | null
+  step: 'organize' | 'tessellate'
+}
+
+/** The open assembly import wizard (null: closed). */
+export const assemblyWizardAtom = atom<AssemblyWizardState | null>(null)
+assemblyWizardAtom.debugLabel = 'assemblyWizardAtom'
