@@ -19,6 +19,7 @@ import {
   SlimProjectSchema,
   pageSchema,
 } from './projects.ts'
+import { ASSEMBLY_ROUTES } from './rest/assemblyRoutes.ts'
 import { EXPORT_ROUTES } from './rest/exportRoutes.ts'
 import { RESULTS_ROUTES } from './rest/resultsRoutes.ts'
 import { RUN_ROUTES } from './rest/runRoutes.ts'
@@ -282,6 +283,7 @@ export const ROUTES = {
   ...SENSOR_ROUTES,
   ...EXPORT_ROUTES,
   ...VIEWPORT_ROUTES,
+  ...ASSEMBLY_ROUTES,
 } as const satisfies Record<string, RouteDef>
 
 export type RouteName = keyof typeof ROUTES

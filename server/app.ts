@@ -9,6 +9,8 @@ import Fastify, {
 import type { Kysely } from 'kysely'
 import { NAME_USED_MESSAGE } from '../domain/projects.ts'
 import { ApiError, toErrorBody } from './api/apiError.ts'
+import { registerAssemblyJobs } from './assemblies/AssemblyRunner.ts'
+import { registerAssemblyUploadRoute } from './assemblies/uploadRoute.ts'
 import { createHandlers } from './api/handlers/index.ts'
 import { buildOpenApiDocument } from './api/openapi.ts'
 import { methodsForPath, registerRoutes } from './api/routes.ts'
@@ -51,6 +53,8 @@ export interface AppOptions {
   version?: string
   /** Job executors and setup loader (tests); default worker threads and the stored setup. */
   jobs?: JobOptions
+  /** Largest STEP upload; default STEP_UPLOAD_LIMIT_BYTES (tests lower it). */
+  stepUploadLimitBytes?: number
 }
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -143,6 +147,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSetupFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerResultsChannel(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerExports(app, { db: options.db, clock, dataDir: options.dataDir })
+  registerAssemblyUploadRoute(app, {
+    db: options.db,
+    clock,
+    dataDir: options.dataDir,
+    ...(options.stepUploadLimitBytes !== undefined && {
+      limitBytes: options.stepUploadLimitBytes,
+    }),
+  })
 
   const openApiDocument = buildOpenApiDocument(version)
   registerRoutes(app, {
@@ -153,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await registerJobs(app, { db: options.db, clock, dataDir: options.dataDir, ...options.jobs })
   await registerSensorJobs(app, { db: options.db, clock, dataDir: options.dataDir })
+  await registerAssemblyJobs(app, { db: options.db, clock, dataDir: options.dataDir })
 
   const uiBuilt = await registerStatic(app, distDir)
 

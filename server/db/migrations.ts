@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { assembliesMigration } from '../assemblies/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
 import { jobsMigration } from '../jobs/migration.ts'
 import { sensorsClipsMigration } from '../sensors/migration.ts'
@@ -285,6 +286,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0004_viewport_state': viewportStateMigration(dialect),
     '0005_sensors_clips': sensorsClipsMigration(dialect),
     '0006_user_exports': userExportsMigration(dialect),
+    '0007_assemblies': assembliesMigration(dialect),
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { AssembliesTable, AssemblyPartsTable } from '../assemblies/tables.ts'
 
 /*
  * One schema for SQLite and PostgreSQL: timestamps are ISO-8601 text (they sort as text), JSON is
@@ -311,18 +312,6 @@ export interface SensorOutputStatesTable {
   updated_at: string
 }
 
-/** A saved viewport state of a simulation, per mode (pre: setup, post: results). */
-export interface ViewportStatesTable {
-  id: Generated<number>
-  simulation_id: number
-  /** 'pre' or 'post'. */
-  mode: string
-  /** JSON ViewportState. */
-  state: string
-  created_at: string
-  updated_at: string
-}
-
 /** A user export (server/exports/); one live export per simulation, a new one replaces it. */
 export interface UserExportsTable {
   id: Generated<number>
@@ -382,6 +371,8 @@ export interface Database {
   viewport_states: ViewportStatesTable
   user_exports: UserExportsTable
   user_export_files: UserExportFilesTable
+  assemblies: AssembliesTable
+  assembly_parts: AssemblyPartsTable
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>

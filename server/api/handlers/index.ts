@@ -8,6 +8,7 @@ import {
   version,
 } from './account.ts'
 import { login, logout, refresh } from './auth.ts'
+import { assemblyHandlers } from './assemblyHandlers.ts'
 import { exportHandlers } from './exportHandlers.ts'
 import { resultsHandlers } from './resultsHandlers.ts'
 import { runHandlers } from './runHandlers.ts'
@@ -60,5 +61,6 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     ...sensorHandlers,
     ...exportHandlers,
     ...viewportHandlers,
+    ...assemblyHandlers,
   }
 }

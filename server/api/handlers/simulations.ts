@@ -11,6 +11,8 @@ import { assertSetupEditable } from '../../setup/access.ts'
 import { copySetup } from '../../setup/copySetup.ts'
 import { refuseUnavailableSwitches } from '../../setup/settings.ts'
 import { removeSimulationPointClouds } from '../../storage/pointClouds.ts'
+import { assemblyRunnerFor } from '../../assemblies/AssemblyRunner.ts'
+import { removeAssemblyFiles } from '../../assemblies/stepFile.ts'
 
 type Db = Kysely<Database>
 
@@ -161,8 +163,10 @@ export const deleteSimulation: RouteHandlers['deleteSimulation'] = async (
     await touchProject(trx, simulation.project_id, clock.nowIso())
     return { id: simulation.id }
   })
-  // The discretizations' point clouds go with the rows that named them.
+  // The discretizations' point clouds and the STEP files go with the rows that named them.
   await removeSimulationPointClouds(dataDir, deleted.id)
+  await assemblyRunnerFor(db).stopSimulation(deleted.id)
+  await removeAssemblyFiles(dataDir, deleted.id)
   return deleted
 }
 
