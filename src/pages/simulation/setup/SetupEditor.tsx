@@ -2,13 +2,15 @@ import { useSetAtom } from 'jotai'
 import { useEffect } from 'react'
 import type { Project, Simulation } from '../../../../domain/projects.ts'
 import { useCurrentUser } from '../../../lib/currentUser.ts'
+import { AssemblyWizard } from './assemblies/AssemblyWizard.tsx'
+import { ImportingFileWidget } from './assemblies/ImportingFileWidget.tsx'
 import { DiscretizationControls } from './discretization/DiscretizationControls.tsx'
 import { SetupExplorer } from './explorer/SetupExplorer.tsx'
 import { SetupEditableContext } from './forms/fields/editable.ts'
 import { SideFormHost } from './forms/SideFormHost.tsx'
 import { MovementTimeline } from './movements/MovementTimeline.tsx'
 import { setupEditability } from './setupEditability.ts'
-import { setupSelectionAtom, sideFormAtom } from './state/setupAtoms.ts'
+import { assemblyWizardAtom, setupSelectionAtom, sideFormAtom } from './state/setupAtoms.ts'
 import { SetupToolbar } from './toolbar/SetupToolbar.tsx'
 import { InputValidationBar } from './validation/InputValidationBar.tsx'
 import { SetupViewport } from './viewport/SetupViewport.tsx'
@@ -35,6 +37,7 @@ export function SetupEditor({
         <div className="setup-page__toolbar">
           <SetupToolbar simulation={simulation} />
           <DiscretizationControls simulation={simulation} />
+          <ImportingFileWidget simulation={simulation} />
         </div>
         <div className="setup-page__body">
           <aside className="setup-page__explorer" aria-label="Object explorer">
@@ -48,6 +51,7 @@ export function SetupEditor({
         </div>
         <InputValidationBar simulation={simulation} />
       </div>
+      <AssemblyWizard simulation={simulation} />
     </SetupEditableContext.Provider>
   )
 }
@@ -56,8 +60,10 @@ export function SetupEditor({
 function useResetOnSimulationChange(simulationId: number) {
   const setSelection = useSetAtom(setupSelectionAtom)
   const setForm = useSetAtom(sideFormAtom)
+  const setWizard = useSetAtom(assemblyWizardAtom)
   useEffect(() => {
     setSelection([])
     setForm(null)
-  }, [simulationId, setSelection, setForm])
+    setWizard(null)
+  }, [simulationId, setSelection, setForm, setWizard])
 }

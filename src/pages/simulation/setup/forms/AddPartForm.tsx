@@ -15,7 +15,12 @@ import {
   useSetupSensorsQuery,
   useSetupVolumeClipsQuery,
 } from '../queries/setupQueries.ts'
-import { objectId, setupSelectionAtom, sideFormAtom } from '../state/setupAtoms.ts'
+import {
+  assemblyWizardAtom,
+  objectId,
+  setupSelectionAtom,
+  sideFormAtom,
+} from '../state/setupAtoms.ts'
 import { FileButton, StlUnitSelect, UploadProgressList } from '../uploads/StlUploads.tsx'
 import { useStlUploads } from '../uploads/useStlUploads.ts'
 import {
@@ -39,6 +44,9 @@ import { VectorField } from './fields/VectorField.tsx'
 import type { SideFormProps } from './registry.ts'
 import '../uploads/uploads.css'
 import './addPart/addPart.css'
+
+/** The geometry source that opens the CAD assembly import wizard. */
+export const CAD_SOURCE_LABEL = 'CAD file (STEP)'
 
 /** Names a new part must not take: parts, sensors and volume clips (spec/setup.md §5). */
 function useTakenNames(simulationId: number): Set<string> {
@@ -71,6 +79,9 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
   const uploads = useStlUploads()
   const setSelection = useSetAtom(setupSelectionAtom)
   const setForm = useSetAtom(sideFormAtom)
+  const setWizard = useSetAtom(assemblyWizardAtom)
+  // A CAD file is organized and tessellated in the assembly wizard, not in this form.
+  const [cad, setCad] = useState(false)
   const [draft, setDraft] = useState<AddPartDraft>(() => newAddPartDraft(component, takenNames, 0))
   // The automatic name follows the names taken until the person types one.
   const [nameTyped, setNameTyped] = useState(false)
@@ -110,7 +121,7 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
   }
 
   const submit = async () => {
-    if (!setup.editable || busy) return
+    if (!setup.editable || busy || cad) return
     setSubmitted(true)
     if (issues.length > 0) return
     if (draft.source === 'stl') return addFromFiles()
@@ -141,17 +152,49 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
                 type="radio"
                 name="geometry-source"
                 value={source}
-                checked={draft.source === source}
+                checked={!cad && draft.source === source}
                 disabled={!setup.editable || busy}
-                onChange={() => set({ source })}
+                onChange={() => {
+                  setCad(false)
+                  set({ source })
+                }}
               />
               {GEOMETRY_SOURCE_LABELS[source]}
             </label>
           ))}
+          <label className="add-part-form__source">
+            <input
+              type="radio"
+              name="geometry-source"
+              value="cad"
+              checked={cad}
+              disabled={!setup.editable || busy}
+              onChange={() => setCad(true)}
+            />
+            {CAD_SOURCE_LABEL}
+          </label>
         </div>
       </fieldset>
 
-      {draft.source === 'stl' ? (
+      {cad ? (
+        <div className="add-part-form__files">
+          <p className="field__hint">
+            A STEP assembly (.stp or .step) is imported in a wizard: choose its components, group
+            them into parts and tessellate them. The parts appear in the view when it is done.
+          </p>
+          <button
+            type="button"
+            className="button button--primary button--small"
+            disabled={!setup.editable}
+            onClick={() => {
+              setForm(null)
+              setWizard({ assemblyId: null, step: 'organize' })
+            }}
+          >
+            Open the CAD import wizard
+          </button>
+        </div>
+      ) : draft.source === 'stl' ? (
         <div className="add-part-form__files">
           <StlUnitSelect value={unit} onChange={setUnit} disabled={busy || !setup.editable} />
           <div className="add-part-form__file-row">
@@ -228,14 +271,16 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
         </>
       )}
 
-      <VectorField
-        label="Position"
-        unit="m"
-        value={draft.position}
-        onCommit={(position) => set({ position })}
-      />
+      {!cad && (
+        <VectorField
+          label="Position"
+          unit="m"
+          value={draft.position}
+          onCommit={(position) => set({ position })}
+        />
+      )}
 
-      {component !== 'rigid' && (
+      {!cad && component !== 'rigid' && (
         <SelectField<string>
           label="Material"
           value={draft.materialId === null ? null : String(draft.materialId)}
@@ -246,7 +291,7 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
           onChange={(value) => set({ materialId: Number(value) })}
         />
       )}
-      {component === 'filling' && (
+      {!cad && component === 'filling' && (
         <NumberField
           label="Fill height"
           unit="m"
@@ -261,13 +306,19 @@ export function AddPartForm({ simulation, form }: SideFormProps<'addPart'>) {
         <button type="button" className="button button--secondary" onClick={() => setForm(null)}>
           Cancel
         </button>
-        <SubmitButton
-          label={
-            busy ? 'Adding…' : draft.source === 'stl' && files.length > 1 ? 'Add parts' : 'Add part'
-          }
-          blockedReason={blocked ? (issues[0]?.message ?? null) : null}
-          inactive={busy || !setup.editable}
-        />
+        {!cad && (
+          <SubmitButton
+            label={
+              busy
+                ? 'Adding…'
+                : draft.source === 'stl' && files.length > 1
+                  ? 'Add parts'
+                  : 'Add part'
+            }
+            blockedReason={blocked ? (issues[0]?.message ?? null) : null}
+            inactive={busy || !setup.editable}
+          />
+        )}
       </footer>
     </form>
   )
