@@ -4,7 +4,8 @@ import { isJobActive } from '../../../../../domain/jobs.ts'
 import { STEP_EXTENSIONS } from '../../../../../domain/rest/assemblyRoutes.ts'
 import { uploadFailedMessage } from '../../../../../domain/setupMessages.ts'
 import { ASSEMBLY_WIZARD, type Assembly } from '../../../../../domain/tessellation.ts'
-import { formatBytes, formatCount } from '../../../../../domain/units.ts'
+import { formatCount } from '../../../../../domain/units.ts'
+import { formatBytes } from '../../../../lib/format.ts'
 import { Spinner } from '../../../../components/Spinner.tsx'
 import { usePushToast } from '../../../../components/Toasts.tsx'
 import { routeKey } from '../../../../queries/queries.ts'
@@ -18,7 +19,7 @@ import { countNodes } from './assemblyTree.ts'
 /** A chosen file that is not a STEP file. */
 export const NOT_STEP_MESSAGE = 'Choose a .stp or .step file.'
 
-/** The warning of a STEP file above 500 MB (spec/setup.md §2). */
+/** The warning of a STEP file above 500 MB (spec/setup.md §2), in decimal units like the limit. */
 export function largeStepWarning(sizeBytes: number): string {
   return `This file is ${formatBytes(sizeBytes)}, larger than ${formatBytes(ASSEMBLY_WIZARD.stepWarningBytes)}: uploading, reading and tessellating it can take a long time.`
 }
