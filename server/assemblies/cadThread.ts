@@ -72,6 +72,8 @@ function runCadThread(
     worker.once('exit', () => liveThreads--)
     let chain = Promise.resolve()
     let settled = false
+    // Once the final message came, the thread may exit before its handling is done: that is no error.
+    let finalReceived = false
     const settle = (action: () => void) => {
       if (settled) return
       settled = true
@@ -90,18 +92,24 @@ function runCadThread(
         return
       }
       chain = chain.then(() => (signal.aborted ? undefined : onMessage(message)))
-      if (message.type === 'read' || message.type === 'done')
+      if (message.type === 'read' || message.type === 'done') {
+        finalReceived = true
         chain.then(
           () => settle(() => (signal.aborted ? reject(aborted()) : resolve())),
-          (error: unknown) => settle(() => reject(error as Error)),
+          (error: unknown) => settle(() => reject(toError(error))),
         )
-      else chain.catch((error: unknown) => settle(() => reject(error as Error)))
+      } else chain.catch((error: unknown) => settle(() => reject(toError(error))))
     })
     worker.on('error', (error) => settle(() => reject(error)))
-    worker.on('exit', (code) =>
-      settle(() => reject(new Error(`The CAD thread ended early (exit code ${code}).`))),
-    )
+    worker.on('exit', (code) => {
+      if (!finalReceived)
+        settle(() => reject(new Error(`The CAD thread ended early (exit code ${code}).`)))
+    })
   })
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
 }
 
 /** The default executor: every read and tessellation in its own worker thread. */

@@ -212,9 +212,10 @@ export function linearDeflectionOf(box: Box, factor: number): number {
  * (occt meshes each face on its own, sharing the edge points, so a solid closes once welded);
  * triangles that collapse to an edge or a point, or have no area, are dropped and counted.
  */
-export function mergeMeshes(
-  meshes: readonly OcctMesh[],
-): { mesh: TriangleMesh; degenerateTriangles: number } {
+export function mergeMeshes(meshes: readonly OcctMesh[]): {
+  mesh: TriangleMesh
+  degenerateTriangles: number
+} {
   let vertexCount = 0
   let triangleCount = 0
   for (const mesh of meshes) {

@@ -59,7 +59,8 @@ export function assembliesMigration(dialect: DialectName): Migration {
         .execute()
     },
     async down(db: AnyDb) {
-      for (const table of ['assembly_parts', 'assemblies']) await db.schema.dropTable(table).execute()
+      for (const table of ['assembly_parts', 'assemblies'])
+        await db.schema.dropTable(table).execute()
     },
   }
 }

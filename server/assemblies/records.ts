@@ -116,7 +116,10 @@ export function tessellationKey(nodeIds: readonly string[], params: MeshingParam
 
 /** New, changed since its last tessellation, or its setup part was deleted since. */
 export function needsTessellation(row: AssemblyPartRow): boolean {
-  const key = tessellationKey(readNodeIds(row.node_ids), readMeshingParameters(row.meshing_parameters))
+  const key = tessellationKey(
+    readNodeIds(row.node_ids),
+    readMeshingParameters(row.meshing_parameters),
+  )
   if (row.tessellated_key !== key) return true
   return (row.triangle_count ?? 0) > 0 && row.setup_part_id === null
 }
@@ -196,7 +199,16 @@ export async function toAssembly(db: Db, row: AssemblyRow): Promise<Assembly> {
   ])
   const importJob = jobs.find((job) => job.id === row.import_job_id)
   const tessellation = jobs.find((job) => job.id === row.latest_tessellation_job_id)
-  const tree = readTree(row)
+  // The tree is stored before its job ends: a row read before a job read as done is read again.
+  const current =
+    importJob?.state === 'done' && row.tree === null
+      ? ((await db
+          .selectFrom('assemblies')
+          .selectAll()
+          .where('id', '=', row.id)
+          .executeTakeFirst()) ?? row)
+      : row
+  const tree = readTree(current)
   const errors = [
     ...(importJob ? readMessages(importJob.errors) : []),
     ...(tessellation ? readMessages(tessellation.errors) : []),

@@ -243,7 +243,8 @@ export async function runTessellationJob(
   let done = 0
   const finishPart = async (part: PlannedPart, result: PartTessellationResult | null) => {
     const warnings = await storePart(context, run, part, result)
-    for (const warning of warnings) messages.push({ description: `${part.row.name}: ${warning.message}` })
+    for (const warning of warnings)
+      messages.push({ description: `${part.row.name}: ${warning.message}` })
     done++
     await db
       .updateTable('jobs')

@@ -16,7 +16,11 @@ import type { DialectName } from '../db/connect.ts'
 import { DEMO_PASSWORD, DEMO_USERS, OTHER_ORGANIZATION_USER } from '../db/demoAccounts.ts'
 import { migrateToLatest } from '../db/migrations.ts'
 import { seedDatabase } from '../db/seed.ts'
-import { createTestDatabase, type Json, type TestDatabase } from '../../tests/integration/harness.ts'
+import {
+  createTestDatabase,
+  type Json,
+  type TestDatabase,
+} from '../../tests/integration/harness.ts'
 
 /** occt-import-js's test files (in its npm tarball). */
 const OCCT_TEST_FILES = fileURLToPath(
@@ -77,14 +81,17 @@ export async function startCadTestServer(dialect: DialectName): Promise<CadTestS
   await app.listen({ port: 0, host: '127.0.0.1' })
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`
 
-  const send = async (path: string, init: RequestInit, token: string | null) => {
+  const send = async (path: string, init: RequestInit, token: string | null): Promise<CadReply> => {
     const headers = new Headers(init.headers)
     if (token !== null) headers.set('authorization', `Bearer ${token}`)
     const response = await fetch(`${baseUrl}${path}`, { ...init, headers })
     const bytes = new Uint8Array(await response.arrayBuffer())
     const json = (response.headers.get('content-type') ?? '').includes('application/json')
-    const body: Json = json && bytes.length > 0 ? JSON.parse(new TextDecoder().decode(bytes)) : null
-    return { status: response.status, body, bytes }
+    const parsed: unknown =
+      json && bytes.length > 0 ? JSON.parse(new TextDecoder().decode(bytes)) : null
+    // Replies are read loosely in tests (Json): the server checks every body against its schema.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
+    return { status: response.status, body: parsed as Json, bytes }
   }
   const login = async (email: string) => {
     const reply = await send(
@@ -136,11 +143,12 @@ export async function startCadTestServer(dialect: DialectName): Promise<CadTestS
       return (reply.body as { id: number }).id
     },
     waitForEnd: async (path) => {
-      for (const until = Date.now() + 60_000; Date.now() < until; ) {
+      for (const until = Date.now() + 60_000; Date.now() < until;) {
         const reply = await server.api('GET', path)
         expect(reply.status, JSON.stringify(reply.body)).toBe(200)
-        const state = (reply.body as { state: string }).state
-        if (state !== 'scheduled' && state !== 'running') return reply.body
+        const body: unknown = reply.body
+        const state = (body as { state: string }).state
+        if (state !== 'scheduled' && state !== 'running') return body
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       throw new Error(`${path} did not end within 60 s.`)

@@ -19,7 +19,12 @@ import { detectForeignFormat } from '../storage/sniff.ts'
 import { resolveStoredPath } from '../storage/files.ts'
 import { assemblyRunnerFor, insertImportJob } from './AssemblyRunner.ts'
 import { toAssembly } from './records.ts'
-import { STEP_SNIFF_BYTES, assembliesDirectory, assemblyStoredPath, looksLikeStep } from './stepFile.ts'
+import {
+  STEP_SNIFF_BYTES,
+  assembliesDirectory,
+  assemblyStoredPath,
+  looksLikeStep,
+} from './stepFile.ts'
 
 /*
  * POST /api/client-upload/simulations/{id}/assemblies (spec/setup.md §7; multipart `file`, one
@@ -75,7 +80,8 @@ async function receiveStep(
   if (!request.isMultipart())
     throw new ApiError('wrong_input', 'Send the file as multipart/form-data (field "file").')
   const declared = Number(request.headers['content-length'])
-  if (Number.isFinite(declared) && declared > limit + MULTIPART_OVERHEAD_BYTES) throw tooLarge(limit)
+  if (Number.isFinite(declared) && declared > limit + MULTIPART_OVERHEAD_BYTES)
+    throw tooLarge(limit)
   let received: ReceivedStep | undefined
   let refusal: ApiError | undefined
   await mkdir(dirname(temporaryPath), { recursive: true })
@@ -88,7 +94,10 @@ async function receiveStep(
         part.file.resume()
         continue
       }
-      const fileName = (part.filename || '').replace(/^.*[\\/]/, '').trim().slice(0, 255)
+      const fileName = (part.filename || '')
+        .replace(/^.*[\\/]/, '')
+        .trim()
+        .slice(0, 255)
       checkFileName(fileName)
       const out = createWriteStream(temporaryPath)
       let pending: Buffer[] = []
