@@ -9,6 +9,7 @@ import { OrganizePartsStep } from './OrganizePartsStep.tsx'
 import { TessellationStep } from './TessellationStep.tsx'
 import { WIZARD_STEPS, WIZARD_TITLE, canGoNext, type WizardStep } from './wizardModel.ts'
 import './assemblies.css'
+import './assemblyParts.css'
 
 /**
  * The CAD assembly import wizard (spec/setup.md §2), open while assemblyWizardAtom says so: a modal

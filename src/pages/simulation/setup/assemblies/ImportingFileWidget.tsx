@@ -25,7 +25,7 @@ import {
   type AssemblyJob,
 } from './assemblyJobs.ts'
 import { useAssembliesQuery, useTessellationRunsQuery } from './assemblyQueries.ts'
-import './assemblies.css'
+import './importingFile.css'
 
 /** Refetched when a tessellation ends: the setup's parts (new and updated) and what depends on them. */
 const AFTER_TESSELLATION = [
