@@ -86,6 +86,43 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
       },
     },
   },
+  '/api/client-upload/simulations/{id}/assemblies': {
+    post: {
+      operationId: 'uploadAssembly',
+      summary:
+        'Upload a CAD (STEP) file to a simulation; its import tree is read in a job (spec/setup.md §7)',
+      parameters: [idParameter],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: { type: 'string', format: 'binary', description: '.stp or .step' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        201: {
+          description:
+            "The Assembly (domain/tessellation.ts) in state 'scheduled' or 'running'; GET /api/assemblies/{id} until 'done' (assemblyMetadata) or 'failed' (tessellationErrors)",
+        },
+        400: errorResponse(
+          'wrong_input: not .stp/.step, empty, not multipart; body_keys_missing: no file',
+        ),
+        401: errorResponse('unauthorized'),
+        403: errorResponse("forbidden: a contributor on another's simulation"),
+        404: errorResponse('resource_not_found'),
+        409: errorResponse('conflict: the setup is locked or was uploaded'),
+        413: errorResponse('payload_too_large: above 1 GiB (STEP_UPLOAD_LIMIT_BYTES)'),
+        503: errorResponse('security_risk: the file is not STEP by content'),
+      },
+    },
+  },
   '/api/client-upload/uploads': {
     post: {
       operationId: 'uploadFile',

@@ -117,6 +117,19 @@ describeEachDialect('CAD import: access and refusals', (dialect) => {
     expect(assemblies.body).toHaveLength(1)
   })
 
+  it('describes the upload and every JSON route in the OpenAPI document', async () => {
+    const doc = (await t.api('GET', '/openapi.json', undefined, null)).body
+    const upload = doc.paths['/api/client-upload/simulations/{id}/assemblies'].post
+    expect(upload.operationId).toBe('uploadAssembly')
+    expect(Object.keys(upload.responses)).toEqual(
+      expect.arrayContaining(['201', '401', '409', '413', '503']),
+    )
+    expect(doc.paths['/api/assemblies/{id}'].post.operationId).toBe('startTessellation')
+    expect(doc.paths['/api/tessellation_runs/{id}'].delete.operationId).toBe(
+      'cancelTessellationRun',
+    )
+  })
+
   it('lets a contributor import into their own simulation', async () => {
     const own = await t.createSimulation('Contributor CAD', t.contributor)
     const upload = await t.upload(own, 'cube.step', readStepFixture(CUBE_MM_FIXTURE), t.contributor)
