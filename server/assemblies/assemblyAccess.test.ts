@@ -121,7 +121,7 @@ describeEachDialect('CAD import: access and refusals', (dialect) => {
     const doc = (await t.api('GET', '/openapi.json', undefined, null)).body
     const upload = doc.paths['/api/client-upload/simulations/{id}/assemblies'].post
     expect(upload.operationId).toBe('uploadAssembly')
-    expect(Object.keys(upload.responses)).toEqual(
+    expect(Object.keys(upload.responses as object)).toEqual(
       expect.arrayContaining(['201', '401', '409', '413', '503']),
     )
     expect(doc.paths['/api/assemblies/{id}'].post.operationId).toBe('startTessellation')
