@@ -74,12 +74,14 @@ export class JobRunner {
   /**
    * Recovery at server start: scheduled jobs are queued again; a running simulation resumes from
    * its last checkpoint (or fails when it has none); a running discretization fails; a
-   * simulation left 'stopping' ends stopped. Nothing stays 'running' without a worker.
+   * simulation left 'stopping' ends stopped. Nothing stays 'running' without a worker. Jobs of
+   * other kinds (sensor recomputations, CAD reads and tessellations) are their runners' to recover.
    */
   async start(): Promise<void> {
     const stale = await this.#db
       .selectFrom('jobs')
       .selectAll()
+      .where('kind', 'in', ['simulation', 'discretization'])
       .where('state', 'in', ['scheduled', 'running'])
       .orderBy('id')
       .execute()
