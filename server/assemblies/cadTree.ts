@@ -199,12 +199,16 @@ export function boxOfLeaves(facts: NodeFacts, leaves: readonly string[]): Box | 
 /**
  * The absolute linear deflection (metres) of a part: occt's bounding-box ratio (0.001 of the
  * average edge of the box, as occt-import-js computes it for a whole shape) times the part's
- * linearDeflectionFactor, taken over the part's own box.
+ * linearDeflectionFactor, taken over the part's own box. It is snapped down to a power of √2:
+ * one read of the file meshes every shape at one deflection, so parts of about the same size
+ * share a read; a part is meshed at most 1.41 times finer than asked, never coarser.
  */
 export function linearDeflectionOf(box: Box, factor: number): number {
   const averageSize =
     (box.max[0] - box.min[0] + (box.max[1] - box.min[1]) + (box.max[2] - box.min[2])) / 3
-  return Math.max(MIN_LINEAR_DEFLECTION_M, averageSize * BASE_LINEAR_DEFLECTION_RATIO * factor)
+  const exact = averageSize * BASE_LINEAR_DEFLECTION_RATIO * factor
+  if (!(exact > MIN_LINEAR_DEFLECTION_M)) return MIN_LINEAR_DEFLECTION_M
+  return Math.max(MIN_LINEAR_DEFLECTION_M, 2 ** (Math.floor(2 * Math.log2(exact) + 1e-9) / 2))
 }
 
 /**
