@@ -130,3 +130,16 @@ export function insertSite(table: SiteTable, key: number): number {
     h = (h + 1) & mask
   }
 }
+
+/** The slot of `key`, or −1 when the table does not hold it. */
+export function findSite(table: SiteTable, key: number): number {
+  const keys = table.keys
+  const mask = table.mask
+  let h = hashSite(key) & mask
+  for (;;) {
+    const k = keys[h]!
+    if (k === key) return table.slots[h]!
+    if (k === -1) return -1
+    h = (h + 1) & mask
+  }
+}

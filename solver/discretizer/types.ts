@@ -26,6 +26,7 @@ export const DISCRETIZATION_ISSUE_CODES = [
   'outside_domain',
   'initial_conditions_not_applied',
   'legacy_discretizer',
+  'fluid_volume',
 ] as const
 /** One issue code. */
 export type DiscretizationIssueCode = (typeof DISCRETIZATION_ISSUE_CODES)[number]
@@ -55,6 +56,26 @@ export interface PartDiscretizationSummary {
   meshVolume: number
   /** particleCount · dp³, m³. */
   particleVolume: number
+  /**
+   * Fluid parts: the part's volume below its fill height (exact for closed meshes: boxes and any
+   * polyhedron; a tessellated curve's tessellation), m³. Null for walls, open meshes and fills
+   * restricted to a seed point's region, whose volume is not known.
+   */
+  geometricVolume: number | null
+  /** (particleVolume − geometricVolume) / geometricVolume; null where geometricVolume is. */
+  volumeDifference: number | null
+  /** Particles the volume correction added (> 0) or removed (< 0) at the top of a fluid. */
+  volumeCorrection: number
+  /** The part's lattice: its sites sit at latticeOrigin + (i + ½, j + ½, k + ½)·latticeSpacing, m. */
+  latticeOrigin: Vec3
+  /** dp on every axis for fluid; a wall's within frames.ts MAX_WALL_STRETCH of it. */
+  latticeSpacing: Vec3
+  /**
+   * Walls: the largest distance of a face with fluid beside it from the plane midway between its
+   * wall layer and the fluid, m (0: every such face is where the solver sees it); null for fluid
+   * parts and walls without an axis-aligned face beside fluid.
+   */
+  faceMisfit: number | null
   /** Every edge shared by exactly two triangles. */
   watertight: boolean
   /** Wall layers sampled (walls), 0 for fluid parts. */
@@ -76,7 +97,7 @@ export interface DiscretizationSummary {
   wallCount: number
   parts: PartDiscretizationSummary[]
   materials: MaterialDiscretizationSummary[]
-  /** Fluid volume from particles vs the placed fluid meshes' volumes below their fill height, m³. */
+  /** Fluid volume from particles vs the fluid parts' volumes below their fill height, m³. */
   fluidParticleVolume: number
   fluidMeshVolume: number
   /** The particle count estimated before allocating (bounding volumes / dp³). */
@@ -87,9 +108,10 @@ export interface DiscretizationSummary {
 
 /**
  * Particles of a setup. N particles: xyz arrays of length 3N and per-particle arrays of length N,
- * fluid particles first, then walls. Every particle sits on one global lattice:
- * x = (i + ½)·dp for integers i, j, k, so particles of different parts never overlap. When
- * `errors` is not empty the arrays are empty (nothing was allocated for a refused setup).
+ * fluid particles first, then walls. Every part's particles sit on a lattice of its own,
+ * origin + (i + ½, j + ½, k + ½)·dp (frames.ts: its faces midway between sites); where parts meet,
+ * a site another part holds is left to it. When `errors` is not empty the arrays are empty
+ * (nothing was allocated for a refused setup).
  */
 export interface Discretization {
   particleDiameter: number

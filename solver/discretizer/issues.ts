@@ -1,0 +1,43 @@
+/** How the discretizer's modules report issues, and the number formats of their messages. */
+import {
+  formatCount as formatCountOfDomain,
+  formatNumber,
+  volumeToLiters,
+} from '../../domain/units.ts'
+import type { DiscretizationIssue, DiscretizationIssueCode } from './types.ts'
+
+/** Errors and warnings gathered while discretizing. */
+export interface IssueLists {
+  errors: DiscretizationIssue[]
+  warnings: DiscretizationIssue[]
+}
+
+/** Adds an issue to `list`. */
+export function report(
+  list: DiscretizationIssue[],
+  code: DiscretizationIssueCode,
+  partId: number | null,
+  message: string,
+): void {
+  list.push({ code, partId, message })
+}
+
+/** '10,726'. */
+export const formatCount = formatCountOfDomain
+
+/** '0.02 m' (4 significant digits). */
+export function formatLength(metres: number): string {
+  return `${formatNumber(metres, 4)} m`
+}
+
+/** Litres below one cubic metre ('38.4 L'), cubic metres from there ('2.75 m³'); 3 digits. */
+export function formatVolume(cubicMetres: number): string {
+  return cubicMetres < 1
+    ? `${formatNumber(volumeToLiters(cubicMetres), 3)} L`
+    : `${formatNumber(cubicMetres, 3)} m³`
+}
+
+/** A ratio as a percentage with one decimal: 0.0412 → '4.1 %'. */
+export function formatPercent(ratio: number): string {
+  return `${formatNumber(Math.round(ratio * 1000) / 10, 4)} %`
+}
