@@ -99,6 +99,8 @@ export const AssemblyPartSchema = v.object({
   componentType: v.picklist(COMPONENT_TYPES),
   meshingParameters: MeshingParametersSchema,
   needsTessellation: v.boolean(),
+  /** The setup part its last tessellation made (null before one, or once that part is deleted). */
+  setupPartId: v.optional(v.nullable(v.number()), null),
   warnings: v.array(TessellationWarningSchema),
 })
 /** A part being built from assembly nodes. */

@@ -46,6 +46,7 @@ interface SetupPartView {
   name: string
   meshUrl: string | null
   component: { type: string }
+  warnings: { errorCode: string; message: string }[]
   shape: {
     type: string
     info: { nbrOfTriangles: number; boundingBox: { min: number[]; max: number[] } }
@@ -135,6 +136,7 @@ describeEachDialect('CAD import: STEP assemblies and tessellation', (dialect) =>
       ['Brackets', false],
     ])
     const made = await setupParts(simulationId)
+    expect(parts.map((p) => p.setupPartId)).toEqual(made.map((p) => p.id))
     expect(made.map((p) => [p.name, p.component.type, p.shape.type])).toEqual([
       ['Plate', 'rigid', 'stl'],
       ['Brackets', 'refinement', 'stl'],
@@ -162,7 +164,7 @@ describeEachDialect('CAD import: STEP assemblies and tessellation', (dialect) =>
       meshingParameters: {
         linearDeflectionFactor: 0.1,
         angularDeflection: 5,
-        useDelabellaAlgorithm: false,
+        useDelabellaAlgorithm: true,
       },
     })
     expect(finer.body).toMatchObject({ name: 'Base plate', needsTessellation: true })
@@ -175,6 +177,12 @@ describeEachDialect('CAD import: STEP assemblies and tessellation', (dialect) =>
     expect(remade[0]!.shape.info.nbrOfTriangles).toBeGreaterThan(made[0]!.shape.info.nbrOfTriangles)
     expect(remade[0]!.meshUrl).not.toBe(made[0]!.meshUrl)
     expect(remade[1]!.meshUrl).toBe(made[1]!.meshUrl)
+    // The part's tessellation warning (no Delabella mesher here) shows on its setup part too.
+    const [plateAfter] = (await t.api('GET', `/assemblies/${id}/parts`)).body as AssemblyPart[]
+    const delabella = plateAfter!.warnings.find((w) => w.errorCode.includes('delabella'))
+    expect(delabella).toBeDefined()
+    expect(remade[0]!.warnings.map((w) => w.errorCode)).toContain(delabella!.errorCode)
+    expect(remade[1]!.warnings.some((w) => w.errorCode.includes('delabella'))).toBe(false)
   })
 
   async function waitForRun(simulationId: number, runId: number): Promise<Json> {

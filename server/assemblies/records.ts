@@ -164,6 +164,7 @@ export function toAssemblyParts(
         componentType: COMPONENT_TYPES.find((t) => t === row.component_type) ?? 'rigid',
         meshingParameters: readMeshingParameters(row.meshing_parameters),
         needsTessellation: needsTessellation(row),
+        setupPartId: row.setup_part_id,
         warnings: readWarnings(row.warnings),
       }
     })

@@ -5,6 +5,7 @@ import { checkMeshHealth, countTriangles } from '../../solver/geometry/mesh.ts'
 import type { SessionUser } from '../api/context.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
 import { createStoredPart, updateStoredParts } from '../setup/parts.ts'
+import { readPart } from '../setup/store.ts'
 import type { UploadInfo } from '../setup/views.ts'
 import { uploadStoredPath, writeStoredFile } from '../storage/files.ts'
 
@@ -120,3 +121,25 @@ export async function syncSetupPart(
     },
   ])
 }
+
+/**
+ * The tessellation's warnings shown on the setup part it made (its Information folder), in place
+ * of those of an earlier tessellation; the part's other warnings (mesh health, discretizer) stay.
+ */
+export async function carryTessellationWarnings(
+  db: Kysely<Database>,
+  setupPartId: number,
+  warnings: readonly { errorCode: string; message: string }[],
+): Promise<void> {
+  const part = await readPart(db, setupPartId)
+  const kept = part.warnings.filter((w) => !w.errorCode.startsWith(TESSELLATION_CODE_PREFIX))
+  const carried = warnings.map(({ errorCode, message }) => ({ errorCode, message }))
+  await db
+    .updateTable('parts')
+    .set({ warnings: JSON.stringify([...kept, ...carried]) })
+    .where('id', '=', setupPartId)
+    .execute()
+}
+
+/** Every tessellation warning's errorCode starts so (TESSELLATION_WARNING_CODES). */
+export const TESSELLATION_CODE_PREFIX = 'tessellation_'

@@ -20,7 +20,11 @@ import {
   tessellationKey,
   type AssemblyPartRow,
 } from './records.ts'
-import { placeTessellatedMesh, storeTessellatedMesh } from './setupParts.ts'
+import {
+  carryTessellationWarnings,
+  placeTessellatedMesh,
+  storeTessellatedMesh,
+} from './setupParts.ts'
 
 /*
  * A tessellation run (spec/setup.md §2 step '2. Tessellation'): each part's nodes resolved to
@@ -175,12 +179,14 @@ async function storePart(
           },
           { positions: result.positions, indices: result.indices },
         )
-        return placeTessellatedMesh(
+        const placed = await placeTessellatedMesh(
           { db: trx, dataDir, nowIso, simulation, user: run.user },
           row.setup_part_id,
           { name: row.name, componentType: row.component_type as AssemblyPart['componentType'] },
           uploadId,
         )
+        await carryTessellationWarnings(trx, placed, warnings)
+        return placed
       })
     } catch (error) {
       warnings.push({

@@ -116,7 +116,11 @@ describe('step 2', () => {
   })
 
   it('keeps Import disabled while no part needs tessellation, and says Re-Tessellate after a run', async () => {
-    server.parts = server.parts.map((p) => ({ ...p, needsTessellation: false }))
+    server.parts = server.parts.map((p, i) => ({
+      ...p,
+      needsTessellation: false,
+      setupPartId: 20 + i,
+    }))
     server.assembly = makeAssembly({ latestTessellationRunId: 4 })
     await openStep2()
     expect(button('Re-Tessellate').disabled).toBe(true)

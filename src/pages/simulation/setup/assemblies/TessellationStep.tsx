@@ -125,7 +125,7 @@ export function TessellationStep(props: {
     allMeshingValid(effective) &&
     canStartTessellation(formParams, effective) &&
     !start.isPending
-  const label = tessellateLabel(assembly)
+  const label = tessellateLabel(parts)
 
   const exportConfiguration = () => {
     const json = JSON.stringify(configurationOf(assembly, parts), null, 2)

@@ -74,6 +74,7 @@ export function makeAssemblyPart(id: number, patch: Partial<AssemblyPart> = {}):
     componentType: 'rigid',
     meshingParameters: defaultMeshingParameters(),
     needsTessellation: true,
+    setupPartId: null,
     warnings: [],
     ...patch,
   }

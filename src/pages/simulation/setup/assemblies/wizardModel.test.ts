@@ -65,6 +65,7 @@ const part = (id: number, patch: Partial<AssemblyPart> = {}): AssemblyPart => ({
     useDelabellaAlgorithm: false,
   },
   needsTessellation: true,
+  setupPartId: null,
   warnings: [],
   ...patch,
 })
@@ -190,9 +191,16 @@ describe('the steps', () => {
     expect(canGoNext(null, [part(1)])).toBe(false)
   })
 
-  it('says Re-Tessellate once the file was tessellated', () => {
-    expect(tessellateLabel(assembly())).toBe('Import')
-    expect(tessellateLabel(assembly({ latestTessellationRunId: 9 }))).toBe('Re-Tessellate')
+  it('says Re-Tessellate when every part was tessellated before', () => {
+    expect(tessellateLabel([])).toBe('Import')
+    expect(tessellateLabel([part(1)])).toBe('Import')
+    expect(tessellateLabel([{ ...part(1), setupPartId: 7 }, part(2)])).toBe('Import')
+    expect(
+      tessellateLabel([
+        { ...part(1), setupPartId: 7 },
+        { ...part(2), setupPartId: 8 },
+      ]),
+    ).toBe('Re-Tessellate')
   })
 
   it('shows the first chosen part’s meshing parameters and which differ', () => {

@@ -150,9 +150,10 @@ export function canGoNext(
   return isImportCompleted(assembly) && (parts?.length ?? 0) > 0
 }
 
-/** Step 2's button: Re-Tessellate once the file was tessellated before, else Import. */
-export function tessellateLabel(assembly: Pick<Assembly, 'latestTessellationRunId'>): string {
-  return assembly.latestTessellationRunId === null ? 'Import' : 'Re-Tessellate'
+/** Step 2's button: Re-Tessellate when every part was tessellated into a setup part before. */
+export function tessellateLabel(parts: readonly Pick<AssemblyPart, 'setupPartId'>[]): string {
+  const all = parts.length > 0 && parts.every((part) => part.setupPartId != null)
+  return all ? 'Re-Tessellate' : 'Import'
 }
 
 /** Every part's saved meshing parameters follow the rules (the form shows only the chosen ones). */
