@@ -6,6 +6,8 @@ import {
   PROCESS_STATES,
   canDiscretize,
   discretizationToast,
+  formatFluidVolume,
+  formatVolumeDifference,
   readDiscretizationSummary,
 } from './discretization.ts'
 
@@ -68,8 +70,58 @@ describe('discretization', () => {
         { partId: 4, name: 'Tank', role: 'wall', particleCount: 20 },
       ],
     })
+    const withVolumes = {
+      ...stored,
+      parts: [
+        {
+          ...stored.parts[0],
+          particleVolume: 0.0384,
+          geometricVolume: 0.04,
+          volumeDifference: -0.04,
+          latticeOrigin: [0, 0, 0],
+        },
+        { ...stored.parts[1], particleVolume: 0.0012, geometricVolume: null },
+      ],
+      fluidParticleVolume: 0.0384,
+      fluidMeshVolume: 0.04,
+    }
+    expect(readDiscretizationSummary(withVolumes)).toEqual({
+      particleCount: 120,
+      fluidCount: 100,
+      wallCount: 20,
+      parts: [
+        {
+          partId: 3,
+          name: 'Water',
+          role: 'fluid',
+          particleCount: 100,
+          particleVolume: 0.0384,
+          geometricVolume: 0.04,
+          volumeDifference: -0.04,
+        },
+        {
+          partId: 4,
+          name: 'Tank',
+          role: 'wall',
+          particleCount: 20,
+          particleVolume: 0.0012,
+          geometricVolume: null,
+        },
+      ],
+      fluidParticleVolume: 0.0384,
+      fluidMeshVolume: 0.04,
+    })
     expect(readDiscretizationSummary({ fluidParticles: 80 })).toBeNull()
     expect(readDiscretizationSummary(null)).toBeNull()
+  })
+
+  it('writes fluid volumes in litres or cubic metres and differences with their sign', () => {
+    expect(formatFluidVolume(0.0384)).toBe('38.4 L')
+    expect(formatFluidVolume(0.000125)).toBe('0.125 L')
+    expect(formatFluidVolume(2.7512)).toBe('2.75 m³')
+    expect(formatVolumeDifference(-0.04155)).toBe('−4.2 %')
+    expect(formatVolumeDifference(0.0001)).toBe('0 %')
+    expect(formatVolumeDifference(0.124)).toBe('+12.4 %')
   })
 
   it('is blocked by errors and info items, not by warnings', () => {

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot'
 import { JOB_STATES, JOB_TEXTS, JobMessageSchema, type JobState } from './jobs.ts'
+import { formatNumber, volumeToLiters } from './units.ts'
 import { blocksRun, type Issue } from './validation.ts'
 
 /** Process states of assemblies, tessellations, discretizations, sensor recomputations, exports. */
@@ -27,16 +28,28 @@ export const DiscretizedPartSchema = v.object({
   name: v.string(),
   role: v.picklist(DISCRETIZED_PART_ROLES),
   particleCount: v.number(),
+  /** particleCount × dp³, m³ (absent in summaries stored before it was reported). */
+  particleVolume: v.optional(v.number()),
+  /**
+   * A fluid part's own volume below its fill height, m³; null for walls and for fluid whose
+   * volume is not known (an open mesh, a fill around a seed point).
+   */
+  geometricVolume: v.optional(v.nullable(v.number())),
+  /** (particleVolume − geometricVolume) / geometricVolume; null where geometricVolume is. */
+  volumeDifference: v.optional(v.nullable(v.number())),
 })
 /** One part of a discretization summary. */
 export type DiscretizedPart = v.InferOutput<typeof DiscretizedPartSchema>
 
-/** Particle counts of a finished discretization (solver/discretizer DiscretizationSummary). */
+/** Particle counts and fluid volumes of a finished discretization (solver/discretizer's summary). */
 export const DiscretizationSummarySchema = v.object({
   particleCount: v.number(),
   fluidCount: v.number(),
   wallCount: v.number(),
   parts: v.array(DiscretizedPartSchema),
+  /** The fluid's particles × dp³ and the fluid parts' own volumes, m³. */
+  fluidParticleVolume: v.optional(v.number()),
+  fluidMeshVolume: v.optional(v.number()),
 })
 /** Particle counts of a finished discretization. */
 export type DiscretizationSummary = v.InferOutput<typeof DiscretizationSummarySchema>
@@ -48,6 +61,23 @@ export type DiscretizationSummary = v.InferOutput<typeof DiscretizationSummarySc
 export function readDiscretizationSummary(stored: unknown): DiscretizationSummary | null {
   const parsed = v.safeParse(DiscretizationSummarySchema, stored)
   return parsed.success ? parsed.output : null
+}
+
+/** A fluid part whose particle volume is further than this share off its own volume is flagged. */
+export const FLUID_VOLUME_WARNING_RATIO = 0.01
+
+/** A fluid volume as people write it: litres below one cubic metre ('38.4 L'), else '2.75 m³'. */
+export function formatFluidVolume(cubicMetres: number): string {
+  return cubicMetres < 1
+    ? `${formatNumber(volumeToLiters(cubicMetres), 3)} L`
+    : `${formatNumber(cubicMetres, 3)} m³`
+}
+
+/** A relative difference in percent with one decimal and its sign: −0.0412 → '−4.1 %'. */
+export function formatVolumeDifference(ratio: number): string {
+  const tenths = Math.round(ratio * 1000)
+  const text = formatNumber(Math.abs(tenths) / 10, 4)
+  return `${tenths < 0 ? '−' : tenths > 0 ? '+' : ''}${text} %`
 }
 
 /** GET /simulations/{id}/discretizations (the latest one). */

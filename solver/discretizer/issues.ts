@@ -1,9 +1,6 @@
 /** How the discretizer's modules report issues, and the number formats of their messages. */
-import {
-  formatCount as formatCountOfDomain,
-  formatNumber,
-  volumeToLiters,
-} from '../../domain/units.ts'
+import { formatFluidVolume } from '../../domain/discretization.ts'
+import { formatCount as formatCountOfDomain, formatNumber } from '../../domain/units.ts'
 import type { DiscretizationIssue, DiscretizationIssueCode } from './types.ts'
 
 /** Errors and warnings gathered while discretizing. */
@@ -31,11 +28,7 @@ export function formatLength(metres: number): string {
 }
 
 /** Litres below one cubic metre ('38.4 L'), cubic metres from there ('2.75 m³'); 3 digits. */
-export function formatVolume(cubicMetres: number): string {
-  return cubicMetres < 1
-    ? `${formatNumber(volumeToLiters(cubicMetres), 3)} L`
-    : `${formatNumber(cubicMetres, 3)} m³`
-}
+export const formatVolume = formatFluidVolume
 
 /** A ratio as a percentage with one decimal: 0.0412 → '4.1 %'. */
 export function formatPercent(ratio: number): string {

@@ -3,6 +3,7 @@
  * particles hold a volume more than 1 % off its own (particles × dp³ against the part's volume below
  * its fill height), and a fluid part with almost no particles.
  */
+import { FLUID_VOLUME_WARNING_RATIO } from '../../domain/discretization.ts'
 import type { Vec3 } from '../../domain/vector.ts'
 import type { FluidFill } from './fluidFill.ts'
 import { fillHeightOf } from './fluidFill.ts'
@@ -25,7 +26,7 @@ import type { WallPartSummary } from './wallSampling.ts'
 /** A fluid part with fewer particles than this is flagged. */
 export const FEW_PARTICLES = 100
 /** A fluid part whose particle volume is further than this share off its own volume is flagged. */
-export const VOLUME_WARNING_RATIO = 0.01
+export const VOLUME_WARNING_RATIO = FLUID_VOLUME_WARNING_RATIO
 /** A cause of a volume difference is named when it accounts for this share of the volume. */
 const CAUSE_RATIO = 0.005
 

@@ -46,9 +46,19 @@ const DONE = record({
     fluidCount: 1234,
     wallCount: 300,
     parts: [
-      { partId: 12, name: 'Water', role: 'fluid', particleCount: 1234 },
-      { partId: 13, name: 'Tank', role: 'wall', particleCount: 300 },
+      {
+        partId: 12,
+        name: 'Water',
+        role: 'fluid',
+        particleCount: 1234,
+        particleVolume: 0.009872,
+        geometricVolume: 0.0103,
+        volumeDifference: -0.04155,
+      },
+      { partId: 13, name: 'Tank', role: 'wall', particleCount: 300, particleVolume: 0.0024 },
     ],
+    fluidParticleVolume: 0.009872,
+    fluidMeshVolume: 0.0103,
   },
 })
 
@@ -174,7 +184,11 @@ describe('DiscretizationControls', () => {
     )
     fireEvent.click(screen.getByText('1,534 particles'))
     const table = screen.getByRole('table', { name: 'Particles per part' })
-    expect(within(table).getByRole('row', { name: /Water Fluid 1,234/ })).toBeTruthy()
+    // the fluid's volume from its particles against its own, flagged beyond 1 %
+    const water = within(table).getByRole('row', { name: /Water Fluid 9.87 L of 10.3 L/ })
+    expect(water.textContent).toBe('WaterFluid9.87 L of 10.3 L (−4.2 %)1,234')
+    expect(within(water).getByText(/9.87 L/).className).toBe('discretization__volume--off')
+    expect(within(table).getByRole('row', { name: /Tank Wall 300/ })).toBeTruthy()
     expect(within(table).getByRole('row', { name: /Total 1,534/ })).toBeTruthy()
     expect(screen.getByText('Water:')).toBeTruthy()
   })

@@ -1,4 +1,10 @@
-import type { Discretization, DiscretizedPart } from '../../../../../domain/discretization.ts'
+import {
+  FLUID_VOLUME_WARNING_RATIO,
+  formatFluidVolume,
+  formatVolumeDifference,
+  type Discretization,
+  type DiscretizedPart,
+} from '../../../../../domain/discretization.ts'
 import { formatCount } from '../../../../../domain/units.ts'
 import { messagesOf, type DiscretizationSummary } from './discretizationModel.ts'
 
@@ -9,14 +15,37 @@ const ROLE_LABELS: Record<DiscretizedPart['role'], string> = {
   none: 'No particles',
 }
 
-/** Particles per part and in total, fluid and walls apart. */
+/**
+ * A fluid part's volume: what its particles hold (particles × dp³) against its own volume below
+ * the fill height, with the difference; flagged beyond 1 %. Empty for walls and older summaries.
+ */
+function FluidVolume({ part }: { part: DiscretizedPart }) {
+  if (part.role !== 'fluid' || part.particleVolume === undefined) return null
+  const own = part.geometricVolume
+  const difference = part.volumeDifference
+  const off = difference != null && Math.abs(difference) > FLUID_VOLUME_WARNING_RATIO
+  return (
+    <span className={off ? 'discretization__volume--off' : undefined}>
+      {formatFluidVolume(part.particleVolume)}
+      {own != null && ` of ${formatFluidVolume(own)}`}
+      {difference != null && ` (${formatVolumeDifference(difference)})`}
+    </span>
+  )
+}
+
+/** Particles and fluid volume per part and in total, fluid and walls apart. */
 export function DiscretizationSummaryView({ summary }: { summary: DiscretizationSummary }) {
+  const fluidVolume = summary.fluidParticleVolume
+  const ownVolume = summary.fluidMeshVolume
   return (
     <table className="discretization__table" aria-label="Particles per part">
       <thead>
         <tr>
           <th scope="col">Part</th>
           <th scope="col">Role</th>
+          <th scope="col" title="Particles × particle diameter³, of the part's own volume">
+            Fluid volume
+          </th>
           <th scope="col">Particles</th>
         </tr>
       </thead>
@@ -25,6 +54,9 @@ export function DiscretizationSummaryView({ summary }: { summary: Discretization
           <tr key={part.partId}>
             <th scope="row">{part.name}</th>
             <td>{ROLE_LABELS[part.role]}</td>
+            <td>
+              <FluidVolume part={part} />
+            </td>
             <td>{formatCount(part.particleCount)}</td>
           </tr>
         ))}
@@ -33,15 +65,24 @@ export function DiscretizationSummaryView({ summary }: { summary: Discretization
         <tr>
           <th scope="row">Fluid</th>
           <td />
+          <td>
+            {fluidVolume !== undefined && formatFluidVolume(fluidVolume)}
+            {fluidVolume !== undefined &&
+              ownVolume !== undefined &&
+              ownVolume > 0 &&
+              ` of ${formatFluidVolume(ownVolume)}`}
+          </td>
           <td>{formatCount(summary.fluidCount)}</td>
         </tr>
         <tr>
           <th scope="row">Walls</th>
           <td />
+          <td />
           <td>{formatCount(summary.wallCount)}</td>
         </tr>
         <tr className="discretization__total">
           <th scope="row">Total</th>
+          <td />
           <td />
           <td>{formatCount(summary.particleCount)}</td>
         </tr>

@@ -1,3 +1,8 @@
+import {
+  formatFluidVolume,
+  formatVolumeDifference,
+  type DiscretizedPart,
+} from '../../../../../../domain/discretization.ts'
 import { PART_MESSAGES, type Part } from '../../../../../../domain/parts.ts'
 import { formatNumber, unitSymbol } from '../../../../../../domain/units.ts'
 import { Fact } from '../../../../../components/Fact.tsx'
@@ -19,11 +24,21 @@ function particleCountOf(part: Part, summaryCount: number | undefined): number |
   return summaryCount ?? null
 }
 
+/** '9.87 L of 10.3 L (−4.2 %)': a fluid part's particle volume against its own; null for walls. */
+export function fluidVolumeText(summary: DiscretizedPart | undefined): string | null {
+  if (summary?.role !== 'fluid' || summary.particleVolume === undefined) return null
+  let text = formatFluidVolume(summary.particleVolume)
+  if (summary.geometricVolume != null) text += ` of ${formatFluidVolume(summary.geometricVolume)}`
+  if (summary.volumeDifference != null)
+    text += ` (${formatVolumeDifference(summary.volumeDifference)})`
+  return text
+}
+
 /**
  * The Information folder of one part: the geometry facts the server computed (triangles, surface
  * area, bounding box, centre, normal, holes and non-manifold edges, with 'Part has potential
  * issues. Check Information tab for details.'), the part's warnings, the latest discretization's
- * messages about it and its particle count.
+ * messages about it, its particle count and, for fluid, the volume its particles hold.
  */
 export function InformationFolder({ simulationId, parts }: PartFolderProps) {
   const part = parts.length === 1 ? parts[0] : undefined
@@ -41,6 +56,7 @@ export function InformationFolder({ simulationId, parts }: PartFolderProps) {
   const warnings = own.filter((m) => m.level === 'warning')
   const summaryCount = summaryOf(discretization)?.parts.find((p) => p.partId === part.id)
   const particles = particleCountOf(part, summaryCount?.particleCount)
+  const volume = fluidVolumeText(summaryCount)
   return (
     <div className="property-form">
       {defects > 0 && (
@@ -67,6 +83,7 @@ export function InformationFolder({ simulationId, parts }: PartFolderProps) {
         <Fact term="Particles">
           {particles === null ? 'Not discretized yet' : formatNumber(particles)}
         </Fact>
+        {volume !== null && <Fact term="Fluid volume">{volume}</Fact>}
       </dl>
       <MessageList
         title="Warnings"
