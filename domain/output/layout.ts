@@ -9,6 +9,8 @@
  *   outputs/{outputNo:6}/{objectId}.{dataset}.arrow   one object payload (writer.ts WrittenObject.bytes)
  *   checkpoints/{outputNo:6}.ckpt              solver state to resume from that output
  *   log.jsonl                                  one RunLogLine per line
+ *   numerics.json                              the numerical parameters of the run (RunNumerics)
+ *   sensors/{sensorId}/series.f64              a sensor's samples taken while stepping
  * ```
  */
 import type { FormatObjectKind, WrittenDataset } from '../outputFormat.ts'
@@ -59,6 +61,11 @@ export function checkpointFile(simulationId: number, runId: number, outputNo: nu
 /** The run's log (JSON lines), relative to the data directory. */
 export function runLogFile(simulationId: number, runId: number): string {
   return `${runDirectory(simulationId, runId)}/log.jsonl`
+}
+
+/** The numerical parameters the run used (domain/runNumerics.ts RunNumerics as JSON). */
+export function runNumericsFile(simulationId: number, runId: number): string {
+  return `${runDirectory(simulationId, runId)}/numerics.json`
 }
 
 /** One object of an output as the manifest lists it. */

@@ -9,6 +9,7 @@ import { DiscretizationCreateSchema, DiscretizationSchema } from '../discretizat
 import { IdParamSchema, SimulationSchema } from '../projects.ts'
 import type { RouteDef } from '../rest.ts'
 import { OutputInfoSchema } from '../results.ts'
+import { RunNumericsReplySchema } from '../runNumerics.ts'
 import { SIMULATION_STATES } from '../simulationState.ts'
 
 /** Texts of the run button, its dialogs and the start and stop errors (exact spec wording). */
@@ -195,6 +196,19 @@ export type RunCondition = v.InferOutput<typeof RunConditionSchema>
 
 const DeletedSchema = v.object({ id: v.number() })
 
+const positiveIntegerParam = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{1,12}$/, `${name} must be a positive integer`),
+    v.transform(Number),
+  )
+
+/** Path parameters of a run's own calls: the simulation and the run. */
+export const RunParamsSchema = v.object({
+  id: positiveIntegerParam('id'),
+  runId: positiveIntegerParam('runId'),
+})
+
 /** Run calls of spec/results.md §7: jobs, solvers, logs, outputs, stop and warning conditions. */
 export const RUN_ROUTES = {
   startJob: {
@@ -225,6 +239,16 @@ export const RUN_ROUTES = {
     status: 200,
     params: IdParamSchema,
     response: v.array(RunRecordSchema),
+  },
+  getRunNumerics: {
+    method: 'GET',
+    path: '/simulations/{id}/jobs/{runId}/numerics',
+    summary:
+      'The numerical parameters a run used: kernel, h/dp, c0 and its rule, viscosity, density diffusion, CFL, integrator, shifting, walls, particles (null before it started)',
+    auth: true,
+    status: 200,
+    params: RunParamsSchema,
+    response: RunNumericsReplySchema,
   },
   listSolvers: {
     method: 'GET',

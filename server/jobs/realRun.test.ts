@@ -57,6 +57,11 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
     const summary = record.summary
     expect(summary.particleCount).toBe(summary.fluidCount + summary.wallCount)
     expect(summary.fluidCount).toBeGreaterThan(0)
+    // the water column keeps its volume: 0.2 × 0.1 × 0.4 m = 8 L in 1,000 particles of 2 cm
+    const water = (summary.parts as Json[]).find((p) => p.role === 'fluid')
+    expect(water.particleCount).toBe(1000)
+    expect(water.geometricVolume).toBeCloseTo(0.008, 9)
+    expect(Math.abs(water.volumeDifference as number)).toBeLessThan(1e-6)
     const parts = (await server.request('GET', `/api/simulations/${simulationId}/parts`, { token }))
       .body as Json[]
     for (const entry of summary.parts as Json[]) {
@@ -94,6 +99,20 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
     const [run] = (await server.request('GET', `${path}/jobs`, { token })).body as Json[]
     const lastOutput = run.lastOutput as number
     expect(lastOutput).toBeGreaterThanOrEqual(1)
+    // the numerical parameters the solver ran with, stored with the run and logged at its start
+    const numerics = await server.request('GET', `${path}/jobs/${run.id}/numerics`, { token })
+    expect(numerics.body).toMatchObject({
+      runId: run.id,
+      numerics: {
+        kernel: 'wendland',
+        particleDiameter: 0.02,
+        speedOfSound: 20,
+        speedOfSoundRule: 'material',
+        integrator: 'rk4_dual_step',
+        fluidParticles: 1000,
+        threads: 1,
+      },
+    })
 
     const resumed = await server.request('POST', `${path}/jobs?resume=true`, {
       token,

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import * as v from 'valibot'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createDefaultMaterial } from '../../domain/materials.ts'
 import type { OutputManifest } from '../../domain/output/layout.ts'
@@ -10,7 +11,9 @@ import {
   OUTPUT_MANIFEST_FILE,
   outputDirectory,
   runLogFile,
+  runNumericsFile,
 } from '../../domain/output/layout.ts'
+import { RunNumericsSchema, type RunNumerics } from '../../domain/runNumerics.ts'
 import { defaultSettings, type SimulationSettings } from '../../domain/settings.ts'
 import { buildTankParticles, WATER_ID } from '../sph/scenarios.ts'
 import { runSimulation } from './runSimulation.ts'
@@ -128,6 +131,57 @@ describe('runSimulation', () => {
     expect(lastLine.time).toBeCloseTo(60, 9)
     expect(lastLine.dt).toBeGreaterThan(0)
     expect(log.filter((line) => line.message?.startsWith('Output ')).length).toBe(4)
+  }, 30_000)
+
+  it('logs and stores the numerical parameters it runs with, and how c0 was chosen', async () => {
+    const dataDir = await dataDirectory()
+    await runSimulation(runOptions(dataDir, { endTime: 0.02 }, { threads: 2 }))
+    const log = await readLog(dataDir)
+    expect(log[0]!.message).toBe('Simulation started.')
+    const stored = v.parse(
+      RunNumericsSchema,
+      JSON.parse(await readFile(join(dataDir, runNumericsFile(7, 3)), 'utf8')),
+    )
+    expect(log[1]!.numerics).toEqual(stored)
+    // 4 × 4 × 6 fluid particles 0.025 m apart: H = 0.15 m, 10·√(9.81 · 0.15) = 12.1305 m/s
+    expect(stored).toEqual<RunNumerics>({
+      kernel: 'wendland',
+      smoothingLengthFactor: 1.5,
+      smoothingLength: expect.closeTo(0.0375, 12) as number,
+      particleDiameter: DP,
+      speedOfSound: expect.closeTo(12.1305, 4) as number,
+      speedOfSoundRule: 'gravity_wave',
+      speedOfSoundCandidates: {
+        material: 1,
+        gravityWave: expect.closeTo(12.1305, 4) as number,
+        initialSpeed: 0,
+      },
+      speedOfSoundCoefficient: 10,
+      fluidHeight: expect.closeTo(0.15, 9) as number,
+      viscosity: 'artificial+laminar',
+      artificialViscosityAlpha: 0.01,
+      laminarViscosity: 1e-6,
+      densityDiffusion: 'fourtakas',
+      densityDiffusionDelta: 0.1,
+      cfl: 0.2,
+      acousticCfl: 0.4,
+      integrator: 'rk4_dual_step',
+      integrationScheme: 'dual_timestep_rk_4',
+      fixedTimeStepS: null,
+      shifting: 'lyu21',
+      wall: 'riemann',
+      densityThreshold: 0.3,
+      fluidParticles: 96,
+      wallParticles: stored.wallParticles,
+      threads: 2,
+    })
+    expect(stored.wallParticles).toBeGreaterThan(500)
+    expect(log[1]!.message).toContain(
+      'Numerical parameters: Kernel Wendland C2; Smoothing length h = 1.5 dp = 0.0375 m;',
+    )
+    expect(log[1]!.message).toContain(
+      'Speed of sound c0 = 12.13 m/s: 10·√(g·H), H = 0.15 m (material 1 m/s); Viscosity artificial α = 0.01, laminar ν = 1e-6 m²/s; Density diffusion Fourtakas, δ = 0.1; Time step variable, CFL 0.2 (acoustic 0.4); Integrator dual-step RK4 (dual_timestep_rk_4); Shifting lyu21; Walls Riemann wall; Density limiter ±30 %; Particles 96 fluid + ',
+    )
   }, 30_000)
 
   it('resumes from a checkpoint and writes the same output as an uninterrupted run', async () => {

@@ -9,7 +9,8 @@
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { checkpointFile, runLogFile } from '../../domain/output/layout.ts'
+import { checkpointFile, runLogFile, runNumericsFile } from '../../domain/output/layout.ts'
+import { runNumericsMessage, type RunNumerics } from '../../domain/runNumerics.ts'
 import { isConditionMet } from '../../domain/conditions.ts'
 import type { Material } from '../../domain/materials.ts'
 import type { Vec3 } from '../../domain/vector.ts'
@@ -24,6 +25,7 @@ import { createDomainMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { Solver, SolverStepReport } from '../sph/SphSolver.ts'
 import { createSolver } from '../sph/SphSolver.ts'
+import { describeRunNumerics } from './numerics.ts'
 import { writeFileAtomically, writeRunOutput, type OutputNames } from './outputs.ts'
 import { decodeRunCheckpoint, encodeRunCheckpoint } from './runCheckpoint.ts'
 import type {
@@ -159,7 +161,11 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
   const creditsConsumed = () => state.creditsAtStart + creditsThisRun()
 
   const endTimeS = settings.endTime ?? 0
-  const logLine = (level: RunLogLine['level'], message?: string): RunLogLine => {
+  const logLine = (
+    level: RunLogLine['level'],
+    message?: string,
+    numerics?: RunNumerics,
+  ): RunLogLine => {
     const timeS = last?.timeS ?? startTimeS
     const elapsedWallMs = performance.now() - wallStart
     const advancedS = timeS - startTimeS
@@ -180,10 +186,15 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       at: new Date().toISOString(),
       level,
       ...(message === undefined ? {} : { message }),
+      ...(numerics === undefined ? {} : { numerics }),
     }
   }
-  const log = async (level: RunLogLine['level'], message?: string): Promise<void> => {
-    const line = logLine(level, message)
+  const log = async (
+    level: RunLogLine['level'],
+    message?: string,
+    numerics?: RunNumerics,
+  ): Promise<void> => {
+    const line = logLine(level, message, numerics)
     await appendFile(logPath, `${JSON.stringify(line)}\n`)
     options.onLog?.(line)
   }
@@ -228,6 +239,16 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     return await runSolver(solver)
   } finally {
     await solver.dispose()
+  }
+
+  /** The numerical parameters: stored beside the log and logged as its second line. */
+  async function logNumerics(solver: Solver): Promise<void> {
+    const numerics = describeRunNumerics(solver, options)
+    await writeFileAtomically(
+      join(dataDir, runNumericsFile(simulationId, runId)),
+      JSON.stringify(numerics),
+    )
+    await log('INFO', runNumericsMessage(numerics), numerics)
   }
 
   async function runSolver(solver: Solver): Promise<RunResult> {
@@ -287,8 +308,10 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       startTimeS = header.timeS
       last = solver.report()
       await log('INFO', `Resumed from output ${header.outputNo} at ${header.timeS} s.`)
+      await logNumerics(solver)
     } else {
       await log('INFO', 'Simulation started.')
+      await logNumerics(solver)
       await writeOutputAndCheckpoint()
     }
 

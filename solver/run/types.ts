@@ -14,6 +14,7 @@ import type {
   ConditionValueType,
 } from '../../domain/conditions.ts'
 import type { OutputManifest } from '../../domain/output/layout.ts'
+import type { RunNumerics } from '../../domain/runNumerics.ts'
 import type { SolverOptions, SolverParticles } from '../sph/config.ts'
 import type { RunSetup } from '../setup.ts'
 
@@ -153,8 +154,10 @@ export interface RunLogLine {
   at: string
   /** Severity; progress lines are INFO (domain/constants.ts LOG_LEVELS). */
   level: 'INFO' | 'WARN' | 'ERROR' | 'SUCCESS'
-  /** A message for non-progress lines (start, output, warning, stop). */
+  /** A message for non-progress lines (start, numerical parameters, output, warning, stop). */
   message?: string
+  /** The line after the start: the numerical parameters of the run (also in numerics.json). */
+  numerics?: RunNumerics
 }
 
 /**

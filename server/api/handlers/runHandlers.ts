@@ -2,7 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import * as v from 'valibot'
-import { OUTPUT_MANIFEST_FILE, runDirectory, runLogFile } from '../../../domain/output/layout.ts'
+import {
+  OUTPUT_MANIFEST_FILE,
+  runDirectory,
+  runLogFile,
+  runNumericsFile,
+} from '../../../domain/output/layout.ts'
 import type { Simulation } from '../../../domain/projects.ts'
 import type { RUN_ROUTES } from '../../../domain/rest/runRoutes.ts'
 import {
@@ -14,6 +19,7 @@ import {
   type Solver,
 } from '../../../domain/rest/runRoutes.ts'
 import type { OutputInfo } from '../../../domain/results.ts'
+import { RunNumericsSchema, type RunNumerics } from '../../../domain/runNumerics.ts'
 import type { Database, SimulationRow } from '../../db/schema.ts'
 import { jobRunnerFor } from '../../jobs/services.ts'
 import { ACTIVE_SIMULATION_STATES, toRunRecord } from '../../jobs/records.ts'
@@ -291,6 +297,34 @@ const listLogs: AreaHandlers<typeof RUN_ROUTES>['listLogs'] = async (
   }
 }
 
+/** The numerical parameters the solver stored for a run; null when it has not (yet) or they break. */
+export function readRunNumerics(
+  dataDir: string,
+  simulationId: number,
+  runId: number,
+): RunNumerics | null {
+  const path = join(dataDir, runNumericsFile(simulationId, runId))
+  if (!existsSync(path)) return null
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'))
+  } catch {
+    return null
+  }
+  const parsed = v.safeParse(RunNumericsSchema, raw)
+  return parsed.success ? parsed.output : null
+}
+
+const getRunNumerics: AreaHandlers<typeof RUN_ROUTES>['getRunNumerics'] = async (
+  { params },
+  { db, user, dataDir },
+) => {
+  const simulation = await findAccessibleSimulation(db, user, params.id)
+  const run = await findRunOf(db, simulation, params.runId)
+  if (!run) throw notFound('Run')
+  return { runId: run.id, numerics: readRunNumerics(dataDir, simulation.id, run.id) }
+}
+
 /** Outputs whose manifest is on disk (the manifest is written last: its presence = complete). */
 export function listRunOutputs(dataDir: string, simulationId: number, runId: number): OutputInfo[] {
   const directory = join(dataDir, runDirectory(simulationId, runId), 'outputs')
@@ -330,6 +364,7 @@ export const runHandlers: AreaHandlers<typeof RUN_ROUTES> = {
   stopJob,
   unlockSetup,
   listJobs,
+  getRunNumerics,
   listSolvers,
   listLogs,
   listOutputs,
