@@ -3,6 +3,7 @@ import { StatusPill } from '../../components/StatusPill.tsx'
 import { formatCredits, formatDateTime, formatSize } from '../../lib/format.ts'
 import { Fact } from '../../components/Fact.tsx'
 import { PostImageCard } from './results/canvas/PostImageCard.tsx'
+import { RunNumericsCard } from './run/RunNumericsCard.tsx'
 import { useSimulationContext } from './SimulationLayout.tsx'
 
 /** Progress (a 0 … 1 fraction in the log) in percent, 0 … 100. */
@@ -65,6 +66,7 @@ export function DashboardPage() {
           <Fact term="Owned by">{simulation.creator.fullName}</Fact>
         </dl>
       </section>
+      <RunNumericsCard simulation={simulation} />
       <PostImageCard simulation={simulation} />
       <section
         className="card card--padded placeholder sim-grid__wide"
