@@ -70,6 +70,9 @@ export interface HydrostaticOptions {
   /** Tolerances: relative pressure error, surface offset in dp. */
   pressureTolerance?: number
   surfaceTolerance?: number
+  /** Overrides of the default settings and solver options (for studies). */
+  settings?: Partial<SimulationSettings>
+  solverOptions?: Partial<SolverConfig['options']>
 }
 
 /**
@@ -93,10 +96,14 @@ export async function runHydrostaticCase(options: HydrostaticOptions): Promise<{
     wallLayers: 3,
   }
   const config: SolverConfig = {
-    settings: settingsFor(dp),
+    settings: settingsFor(dp, options.settings),
     materials: [WATER],
     particles: buildTankParticles(scenario),
-    options: { hydrostaticInitialisation: true, threads: options.threads ?? 1 },
+    options: {
+      hydrostaticInitialisation: true,
+      threads: options.threads ?? 1,
+      ...options.solverOptions,
+    },
   }
   return withSolver(config, (solver) => {
     const h = solver.describe().constants.h

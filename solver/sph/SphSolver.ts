@@ -4,7 +4,8 @@
  * sort by cell → interactions at t → predictor to t + dt/2 → interactions → corrector to t + dt.
  */
 import type { Box } from './grid.ts'
-import { allocateGridBuffers, CellSorter } from './grid.ts'
+import type { GridView } from './grid.ts'
+import { CellSorter, viewGrid } from './grid.ts'
 import type {
   BoundaryKind,
   Integrator,
@@ -13,7 +14,6 @@ import type {
   SphConstants,
 } from './config.ts'
 import {
-  ACOUSTIC_CFL_FACTOR,
   deriveConstants,
   findFluidMaterial,
   resolveBoundary,
@@ -21,102 +21,68 @@ import {
   resolveOptions,
   SHIFTING_CODE,
   SolverSetupError,
-  unsupportedSettings,
 } from './config.ts'
-import { densityFromPressure } from './equationOfState.ts'
+import { unsupportedSettings } from './support.ts'
 import { STAT, STAT_STRIDE } from './interactions.ts'
 import type { RigidTransform, WallMotion } from './motion.ts'
 import { identityTransform, MOTION_DIFFERENCE_S, poseToTransform } from './motion.ts'
 import type { ParticleArrays } from './particles.ts'
-import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
+import { PARTICLE_KIND } from './particles.ts'
+import type { PreparedParticles } from './prepare.ts'
+import { prepareParticles } from './prepare.ts'
 import { PHASE, PhaseRunner } from './threads.ts'
+import { placeWalls } from './wallPlacement.ts'
+import { buildSnapshot } from './snapshot.ts'
+import { initialTimeStep, variableTimeStep } from './timeStep.ts'
 import type { CheckpointHeader } from './checkpoint.ts'
-import { decodeCheckpointArrays, decodeCheckpointHeader, encodeCheckpoint } from './checkpoint.ts'
+import {
+  checkFingerprint,
+  decodeCheckpointArrays,
+  decodeCheckpointHeader,
+  encodeCheckpoint,
+  solverFingerprint,
+} from './checkpoint.ts'
+import type {
+  PassMeasurement,
+  RunHooks,
+  Solver,
+  SolverDescription,
+  SolverSnapshot,
+  SolverStepReport,
+} from './solverTypes.ts'
+
+export type {
+  PassMeasurement,
+  RunHooks,
+  Solver,
+  SolverDescription,
+  SolverSnapshot,
+  SolverStepReport,
+} from './solverTypes.ts'
 
 // imported constants as module bindings: test runners turn imports into getters, slow in loops
 const FLUID = PARTICLE_KIND.fluid
-const WALL = PARTICLE_KIND.wall
 
-/** What one step did. Deletion counts are totals since the start of the run. */
-export interface SolverStepReport {
-  step: number
-  timeS: number
-  dtS: number
-  particleCount: number
-  fluidCount: number
-  deletedOutside: number
-  deletedInvalid: number
-  /** Pair interactions (neighbours inside the support) in this step's force passes. */
-  interactions: number
-}
-
-/** The particle state, ordered by particle id (the index in the creation input). */
-export interface SolverSnapshot {
-  timeS: number
-  step: number
-  count: number
-  particleIds: Int32Array
-  /** Interleaved x, y, z (3 × count). */
-  positions: Float64Array
-  velocities: Float64Array
-  pressure: Float64Array
-  density: Float64Array
-  mass: Float64Array
-  /** PARTICLE_KIND per particle. */
-  kind: Uint8Array
-  partId: Int32Array
-  /** Fluid material id; −1 for walls. */
-  materialId: Int32Array
-}
-
-export interface SolverDescription {
-  options: SolverOptions
-  /** The time integration scheme in use. */
-  integrator: Integrator
-  /** The wall treatment in use. */
-  boundary: BoundaryKind
+/**
+ * What the probes of probes.ts read of a solver: its sorted particle arrays (positions, densities,
+ * wall pressures), the cell grid of the last sort and the constants. For modules of solver/sph.
+ */
+export interface SolverInternals {
+  arrays: ParticleArrays
+  grid: GridView
   constants: SphConstants
-  threads: number
-  particleCount: number
-  /** The fixed time step (dynamicTimeStep off), or null. */
-  fixedDtS: number | null
+  /** Particles in the arrays now. */
+  count(): number
+  timeS(): number
 }
 
-export interface RunHooks {
-  onStep?: (report: SolverStepReport) => void
-  /** Checked after every step; true stops the run early. */
-  shouldStop?: () => boolean
-}
+const internalsOf = new WeakMap<Solver, SolverInternals>()
 
-export interface Solver {
-  describe(): SolverDescription
-  /** The state now, as a step report (the last step's dt and interactions; 0 before any step). */
-  report(): SolverStepReport
-  /** Advances by one time step, at most maxDtS long. */
-  step(maxDtS?: number): SolverStepReport
-  /** Steps until the time reaches timeS exactly (the last step is shortened) or a hook stops it. */
-  runUntil(timeS: number, hooks?: RunHooks): SolverStepReport
-  snapshot(): SolverSnapshot
-  checkpoint(): Uint8Array
-  /** Replaces the state by a checkpoint of a solver created from the same config. */
-  restore(bytes: Uint8Array): void
-  /**
-   * For benchmarks: sorts, runs the pressure and wall passes once, then times `passes` force
-   * passes (or the plain reference loop over the same pairs). Leaves the state unchanged apart
-   * from the sort order.
-   */
-  measureInteractionPass(kind: 'forces' | 'reference', passes: number): PassMeasurement
-  /** Ends the worker threads. */
-  dispose(): Promise<void>
-}
-
-export interface PassMeasurement {
-  /** Pair interactions (neighbours inside the support) over all passes. */
-  interactions: number
-  seconds: number
-  /** CPU time of the process over the passes (all threads): robust on a busy machine. */
-  cpuSeconds: number
-  threads: number
+/** The internals of a solver made by createSolver. */
+export function solverInternals(solver: Solver): SolverInternals {
+  const internals = internalsOf.get(solver)
+  if (!internals) throw new Error('Not a solver made by createSolver.')
+  return internals
 }
 
 /**
@@ -138,150 +104,6 @@ export async function createSolver(config: SolverConfig): Promise<Solver> {
     constants,
   })
   return new SphSolver(config, options, constants, material.id, setup, runner)
-}
-
-interface PreparedParticles {
-  buffers: ReturnType<typeof allocateParticleBuffers>
-  arrays: ParticleArrays
-  grid: ReturnType<typeof allocateGridBuffers>
-  count: number
-  partIds: number[]
-  referenceBox: Box
-}
-
-function prepareParticles(
-  config: SolverConfig,
-  options: SolverOptions,
-  k: SphConstants,
-): PreparedParticles {
-  const input = config.particles
-  const n = input.kinds.length
-  if (input.positions.length !== 3 * n)
-    throw new SolverSetupError('positions must hold 3 values per particle.')
-  if (input.partIds.length !== n)
-    throw new SolverSetupError('partIds must hold one value per particle.')
-  if (input.velocities && input.velocities.length !== 3 * n)
-    throw new SolverSetupError('velocities must hold 3 values per particle.')
-  if (input.pressures && input.pressures.length !== n)
-    throw new SolverSetupError('pressures must hold one value per particle.')
-  const buffers = allocateParticleBuffers(n, {
-    rungeKutta: resolveIntegrator(config.settings, options) !== 'symplectic',
-    riemannWall: k.riemannWall === 1,
-  })
-  const a = viewParticleArrays(buffers)
-  const partIds: number[] = []
-  const partIndexOf = new Map<number, number>()
-  const slipParts = new Set(
-    (config.parts ?? []).filter((p) => p.wallCondition === 'slip').map((p) => p.id),
-  )
-  const tait = {
-    referenceDensity: k.referenceDensity,
-    speedOfSound: k.speedOfSound,
-    gamma: k.gamma,
-  }
-  for (let i = 0; i < n; i++) {
-    const kind = input.kinds[i]!
-    if (kind !== FLUID && kind !== WALL)
-      throw new SolverSetupError(`Particle ${i} has an unknown kind ${kind}.`)
-    const partId = input.partIds[i]!
-    let partIndex = partIndexOf.get(partId)
-    if (partIndex === undefined) {
-      partIndex = partIds.length
-      partIds.push(partId)
-      partIndexOf.set(partId, partIndex)
-    }
-    const x = input.positions[3 * i]!
-    const y = input.positions[3 * i + 1]!
-    const z = input.positions[3 * i + 2]!
-    a.posX[i] = a.refX[i] = x
-    a.posY[i] = a.refY[i] = y
-    a.posZ[i] = a.refZ[i] = z
-    a.kind[i] = kind
-    a.partIndex[i] = partIndex
-    a.particleId[i] = i
-    a.mass[i] = k.particleMass
-    a.rho[i] = k.referenceDensity
-    a.noSlip[i] = slipParts.has(partId) ? 0 : 1
-    if (kind === FLUID) {
-      if (input.velocities) {
-        a.velX[i] = input.velocities[3 * i]!
-        a.velY[i] = input.velocities[3 * i + 1]!
-        a.velZ[i] = input.velocities[3 * i + 2]!
-      }
-      if (input.pressures) a.rho[i] = densityFromPressure(tait, input.pressures[i]!)
-    }
-  }
-  if (options.hydrostaticInitialisation && !input.pressures) initialiseHydrostatic(a, n, k)
-
-  const settings = config.settings
-  let referenceBox: Box
-  if (settings.calcDomainActive) {
-    const min = settings.calcDomainMin.map((v, c) => requireFinite(v, `calcDomainMin.${c}`))
-    const max = settings.calcDomainMax.map((v, c) => requireFinite(v, `calcDomainMax.${c}`))
-    referenceBox = { min: min as Box['min'], max: max as Box['max'] }
-  } else {
-    const min: Box['min'] = [Infinity, Infinity, Infinity]
-    const max: Box['max'] = [-Infinity, -Infinity, -Infinity]
-    for (let i = 0; i < n; i++) {
-      const p = [a.posX[i]!, a.posY[i]!, a.posZ[i]!]
-      for (let c = 0; c < 3; c++) {
-        min[c] = Math.min(min[c]!, p[c]!)
-        max[c] = Math.max(max[c]!, p[c]!)
-      }
-    }
-    if (n === 0) referenceBox = { min: [0, 0, 0], max: [0, 0, 0] }
-    else {
-      // room for splashes; beyond it particles share the edge cells (still correct)
-      for (let c = 0; c < 3; c++) {
-        const margin = Math.max(0.5 * (max[c]! - min[c]!), 10 * k.support)
-        min[c] = min[c]! - margin
-        max[c] = max[c]! + margin
-      }
-      referenceBox = { min, max }
-    }
-  }
-  // cells of 2h/3 = dp hold about one particle where there is fluid: 8n leaves room for voids
-  // (a grid that would need more cells gets larger cells, slower but still exact)
-  const maxCells = Math.max(8 * n, 1 << 16)
-  return {
-    buffers,
-    arrays: a,
-    grid: allocateGridBuffers(maxCells),
-    count: n,
-    partIds,
-    referenceBox,
-  }
-}
-
-function requireFinite(value: number | null, name: string): number {
-  if (value === null || !Number.isFinite(value))
-    throw new SolverSetupError(`Setting ${name} must be a number.`)
-  return value
-}
-
-/** Hydrostatic pressure below the top of each fluid part: p = ρ0 |g| (top + dp/2 − depth). */
-function initialiseHydrostatic(a: ParticleArrays, n: number, k: SphConstants): void {
-  const [gx, gy, gz] = k.gravity
-  const g = Math.hypot(gx, gy, gz)
-  if (g === 0) return
-  const up = [-gx / g, -gy / g, -gz / g] as const
-  const top = new Map<number, number>()
-  for (let i = 0; i < n; i++) {
-    if (a.kind[i] !== FLUID) continue
-    const s = a.posX[i]! * up[0] + a.posY[i]! * up[1] + a.posZ[i]! * up[2]
-    top.set(a.partIndex[i]!, Math.max(top.get(a.partIndex[i]!) ?? -Infinity, s))
-  }
-  const tait = {
-    referenceDensity: k.referenceDensity,
-    speedOfSound: k.speedOfSound,
-    gamma: k.gamma,
-  }
-  for (let i = 0; i < n; i++) {
-    if (a.kind[i] !== FLUID) continue
-    const s = a.posX[i]! * up[0] + a.posY[i]! * up[1] + a.posZ[i]! * up[2]
-    const depth = top.get(a.partIndex[i]!)! + 0.5 * k.particleDiameter - s
-    a.rho[i] = densityFromPressure(tait, k.referenceDensity * g * depth)
-  }
 }
 
 class SphSolver implements Solver {
@@ -343,8 +165,15 @@ class SphSolver implements Solver {
     this.#partMoving = new Uint8Array(setup.partIds.length)
     this.#fixedDtS = config.settings.dynamicTimeStep
       ? null
-      : (options.fixedTimeStepS ?? this.#initialDt())
+      : (options.fixedTimeStepS ?? initialTimeStep(constants, options))
     this.#fluidCount = this.#countFluid()
+    internalsOf.set(this, {
+      arrays: setup.arrays,
+      grid: viewGrid(setup.grid),
+      constants,
+      count: () => this.#count,
+      timeS: () => this.#timeS,
+    })
     // sorted from the start, so that a snapshot before the first step has its pressures
     this.#sortParticles()
     this.#moveWalls(0)
@@ -368,20 +197,6 @@ class SphSolver implements Solver {
     }
   }
 
-  /** The CFL time step with gravity as the only force: the fixed step of static time stepping. */
-  #initialDt(): number {
-    const k = this.#constants
-    const g = Math.hypot(...k.gravity)
-    const dtForce = g > 0 ? Math.sqrt(k.h / g) : Infinity
-    const dtSound = k.h / k.speedOfSound
-    return Math.min(this.#options.cfl * Math.min(dtForce, dtSound), this.#viscousDtLimit())
-  }
-
-  #viscousDtLimit(): number {
-    const k = this.#constants
-    return k.nu > 0 ? (0.125 * k.h * k.h) / k.nu : Infinity
-  }
-
   #sortParticles(): void {
     const result = this.#sorter.sort({
       count: this.#count,
@@ -389,6 +204,7 @@ class SphSolver implements Solver {
       reach: this.#options.cellsPerSupport,
       referenceBox: this.#referenceBox,
       deletionBox: this.#deletionBox,
+      periodicY: this.#options.periodicY,
     })
     this.#count = result.count
     this.#deletedOutside += result.deletedOutside
@@ -424,69 +240,7 @@ class SphSolver implements Solver {
     }
     if (!anyMoving && this.#wallsAtRest) return
     this.#wallsAtRest = !anyMoving
-    const a = this.#arrays
-    const {
-      posX,
-      posY,
-      posZ,
-      refX,
-      refY,
-      refZ,
-      velX,
-      velY,
-      velZ,
-      accX,
-      accY,
-      accZ,
-      kind,
-      partIndex,
-    } = a
-    const { viscVX, viscVY, viscVZ } = a
-    const inv2eps = 1 / (2 * eps)
-    const invEps2 = 1 / (eps * eps)
-    for (let i = 0; i < this.#count; i++) {
-      if (kind[i] === FLUID) continue
-      const p = partIndex[i]!
-      if (this.#partMoving[p] === 0) {
-        posX[i] = refX[i]!
-        posY[i] = refY[i]!
-        posZ[i] = refZ[i]!
-        velX[i] = velY[i] = velZ[i] = 0
-        accX[i] = accY[i] = accZ[i] = 0
-        viscVX[i] = viscVY[i] = viscVZ[i] = 0
-        continue
-      }
-      const [geometry, before, now, after] = this.#transforms[p]!
-      const x0 = refX[i]!
-      const y0 = refY[i]!
-      const z0 = refZ[i]!
-      const g = geometry!.matrix
-      const og = geometry!.offset
-      posX[i] = g[0]! * x0 + g[1]! * y0 + g[2]! * z0 + og[0]!
-      posY[i] = g[3]! * x0 + g[4]! * y0 + g[5]! * z0 + og[1]!
-      posZ[i] = g[6]! * x0 + g[7]! * y0 + g[8]! * z0 + og[2]!
-      const m = now!.matrix
-      const o = now!.offset
-      const mb = before!.matrix
-      const ob = before!.offset
-      const ma = after!.matrix
-      const oa = after!.offset
-      const x = m[0]! * x0 + m[1]! * y0 + m[2]! * z0 + o[0]!
-      const y = m[3]! * x0 + m[4]! * y0 + m[5]! * z0 + o[1]!
-      const z = m[6]! * x0 + m[7]! * y0 + m[8]! * z0 + o[2]!
-      const xb = mb[0]! * x0 + mb[1]! * y0 + mb[2]! * z0 + ob[0]!
-      const yb = mb[3]! * x0 + mb[4]! * y0 + mb[5]! * z0 + ob[1]!
-      const zb = mb[6]! * x0 + mb[7]! * y0 + mb[8]! * z0 + ob[2]!
-      const xa = ma[0]! * x0 + ma[1]! * y0 + ma[2]! * z0 + oa[0]!
-      const ya = ma[3]! * x0 + ma[4]! * y0 + ma[5]! * z0 + oa[1]!
-      const za = ma[6]! * x0 + ma[7]! * y0 + ma[8]! * z0 + oa[2]!
-      velX[i] = viscVX[i] = (xa - xb) * inv2eps
-      velY[i] = viscVY[i] = (ya - yb) * inv2eps
-      velZ[i] = viscVZ[i] = (za - zb) * inv2eps
-      accX[i] = (xa - 2 * x + xb) * invEps2
-      accY[i] = (ya - 2 * y + yb) * invEps2
-      accZ[i] = (za - 2 * z + zb) * invEps2
-    }
+    placeWalls(this.#arrays, this.#count, this.#transforms, this.#partMoving)
   }
 
   /** Pressures, wall extrapolation and forces at the current state. */
@@ -508,19 +262,12 @@ class SphSolver implements Solver {
     this.#maxViscous = maxVisc
   }
 
-  /** Variable time step: CFL · min(√(h/|a|max), h/(c0 + max h|v·r|/(r²+η²))), and 0.125 h²/ν. */
   #chooseDt(): number {
     if (this.#fixedDtS !== null) return this.#fixedDtS
-    const k = this.#constants
-    const aMax = Math.sqrt(this.#maxAcceleration2)
-    const dtForce = aMax > 0 ? Math.sqrt(k.h / aMax) : Infinity
-    const dtSound = k.h / (k.speedOfSound + this.#maxViscous)
-    const cfl = this.#options.cfl
-    const acousticCfl = this.#integrator === 'rk4_dual_step' ? ACOUSTIC_CFL_FACTOR * cfl : cfl
-    const dt = Math.min(cfl * dtForce, acousticCfl * dtSound, this.#viscousDtLimit())
-    // a floor so that a blown-up particle cannot stall the run (it is deleted once non-finite)
-    const dtMin = (1e-3 * this.#options.cfl * k.h) / k.speedOfSound
-    return dt > dtMin ? dt : dtMin
+    return variableTimeStep(this.#constants, this.#options, this.#integrator, {
+      maxAcceleration: Math.sqrt(this.#maxAcceleration2),
+      maxViscous: this.#maxViscous,
+    })
   }
 
   step(maxDtS = Infinity): SolverStepReport {
@@ -601,58 +348,16 @@ class SphSolver implements Solver {
   snapshot(): SolverSnapshot {
     // pressures of the current densities (the last pass saw the half-step state)
     this.#runner.run(PHASE.pressures)
-    const a = this.#arrays
-    const n = this.#count
-    // ids are unique and below the capacity: order by id through an index table
-    const indexOfId = new Int32Array(a.capacity).fill(-1)
-    for (let i = 0; i < n; i++) indexOfId[a.particleId[i]!] = i
-    const order = new Int32Array(n)
-    let next = 0
-    for (let id = 0; id < a.capacity; id++) if (indexOfId[id]! >= 0) order[next++] = indexOfId[id]!
-    const snapshot: SolverSnapshot = {
+    return buildSnapshot(this.#arrays, this.#count, {
       timeS: this.#timeS,
       step: this.#step,
-      count: n,
-      particleIds: new Int32Array(n),
-      positions: new Float64Array(3 * n),
-      velocities: new Float64Array(3 * n),
-      pressure: new Float64Array(n),
-      density: new Float64Array(n),
-      mass: new Float64Array(n),
-      kind: new Uint8Array(n),
-      partId: new Int32Array(n),
-      materialId: new Int32Array(n),
-    }
-    for (let s = 0; s < n; s++) {
-      const i = order[s]!
-      snapshot.particleIds[s] = a.particleId[i]!
-      snapshot.positions[3 * s] = a.posX[i]!
-      snapshot.positions[3 * s + 1] = a.posY[i]!
-      snapshot.positions[3 * s + 2] = a.posZ[i]!
-      snapshot.velocities[3 * s] = a.velX[i]!
-      snapshot.velocities[3 * s + 1] = a.velY[i]!
-      snapshot.velocities[3 * s + 2] = a.velZ[i]!
-      snapshot.pressure[s] = a.press[i]!
-      snapshot.density[s] = a.rho[i]!
-      snapshot.mass[s] = a.mass[i]!
-      const kind = a.kind[i]!
-      snapshot.kind[s] = kind
-      snapshot.partId[s] = this.#partIds[a.partIndex[i]!]!
-      snapshot.materialId[s] = kind === FLUID ? this.#materialId : -1
-    }
-    return snapshot
+      partIds: this.#partIds,
+      materialId: this.#materialId,
+    })
   }
 
   #fingerprint(): Record<string, number> {
-    const k = this.#constants
-    return {
-      h: k.h,
-      speedOfSound: k.speedOfSound,
-      referenceDensity: k.referenceDensity,
-      particleMass: k.particleMass,
-      capacity: this.#arrays.capacity,
-      parts: this.#partIds.length,
-    }
+    return solverFingerprint(this.#constants, this.#arrays.capacity, this.#partIds.length)
   }
 
   checkpoint(): Uint8Array {
@@ -671,15 +376,7 @@ class SphSolver implements Solver {
 
   restore(bytes: Uint8Array): void {
     const header = decodeCheckpointHeader(bytes)
-    const expected = this.#fingerprint()
-    for (const [key, value] of Object.entries(expected)) {
-      if (header.fingerprint[key] !== value)
-        throw new Error(
-          `Checkpoint does not match this solver (${key}: ${header.fingerprint[key]} ≠ ${value}).`,
-        )
-    }
-    if (header.count > this.#arrays.capacity)
-      throw new Error('Checkpoint holds more particles than this solver.')
+    checkFingerprint(header, this.#fingerprint(), this.#arrays.capacity)
     decodeCheckpointArrays(bytes, header, this.#arrays)
     this.#count = header.count
     this.#timeS = header.timeS

@@ -6,6 +6,7 @@
  *   then each PERSISTENT_FLOAT_FIELDS array (count × f64), PERSISTENT_INT_FIELDS (count × i32),
  *   PERSISTENT_BYTE_FIELDS (count × u8), each padded to 8 bytes.
  */
+import type { SphConstants } from './config.ts'
 import type { ParticleArrays } from './particles.ts'
 import {
   PERSISTENT_BYTE_FIELDS,
@@ -105,4 +106,36 @@ export function decodeCheckpointArrays(
     arrays[field].set(new Uint8Array(bytes.buffer, offset, count))
     offset += pad8(count)
   }
+}
+
+/** What a checkpoint must match to be restored into a solver: its constants, capacity, parts. */
+export function solverFingerprint(
+  k: SphConstants,
+  capacity: number,
+  partCount: number,
+): Record<string, number> {
+  return {
+    h: k.h,
+    speedOfSound: k.speedOfSound,
+    referenceDensity: k.referenceDensity,
+    particleMass: k.particleMass,
+    periodY: k.periodY,
+    capacity,
+    parts: partCount,
+  }
+}
+
+/** Throws when a checkpoint header does not match a solver's fingerprint or capacity. */
+export function checkFingerprint(
+  header: CheckpointHeader,
+  expected: Record<string, number>,
+  capacity: number,
+): void {
+  for (const [key, value] of Object.entries(expected)) {
+    // checkpoints written before periodic runs existed have no period: not periodic
+    const stored = header.fingerprint[key] ?? (key === 'periodY' ? 0 : undefined)
+    if (stored !== value)
+      throw new Error(`Checkpoint does not match this solver (${key}: ${stored} ≠ ${value}).`)
+  }
+  if (header.count > capacity) throw new Error('Checkpoint holds more particles than this solver.')
 }

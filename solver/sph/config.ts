@@ -2,13 +2,15 @@
  * What a solver is created from, its numerical options, the constants derived from them, and the
  * list of simulation settings the solver does not implement (refused, never ignored).
  */
-import type { Part } from '../../domain/parts.ts'
 import type { SimulationSettings } from '../../domain/settings.ts'
 import type { KernelKind } from './kernels.ts'
 import { kernelFactors, kernelValue } from './kernels.ts'
 import { chooseSpeedOfSound, taitStiffness } from './equationOfState.ts'
 import type { WallMotion } from './motion.ts'
 import { PARTICLE_KIND } from './particles.ts'
+
+// the run-start checks live in support.ts; solver/run imports them from here
+export { solverPartOf, unsupportedParts, unsupportedSettings } from './support.ts'
 
 /** The fluid properties the solver uses (a subset of the spec's Material). */
 export interface SolverMaterial {
@@ -123,6 +125,11 @@ export interface SolverOptions {
    * overrides the setting (describe() reports the integrator in use).
    */
   integrator: Integrator | null
+  /**
+   * Periodic along y between min and max (a thin slab without side walls: a particle leaving at
+   * one side comes back at the other, and neighbours see across). null: not periodic.
+   */
+  periodicY: { min: number; max: number } | null
 }
 
 export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
@@ -140,6 +147,7 @@ export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
   fixedTimeStepS: null,
   hydrostaticInitialisation: false,
   integrator: null,
+  periodicY: null,
 }
 
 export interface SolverConfig {
@@ -155,52 +163,6 @@ export interface SolverConfig {
 /** Thrown when a solver cannot be created from a config (unsupported or invalid input). */
 export class SolverSetupError extends Error {
   override name = 'SolverSetupError'
-}
-
-/**
- * The settings (with their values) this solver does not implement. A run must not start while
- * this list is not empty; createSolver refuses such settings with a message listing them.
- * An explicit options.integrator replaces settings.integrationScheme, an explicit
- * options.boundary settings.noRiemannWall. Settings that only matter with a refused feature
- * (sigma, ambientTemperature, rotation*) and the discretizer's discretizerLegacy are not listed.
- */
-export function unsupportedSettings(
-  settings: SimulationSettings,
-  options: Partial<SolverOptions> = {},
-): string[] {
-  const refused: string[] = []
-  if (settings.multiphase) refused.push('multiphase')
-  if (settings.surfaceTension) refused.push('surfaceTension')
-  if (settings.thermodynamics) refused.push('thermodynamics')
-  if (settings.airDrag) refused.push('airDrag')
-  if (settings.rotatingSystem) refused.push('rotatingSystem')
-  if (settings.accelerationLimiter) refused.push('accelerationLimiter')
-  if (settings.accelerationFileId !== null || settings.accelerationFile !== null)
-    refused.push('accelerationFile')
-  if (settings.lowDissipationOperators) refused.push('lowDissipationOperators')
-  if (!(settings.shifting in SHIFTING_CODE)) refused.push(`shifting: ${settings.shifting}`)
-  if (!options.integrator && INTEGRATOR_FOR_SCHEME[settings.integrationScheme] === null)
-    refused.push(`integrationScheme: ${settings.integrationScheme}`)
-  return refused
-}
-
-/**
- * The parts this solver cannot run, named as in the setup: open boundaries (inflow/outflow) and
- * refinements. A run must not start while this list is not empty.
- */
-export function unsupportedParts(parts: readonly Pick<Part, 'name' | 'component'>[]): string[] {
-  const refused: string[] = []
-  for (const part of parts) {
-    if (part.component.type === 'openboundary') refused.push(`open boundary part "${part.name}"`)
-    if (part.component.type === 'refinement') refused.push(`refinement part "${part.name}"`)
-  }
-  return refused
-}
-
-/** The wall condition of a part: slip walls are free-slip, no-slip and moving walls no-slip. */
-export function solverPartOf(part: Pick<Part, 'id' | 'component'>): SolverPart {
-  const slip = part.component.type === 'rigid' && part.component.velocityKind === 'slip'
-  return { id: part.id, wallCondition: slip ? 'slip' : 'no_slip' }
 }
 
 /** Numbers derived once from the config; shared with worker threads as plain data. */
@@ -242,6 +204,8 @@ export interface SphConstants {
   densityMax: number
   /** Mass of every particle: ρ0 dp³. */
   particleMass: number
+  /** Period along y (0: not periodic, see SolverOptions.periodicY). */
+  periodY: number
 }
 
 export const KERNEL_CODE = { wendland: 0, cubic: 1 } as const
@@ -282,6 +246,9 @@ export function resolveOptions(options: Partial<SolverOptions> | undefined): Sol
     throw new SolverSetupError('cellsPerSupport must be 1, 2 or 3.')
   if (!Number.isInteger(resolved.threads) || resolved.threads < 1)
     throw new SolverSetupError('threads must be a positive integer.')
+  const periodic = resolved.periodicY
+  if (periodic && !(periodic.max > periodic.min))
+    throw new SolverSetupError('periodicY must have max greater than min.')
   return resolved
 }
 
@@ -391,5 +358,6 @@ export function deriveConstants(
     densityMin: threshold === null ? -Infinity : rho0 * (1 - threshold),
     densityMax: threshold === null ? Infinity : rho0 * (1 + threshold),
     particleMass: rho0 * dp * dp * dp,
+    periodY: options.periodicY ? options.periodicY.max - options.periodicY.min : 0,
   }
 }

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Box } from './grid.ts'
-import {
-  allocateGridBuffers,
-  CellSorter,
-  findNeighbours,
-  partitionCells,
-  viewGrid,
-  GRID_PARAM,
-} from './grid.ts'
+import { allocateGridBuffers, CellSorter, partitionCells, viewGrid, GRID_PARAM } from './grid.ts'
+import { findNeighbours } from './neighbours.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
 
 /** A deterministic pseudo-random sequence (mulberry32). */
@@ -63,6 +57,49 @@ describe('cell sort and neighbour search', () => {
             arrays.posZ[i]! - arrays.posZ[j]!,
           )
           if (d < radius) expected.push(j)
+        }
+        expect(findNeighbours(arrays, view, i, radius).sort((a, b) => a - b)).toEqual(expected)
+      }
+    })
+  }
+
+  for (const [label, period] of [
+    ['wider than the support', 0.5],
+    ['narrower than a cell', 0.03],
+  ] as const) {
+    it(`finds every periodic image within the support once (y period ${label})`, () => {
+      const n = 600
+      const radius = 0.11
+      const arrays = randomParticles(n, 21, 1)
+      // positions outside the period are wrapped into it by the sort
+      for (let i = 0; i < n; i++) arrays.posY[i] = (arrays.posY[i]! - 0.5) * 3
+      const grid = allocateGridBuffers(100_000)
+      new CellSorter(arrays, grid).sort({
+        count: n,
+        support: radius,
+        reach: 3,
+        referenceBox: wide,
+        deletionBox: null,
+        periodicY: { min: 0.2, max: 0.2 + period },
+      })
+      for (let i = 0; i < n; i++) {
+        expect(arrays.posY[i]).toBeGreaterThanOrEqual(0.2)
+        expect(arrays.posY[i]).toBeLessThan(0.2 + period)
+      }
+      const view = viewGrid(grid)
+      const images = Math.ceil(radius / period) + 1
+      for (let i = 0; i < n; i += 11) {
+        const expected: number[] = []
+        for (let j = 0; j < n; j++) {
+          for (let k = -images; k <= images; k++) {
+            if (j === i && k === 0) continue
+            const d = Math.hypot(
+              arrays.posX[i]! - arrays.posX[j]!,
+              arrays.posY[i]! - arrays.posY[j]! - k * period,
+              arrays.posZ[i]! - arrays.posZ[j]!,
+            )
+            if (d < radius) expected.push(j)
+          }
         }
         expect(findNeighbours(arrays, view, i, radius).sort((a, b) => a - b)).toEqual(expected)
       }

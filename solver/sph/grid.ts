@@ -37,8 +37,14 @@ export const GRID_PARAM = {
   reach: 9,
   /** Counts the sorts: per-cell marks of the current sort equal it (see dryGeneration). */
   generation: 10,
+  /** Cell size along y: cellSize, or the period / ny when y is periodic. */
+  cellSizeY: 11,
+  /** Period along y (0: not periodic). */
+  periodY: 12,
+  /** Stencil reach in cells along y (reach, or more when the period is under one cell). */
+  reachY: 13,
 } as const
-export const GRID_PARAM_LENGTH = 11
+export const GRID_PARAM_LENGTH = 14
 
 export interface Box {
   min: [number, number, number]
@@ -79,6 +85,11 @@ export interface SortRequest {
   referenceBox: Box
   /** Fluid particles outside this box are deleted (calculation domain), or null. */
   deletionBox: Box | null
+  /**
+   * Periodic along y: positions are wrapped into [min, max) and the grid spans exactly one
+   * period, so that a stencil can reach across it (see fillStencilRows). null: not periodic.
+   */
+  periodicY?: { min: number; max: number } | null
 }
 
 export interface SortResult {
@@ -123,6 +134,22 @@ export class CellSorter {
     const { posX, posY, posZ, kind, cell } = a
     const count = request.count
     const ref = request.referenceBox
+    const periodic = request.periodicY ?? null
+    const periodY = periodic ? periodic.max - periodic.min : 0
+    if (periodic) {
+      if (!(periodY > 0)) throw new RangeError('The periodic y range must not be empty.')
+      const y0 = periodic.min
+      const invPeriod = 1 / periodY
+      for (let i = 0; i < count; i++) {
+        const y = posY[i]!
+        if (y < y0 || y >= periodic.max) {
+          let wrapped = y - periodY * Math.floor((y - y0) * invPeriod)
+          // rounding can land exactly on max
+          if (wrapped >= periodic.max) wrapped -= periodY
+          posY[i] = wrapped
+        }
+      }
+    }
     let minX = Infinity
     let minY = Infinity
     let minZ = Infinity
@@ -151,23 +178,38 @@ export class CellSorter {
     maxY = Math.min(Math.max(maxY, minY), ref.max[1])
     minZ = Math.min(Math.max(minZ, ref.min[2]), ref.max[2])
     maxZ = Math.min(Math.max(maxZ, minZ), ref.max[2])
+    if (periodic) {
+      minY = periodic.min
+      maxY = periodic.max
+    }
 
     // a hair wider than support / reach: rounding in (x − origin) / size must never put two
     // particles closer than the support more than `reach` cells apart
     let cellSize = (request.support / request.reach) * (1 + 1e-9)
+    let cellSizeY = cellSize
     let nx = 1
     let ny = 1
     let nz = 1
     for (;;) {
       nx = Math.floor((maxX - minX) / cellSize) + 1
-      ny = Math.floor((maxY - minY) / cellSize) + 1
       nz = Math.floor((maxZ - minZ) / cellSize) + 1
+      if (periodic) {
+        // whole cells per period, each at least cellSize wide (one narrower cell if the period is)
+        ny = Math.max(1, Math.floor(periodY / cellSize))
+        cellSizeY = periodY / ny
+      } else {
+        ny = Math.floor((maxY - minY) / cellSize) + 1
+        cellSizeY = cellSize
+      }
       if (nx * ny * nz <= this.#maxCells) break
       cellSize *= Math.cbrt((nx * ny * nz) / this.#maxCells) * 1.01
     }
+    // cells along y reached by the support: reach, unless the period is narrower than a cell
+    const reachY = Math.max(request.reach, Math.ceil(request.support / cellSizeY))
     const cellCount = nx * ny * nz
     const deletedCell = cellCount
     const invCellSize = 1 / cellSize
+    const invCellSizeY = 1 / cellSizeY
     const del = request.deletionBox
     const dMinX = del ? del.min[0] : -Infinity
     const dMinY = del ? del.min[1] : -Infinity
@@ -199,7 +241,7 @@ export class CellSorter {
         deletedOutside++
       } else {
         let cx = Math.floor((x - minX) * invCellSize)
-        let cy = Math.floor((y - minY) * invCellSize)
+        let cy = Math.floor((y - minY) * invCellSizeY)
         let cz = Math.floor((z - minZ) * invCellSize)
         cx = cx < 0 ? 0 : cx > nx1 ? nx1 : cx
         cy = cy < 0 ? 0 : cy > ny1 ? ny1 : cy
@@ -241,6 +283,9 @@ export class CellSorter {
     p[GRID_PARAM.cellCount] = cellCount
     p[GRID_PARAM.reach] = request.reach
     p[GRID_PARAM.generation] = p[GRID_PARAM.generation]! + 1
+    p[GRID_PARAM.cellSizeY] = cellSizeY
+    p[GRID_PARAM.periodY] = periodY
+    p[GRID_PARAM.reachY] = reachY
     return { count: kept, deletedOutside, deletedInvalid, fluidCount }
   }
 
@@ -314,43 +359,4 @@ export function partitionCells(
     out[t] = c
   }
   out[parts] = cellCount
-}
-
-/**
- * Indices of all particles within distance `radius` (< cell size) of particle i, found through the
- * cell lists (not used by the hot loops; for tests and tools).
- */
-export function findNeighbours(
-  arrays: ParticleArrays,
-  grid: GridView,
-  i: number,
-  radius: number,
-): number[] {
-  const p = grid.params
-  const nx = p[GRID_PARAM.nx]!
-  const ny = p[GRID_PARAM.ny]!
-  const nz = p[GRID_PARAM.nz]!
-  const inv = 1 / p[GRID_PARAM.cellSize]!
-  const reach = p[GRID_PARAM.reach]!
-  const clamp = (v: number, n: number) => (v < 0 ? 0 : v > n - 1 ? n - 1 : v)
-  const cx = clamp(Math.floor((arrays.posX[i]! - p[GRID_PARAM.originX]!) * inv), nx)
-  const cy = clamp(Math.floor((arrays.posY[i]! - p[GRID_PARAM.originY]!) * inv), ny)
-  const cz = clamp(Math.floor((arrays.posZ[i]! - p[GRID_PARAM.originZ]!) * inv), nz)
-  const result: number[] = []
-  const r2max = radius * radius
-  for (let z = Math.max(cz - reach, 0); z <= Math.min(cz + reach, nz - 1); z++) {
-    for (let y = Math.max(cy - reach, 0); y <= Math.min(cy + reach, ny - 1); y++) {
-      const row = nx * (y + ny * z)
-      const begin = grid.cellStart[row + Math.max(cx - reach, 0)]!
-      const end = grid.cellStart[row + Math.min(cx + reach, nx - 1) + 1]!
-      for (let j = begin; j < end; j++) {
-        if (j === i) continue
-        const dx = arrays.posX[i]! - arrays.posX[j]!
-        const dy = arrays.posY[i]! - arrays.posY[j]!
-        const dz = arrays.posZ[i]! - arrays.posZ[j]!
-        if (dx * dx + dy * dy + dz * dz < r2max) result.push(j)
-      }
-    }
-  }
-  return result
 }

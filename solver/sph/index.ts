@@ -8,13 +8,8 @@ export type {
   SolverSnapshot,
   SolverStepReport,
 } from './SphSolver.ts'
-export {
-  DEFAULT_SOLVER_OPTIONS,
-  SolverSetupError,
-  solverPartOf,
-  unsupportedParts,
-  unsupportedSettings,
-} from './config.ts'
+export { DEFAULT_SOLVER_OPTIONS, SolverSetupError } from './config.ts'
+export { solverPartOf, unsupportedParts, unsupportedSettings } from './support.ts'
 export type {
   BoundaryKind,
   Integrator,
@@ -36,5 +31,8 @@ export {
   buildTankParticles,
   createDamBreakConfig,
   supportedSettings,
+  tankPeriodicY,
 } from './scenarios.ts'
 export type { TankScenario } from './scenarios.ts'
+export { createPressureSampler, probePressure } from './probes.ts'
+export type { PressureSampler } from './probes.ts'

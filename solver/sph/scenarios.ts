@@ -34,6 +34,16 @@ export interface TankScenario {
   closed: boolean
   /** Wall thickness in particles; at least 2h/dp. */
   wallLayers: number
+  /**
+   * No side walls along y: the tank is one period of a slab periodic in y (run it with
+   * options.periodicY = tankPeriodicY(scenario)).
+   */
+  periodicY?: boolean
+}
+
+/** The periodic y range of a scenario built with periodicY: the tank's inner depth. */
+export function tankPeriodicY(s: TankScenario): { min: number; max: number } {
+  return { min: 0, max: Math.round(s.tank[1] / s.dp) * s.dp }
 }
 
 /** Builds the particles of a tank scenario (fluid part FLUID_PART_ID, tank part TANK_PART_ID). */
@@ -44,9 +54,10 @@ export function buildTankParticles(s: TankScenario): SolverParticles & { fluidCo
   const cells = s.tank.map((length) => Math.round(length / s.dp))
   const L = s.wallLayers
   const top = s.closed ? cells[2]! + L : cells[2]!
+  const side = s.periodicY ? 0 : L
   let fluidCount = 0
   for (let k = -L; k < top; k++) {
-    for (let j = -L; j < cells[1]! + L; j++) {
+    for (let j = -side; j < cells[1]! + side; j++) {
       for (let i = -L; i < cells[0]! + L; i++) {
         const inside = i >= 0 && i < cells[0]! && j >= 0 && j < cells[1]! && k >= 0 && k < cells[2]!
         const x = (i + 0.5) * s.dp

@@ -1,0 +1,160 @@
+/**
+ * The particle state a solver starts from: shared buffers filled from the config's particles
+ * (fluid densities from their initial pressures or hydrostatic), the grid buffers, and the
+ * reference box of the cell grid.
+ */
+import type { Box } from './grid.ts'
+import { allocateGridBuffers } from './grid.ts'
+import type { SolverConfig, SolverOptions, SphConstants } from './config.ts'
+import { resolveIntegrator, SolverSetupError } from './config.ts'
+import { densityFromPressure } from './equationOfState.ts'
+import type { ParticleArrays } from './particles.ts'
+import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
+
+// imported constants as module bindings: test runners turn imports into getters, slow in loops
+const FLUID = PARTICLE_KIND.fluid
+const WALL = PARTICLE_KIND.wall
+
+export interface PreparedParticles {
+  buffers: ReturnType<typeof allocateParticleBuffers>
+  arrays: ParticleArrays
+  grid: ReturnType<typeof allocateGridBuffers>
+  count: number
+  partIds: number[]
+  referenceBox: Box
+}
+
+export function prepareParticles(
+  config: SolverConfig,
+  options: SolverOptions,
+  k: SphConstants,
+): PreparedParticles {
+  const input = config.particles
+  const n = input.kinds.length
+  if (input.positions.length !== 3 * n)
+    throw new SolverSetupError('positions must hold 3 values per particle.')
+  if (input.partIds.length !== n)
+    throw new SolverSetupError('partIds must hold one value per particle.')
+  if (input.velocities && input.velocities.length !== 3 * n)
+    throw new SolverSetupError('velocities must hold 3 values per particle.')
+  if (input.pressures && input.pressures.length !== n)
+    throw new SolverSetupError('pressures must hold one value per particle.')
+  const buffers = allocateParticleBuffers(n, {
+    rungeKutta: resolveIntegrator(config.settings, options) !== 'symplectic',
+    riemannWall: k.riemannWall === 1,
+  })
+  const a = viewParticleArrays(buffers)
+  const partIds: number[] = []
+  const partIndexOf = new Map<number, number>()
+  const slipParts = new Set(
+    (config.parts ?? []).filter((p) => p.wallCondition === 'slip').map((p) => p.id),
+  )
+  const tait = {
+    referenceDensity: k.referenceDensity,
+    speedOfSound: k.speedOfSound,
+    gamma: k.gamma,
+  }
+  for (let i = 0; i < n; i++) {
+    const kind = input.kinds[i]!
+    if (kind !== FLUID && kind !== WALL)
+      throw new SolverSetupError(`Particle ${i} has an unknown kind ${kind}.`)
+    const partId = input.partIds[i]!
+    let partIndex = partIndexOf.get(partId)
+    if (partIndex === undefined) {
+      partIndex = partIds.length
+      partIds.push(partId)
+      partIndexOf.set(partId, partIndex)
+    }
+    const x = input.positions[3 * i]!
+    const y = input.positions[3 * i + 1]!
+    const z = input.positions[3 * i + 2]!
+    a.posX[i] = a.refX[i] = x
+    a.posY[i] = a.refY[i] = y
+    a.posZ[i] = a.refZ[i] = z
+    a.kind[i] = kind
+    a.partIndex[i] = partIndex
+    a.particleId[i] = i
+    a.mass[i] = k.particleMass
+    a.rho[i] = k.referenceDensity
+    a.noSlip[i] = slipParts.has(partId) ? 0 : 1
+    if (kind === FLUID) {
+      if (input.velocities) {
+        a.velX[i] = input.velocities[3 * i]!
+        a.velY[i] = input.velocities[3 * i + 1]!
+        a.velZ[i] = input.velocities[3 * i + 2]!
+      }
+      if (input.pressures) a.rho[i] = densityFromPressure(tait, input.pressures[i]!)
+    }
+  }
+  if (options.hydrostaticInitialisation && !input.pressures) initialiseHydrostatic(a, n, k)
+
+  const settings = config.settings
+  let referenceBox: Box
+  if (settings.calcDomainActive) {
+    const min = settings.calcDomainMin.map((v, c) => requireFinite(v, `calcDomainMin.${c}`))
+    const max = settings.calcDomainMax.map((v, c) => requireFinite(v, `calcDomainMax.${c}`))
+    referenceBox = { min: min as Box['min'], max: max as Box['max'] }
+  } else {
+    const min: Box['min'] = [Infinity, Infinity, Infinity]
+    const max: Box['max'] = [-Infinity, -Infinity, -Infinity]
+    for (let i = 0; i < n; i++) {
+      const p = [a.posX[i]!, a.posY[i]!, a.posZ[i]!]
+      for (let c = 0; c < 3; c++) {
+        min[c] = Math.min(min[c]!, p[c]!)
+        max[c] = Math.max(max[c]!, p[c]!)
+      }
+    }
+    if (n === 0) referenceBox = { min: [0, 0, 0], max: [0, 0, 0] }
+    else {
+      // room for splashes; beyond it particles share the edge cells (still correct)
+      for (let c = 0; c < 3; c++) {
+        const margin = Math.max(0.5 * (max[c]! - min[c]!), 10 * k.support)
+        min[c] = min[c]! - margin
+        max[c] = max[c]! + margin
+      }
+      referenceBox = { min, max }
+    }
+  }
+  // cells of 2h/3 = dp hold about one particle where there is fluid: 8n leaves room for voids
+  // (a grid that would need more cells gets larger cells, slower but still exact)
+  const maxCells = Math.max(8 * n, 1 << 16)
+  return {
+    buffers,
+    arrays: a,
+    grid: allocateGridBuffers(maxCells),
+    count: n,
+    partIds,
+    referenceBox,
+  }
+}
+
+function requireFinite(value: number | null, name: string): number {
+  if (value === null || !Number.isFinite(value))
+    throw new SolverSetupError(`Setting ${name} must be a number.`)
+  return value
+}
+
+/** Hydrostatic pressure below the top of each fluid part: p = ρ0 |g| (top + dp/2 − depth). */
+function initialiseHydrostatic(a: ParticleArrays, n: number, k: SphConstants): void {
+  const [gx, gy, gz] = k.gravity
+  const g = Math.hypot(gx, gy, gz)
+  if (g === 0) return
+  const up = [-gx / g, -gy / g, -gz / g] as const
+  const top = new Map<number, number>()
+  for (let i = 0; i < n; i++) {
+    if (a.kind[i] !== FLUID) continue
+    const s = a.posX[i]! * up[0] + a.posY[i]! * up[1] + a.posZ[i]! * up[2]
+    top.set(a.partIndex[i]!, Math.max(top.get(a.partIndex[i]!) ?? -Infinity, s))
+  }
+  const tait = {
+    referenceDensity: k.referenceDensity,
+    speedOfSound: k.speedOfSound,
+    gamma: k.gamma,
+  }
+  for (let i = 0; i < n; i++) {
+    if (a.kind[i] !== FLUID) continue
+    const s = a.posX[i]! * up[0] + a.posY[i]! * up[1] + a.posZ[i]! * up[2]
+    const depth = top.get(a.partIndex[i]!)! + 0.5 * k.particleDiameter - s
+    a.rho[i] = densityFromPressure(tait, k.referenceDensity * g * depth)
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The neighbour stencil shared by the per-step passes: a pass runs on a contiguous range of sorted
+ * cells, and for each cell gathers the particle ranges of the neighbouring cell rows (each row of
+ * cells along x is one index range), with the y offset of the periodic image each row stands for.
+ */
+import type { SphConstants } from './config.ts'
+import type { GridView } from './grid.ts'
+import { GRID_PARAM } from './grid.ts'
+import type { ParticleArrays } from './particles.ts'
+
+// Imported constants copied into module bindings: inside hot loops an imported binding may be a
+// getter (test runners rewrite imports into module objects).
+const P_NX = GRID_PARAM.nx
+const P_NY = GRID_PARAM.ny
+const P_NZ = GRID_PARAM.nz
+const P_REACH = GRID_PARAM.reach
+const P_REACH_Y = GRID_PARAM.reachY
+const P_PERIOD_Y = GRID_PARAM.periodY
+
+/** Per-thread results of a force pass (Float64Array slots of STAT_STRIDE values). */
+export const STAT = { maxAcceleration2: 0, maxViscous: 1, interactions: 2, checksum: 3 } as const
+export const STAT_STRIDE = 4
+
+/** Largest stencil reach in cells (cellsPerSupport). */
+const MAX_REACH = 3
+
+export interface InteractionContext {
+  arrays: ParticleArrays
+  grid: GridView
+  constants: SphConstants
+  /** STAT_STRIDE values per thread. */
+  stats: Float64Array
+  /** Scratch for the stencil rows of a cell: particle ranges and the y shift of their image. */
+  rowBegin: Int32Array
+  rowEnd: Int32Array
+  rowShiftY: Float64Array
+}
+
+/**
+ * Stencil rows a cell can have: (2·reach + 1) along z times (2·reachY + 1) along y, where reachY
+ * exceeds the reach only when a periodic y range is narrower than a cell of support / reach.
+ */
+export function maxStencilRows(constants: SphConstants): number {
+  const period = constants.periodY
+  const cell = constants.support / MAX_REACH
+  const reachY = period > 0 && period < cell ? Math.ceil(constants.support / period) : MAX_REACH
+  return (2 * MAX_REACH + 1) * (2 * reachY + 1)
+}
+
+export function createInteractionContext(
+  arrays: ParticleArrays,
+  grid: GridView,
+  constants: SphConstants,
+  stats: Float64Array,
+): InteractionContext {
+  const rows = maxStencilRows(constants)
+  return {
+    arrays,
+    grid,
+    constants,
+    stats,
+    rowBegin: new Int32Array(rows),
+    rowEnd: new Int32Array(rows),
+    rowShiftY: new Float64Array(rows),
+  }
+}
+
+/**
+ * Fills the particle ranges of the stencil rows around cell c ((2·reach + 1)², fewer at the
+ * grid's edges and for empty rows) and the y shift of each row's image (0 unless y is periodic:
+ * a neighbour j of a row stands at y_j + shift, so dy = y_i − y_j − shift); returns how many.
+ * With `fluidOnly` (callers that only sum over fluid neighbours), only rows holding fluid, and 0
+ * when no cell of the stencil does.
+ */
+export function fillStencilRows(ctx: InteractionContext, c: number, fluidOnly: boolean): number {
+  const p = ctx.grid.params
+  const cellStart = ctx.grid.cellStart
+  const fluidBefore = ctx.grid.fluidBefore
+  const nx = p[P_NX]!
+  const ny = p[P_NY]!
+  const nz = p[P_NZ]!
+  const reach = p[P_REACH]!
+  const period = p[P_PERIOD_Y]!
+  const cx = c % nx
+  const cyz = (c - cx) / nx
+  const cy = cyz % ny
+  const cz = (cyz - cy) / ny
+  const x0 = cx > reach ? cx - reach : 0
+  const x1 = cx < nx - 1 - reach ? cx + reach : nx - 1
+  const z0 = cz > reach ? cz - reach : 0
+  const z1 = cz < nz - 1 - reach ? cz + reach : nz - 1
+  let y0: number
+  let y1: number
+  if (period > 0) {
+    // unwrapped rows: each stands for a cell of the period and one image of it
+    const reachY = p[P_REACH_Y]!
+    y0 = cy - reachY
+    y1 = cy + reachY
+  } else {
+    y0 = cy > reach ? cy - reach : 0
+    y1 = cy < ny - 1 - reach ? cy + reach : ny - 1
+  }
+  const rowBegin = ctx.rowBegin
+  const rowEnd = ctx.rowEnd
+  const rowShiftY = ctx.rowShiftY
+  let rows = 0
+  let fluid = 0
+  for (let z = z0; z <= z1; z++) {
+    for (let yy = y0; yy <= y1; yy++) {
+      let y = yy
+      let shift = 0
+      if (period > 0) {
+        y = yy % ny
+        if (y < 0) y += ny
+        shift = ((yy - y) / ny) * period
+      }
+      const row = nx * (y + ny * z)
+      const begin = cellStart[row + x0]!
+      const end = cellStart[row + x1 + 1]!
+      if (end > begin) {
+        if (fluidOnly) {
+          // rows without fluid add nothing to a sum over fluid neighbours: leave them out
+          const rowFluid = fluidBefore[row + x1 + 1]! - fluidBefore[row + x0]!
+          if (rowFluid === 0) continue
+          fluid += rowFluid
+        }
+        rowBegin[rows] = begin
+        rowEnd[rows] = end
+        rowShiftY[rows] = shift
+        rows++
+      }
+    }
+  }
+  return fluidOnly && fluid === 0 ? 0 : rows
+}

@@ -1,0 +1,54 @@
+/**
+ * What a run must refuse before it starts: the simulation settings and parts this solver does not
+ * implement (refused, never ignored), and the wall condition of each part.
+ */
+import type { Part } from '../../domain/parts.ts'
+import type { SimulationSettings } from '../../domain/settings.ts'
+import type { SolverOptions, SolverPart } from './config.ts'
+import { INTEGRATOR_FOR_SCHEME, SHIFTING_CODE } from './config.ts'
+
+/**
+ * The settings (with their values) this solver does not implement. A run must not start while
+ * this list is not empty; createSolver refuses such settings with a message listing them.
+ * An explicit options.integrator replaces settings.integrationScheme, an explicit
+ * options.boundary settings.noRiemannWall. Settings that only matter with a refused feature
+ * (sigma, ambientTemperature, rotation*) and the discretizer's discretizerLegacy are not listed.
+ */
+export function unsupportedSettings(
+  settings: SimulationSettings,
+  options: Partial<SolverOptions> = {},
+): string[] {
+  const refused: string[] = []
+  if (settings.multiphase) refused.push('multiphase')
+  if (settings.surfaceTension) refused.push('surfaceTension')
+  if (settings.thermodynamics) refused.push('thermodynamics')
+  if (settings.airDrag) refused.push('airDrag')
+  if (settings.rotatingSystem) refused.push('rotatingSystem')
+  if (settings.accelerationLimiter) refused.push('accelerationLimiter')
+  if (settings.accelerationFileId !== null || settings.accelerationFile !== null)
+    refused.push('accelerationFile')
+  if (settings.lowDissipationOperators) refused.push('lowDissipationOperators')
+  if (!(settings.shifting in SHIFTING_CODE)) refused.push(`shifting: ${settings.shifting}`)
+  if (!options.integrator && INTEGRATOR_FOR_SCHEME[settings.integrationScheme] === null)
+    refused.push(`integrationScheme: ${settings.integrationScheme}`)
+  return refused
+}
+
+/**
+ * The parts this solver cannot run, named as in the setup: open boundaries (inflow/outflow) and
+ * refinements. A run must not start while this list is not empty.
+ */
+export function unsupportedParts(parts: readonly Pick<Part, 'name' | 'component'>[]): string[] {
+  const refused: string[] = []
+  for (const part of parts) {
+    if (part.component.type === 'openboundary') refused.push(`open boundary part "${part.name}"`)
+    if (part.component.type === 'refinement') refused.push(`refinement part "${part.name}"`)
+  }
+  return refused
+}
+
+/** The wall condition of a part: slip walls are free-slip, no-slip and moving walls no-slip. */
+export function solverPartOf(part: Pick<Part, 'id' | 'component'>): SolverPart {
+  const slip = part.component.type === 'rigid' && part.component.velocityKind === 'slip'
+  return { id: part.id, wallCondition: slip ? 'slip' : 'no_slip' }
+}

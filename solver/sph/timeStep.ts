@@ -1,0 +1,38 @@
+/**
+ * The time step rules (see NUMERICS.md, Time integration).
+ */
+import type { Integrator, SolverOptions, SphConstants } from './config.ts'
+import { ACOUSTIC_CFL_FACTOR } from './config.ts'
+
+/** The viscous limit 0.125 h²/ν (Infinity without laminar viscosity). */
+export function viscousTimeStepLimit(k: SphConstants): number {
+  return k.nu > 0 ? (0.125 * k.h * k.h) / k.nu : Infinity
+}
+
+/** The CFL time step with gravity as the only force: the fixed step of static time stepping. */
+export function initialTimeStep(k: SphConstants, options: SolverOptions): number {
+  const g = Math.hypot(...k.gravity)
+  const dtForce = g > 0 ? Math.sqrt(k.h / g) : Infinity
+  const dtSound = k.h / k.speedOfSound
+  return Math.min(options.cfl * Math.min(dtForce, dtSound), viscousTimeStepLimit(k))
+}
+
+/**
+ * Variable time step: CFL · min(√(h/|a|max), h/(c0 + max h|v·r|/(r²+η²))), and 0.125 h²/ν; the
+ * acoustic limit at ACOUSTIC_CFL_FACTOR × CFL for rk4_dual_step.
+ */
+export function variableTimeStep(
+  k: SphConstants,
+  options: SolverOptions,
+  integrator: Integrator,
+  rates: { maxAcceleration: number; maxViscous: number },
+): number {
+  const dtForce = rates.maxAcceleration > 0 ? Math.sqrt(k.h / rates.maxAcceleration) : Infinity
+  const dtSound = k.h / (k.speedOfSound + rates.maxViscous)
+  const cfl = options.cfl
+  const acousticCfl = integrator === 'rk4_dual_step' ? ACOUSTIC_CFL_FACTOR * cfl : cfl
+  const dt = Math.min(cfl * dtForce, acousticCfl * dtSound, viscousTimeStepLimit(k))
+  // a floor so that a blown-up particle cannot stall the run (it is deleted once non-finite)
+  const dtMin = (1e-3 * cfl * k.h) / k.speedOfSound
+  return dt > dtMin ? dt : dtMin
+}

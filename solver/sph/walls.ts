@@ -1,0 +1,195 @@
+/**
+ * The equation of state and the generalized-wall extrapolation, each run on a particle or cell
+ * range so that threads can share them (see stencil.ts).
+ */
+import { BOUNDARY_CODE, KERNEL_CODE } from './config.ts'
+import { GRID_PARAM } from './grid.ts'
+import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
+import type { InteractionContext } from './stencil.ts'
+import { fillStencilRows } from './stencil.ts'
+
+// Imported constants copied into module bindings: inside hot loops an imported binding may be a
+// getter (test runners rewrite imports into module objects).
+const STRIDE = PACK_STRIDE
+
+/**
+ * Tait pressure and 1/ρ for fluid particles (and dynamic boundary walls) in a particle index range,
+ * and the neighbour records (see PACK) of every particle in the range. Generalized-wall records
+ * get their position, velocity and sign here (the sort moved them), their pressure and density in
+ * extrapolateWalls.
+ */
+export function computePressures(ctx: InteractionContext, begin: number, end: number): void {
+  const { posX, posY, posZ, velX, velY, velZ, rho, press, invRho, kind, packed } = ctx.arrays
+  const k = ctx.constants
+  const rho0 = k.referenceDensity
+  const invRho0 = 1 / rho0
+  const stiffness = k.stiffness
+  const gamma = k.gamma
+  const walls = k.boundaryCode === BOUNDARY_CODE.dynamic
+  const FLUID = PARTICLE_KIND.fluid
+  for (let i = begin; i < end; i++) {
+    const fluid = kind[i] === FLUID
+    const o = i * STRIDE
+    packed[o] = posX[i]!
+    packed[o + 1] = posY[i]!
+    packed[o + 2] = posZ[i]!
+    packed[o + 3] = velX[i]!
+    packed[o + 4] = velY[i]!
+    packed[o + 5] = velZ[i]!
+    if (!fluid && !walls) {
+      packed[o + 6] = 0
+      packed[o + 7] = -1 / rho0
+      continue
+    }
+    const density = rho[i]!
+    const ratio = density * invRho0
+    let power: number
+    if (gamma === 7) {
+      const r2 = ratio * ratio
+      power = r2 * r2 * r2 * ratio
+    } else {
+      power = Math.pow(ratio, gamma)
+    }
+    const p = stiffness * (power - 1)
+    const inv = 1 / density
+    press[i] = p
+    invRho[i] = inv
+    packed[o + 6] = p
+    packed[o + 7] = fluid ? inv : -inv
+  }
+}
+
+/**
+ * Generalized wall boundary (Adami, Hu & Adams 2012): each wall particle takes the pressure
+ * extrapolated from its fluid neighbours, p_w = max(0, (Σ p_f W + (g − a_w)·Σ ρ_f r_wf W) / Σ W), the
+ * density from the inverse equation of state, and for no-slip the velocity 2 v_w − ṽ_f used by
+ * the viscous terms. Wall accelerations a_w are in accX..accZ.
+ */
+export function extrapolateWalls(
+  ctx: InteractionContext,
+  cellBegin: number,
+  cellEnd: number,
+): void {
+  const a = ctx.arrays
+  const { posX, posY, posZ, velX, velY, velZ, rho, press, invRho, kind, accX, accY, accZ, packed } =
+    a
+  const { viscVX, viscVY, viscVZ, normalX, normalY, normalZ } = a
+  const cellStart = ctx.grid.cellStart
+  const rowBegin = ctx.rowBegin
+  const rowEnd = ctx.rowEnd
+  const rowShiftY = ctx.rowShiftY
+  const k = ctx.constants
+  const riemann = k.riemannWall === 1
+  const support2 = k.support2
+  const h = k.h
+  const invH = 1 / h
+  const alpha = k.kernelAlpha
+  const wendland = k.kernelCode === KERNEL_CODE.wendland
+  const [gx, gy, gz] = k.gravity
+  const rho0 = k.referenceDensity
+  const invStiffness = 1 / k.stiffness
+  const invGamma = 1 / k.gamma
+  const densityMin = k.densityMin
+  const densityMax = k.densityMax
+  const FLUID = PARTICLE_KIND.fluid
+  const dryGeneration = ctx.grid.dryGeneration
+  const generation = ctx.grid.params[GRID_PARAM.generation]!
+  for (let c = cellBegin; c < cellEnd; c++) {
+    const pBegin = cellStart[c]!
+    const pEnd = cellStart[c + 1]!
+    // no fluid around: its walls were set to p = 0, ρ0 in this sort's first pass
+    if (pBegin === pEnd || dryGeneration[c] === generation) continue
+    let rows = -1
+    for (let i = pBegin; i < pEnd; i++) {
+      if (kind[i] === FLUID) continue
+      if (rows < 0) {
+        rows = fillStencilRows(ctx, c, true)
+        if (rows === 0) dryGeneration[c] = generation
+      }
+      const xi = posX[i]!
+      const yi = posY[i]!
+      const zi = posZ[i]!
+      let sumW = 0
+      let sumP = 0
+      let sumRx = 0
+      let sumRy = 0
+      let sumRz = 0
+      let sumVx = 0
+      let sumVy = 0
+      let sumVz = 0
+      for (let r = 0; r < rows; r++) {
+        const jEnd = rowEnd[r]!
+        const yr = yi - rowShiftY[r]!
+        for (let j = rowBegin[r]!; j < jEnd; j++) {
+          const o = j * STRIDE
+          // fluid records have 1/ρ > 0; wall records (being rewritten in this pass) stay < 0
+          if (!(packed[o + 7]! > 0)) continue
+          const dx = xi - packed[o]!
+          const dy = yr - packed[o + 1]!
+          const dz = zi - packed[o + 2]!
+          const r2 = dx * dx + dy * dy + dz * dz
+          if (r2 >= support2) continue
+          const q = Math.sqrt(r2) * invH
+          let w: number
+          if (wendland) {
+            const t = 1 - 0.5 * q
+            const t2 = t * t
+            w = alpha * t2 * t2 * (2 * q + 1)
+          } else if (q < 1) {
+            w = alpha * (1 - 1.5 * q * q + 0.75 * q * q * q)
+          } else {
+            const t = 2 - q
+            w = alpha * 0.25 * t * t * t
+          }
+          sumW += w
+          sumP += packed[o + 6]! * w
+          const rw = rho[j]! * w
+          sumRx += rw * dx
+          sumRy += rw * dy
+          sumRz += rw * dz
+          sumVx += packed[o + 3]! * w
+          sumVy += packed[o + 4]! * w
+          sumVz += packed[o + 5]! * w
+        }
+      }
+      if (sumW > 0) {
+        const invW = 1 / sumW
+        let p =
+          (sumP + (gx - accX[i]!) * sumRx + (gy - accY[i]!) * sumRy + (gz - accZ[i]!) * sumRz) *
+          invW
+        // never below zero, so that a wall cannot pull fluid in (DualSPHysics keeps its boundary
+        // density at or above ρ0 for the same reason)
+        if (p < 0) p = 0
+        const ratio = p * invStiffness + 1
+        let density = rho0 * Math.pow(ratio, invGamma)
+        if (density < densityMin) density = densityMin
+        else if (density > densityMax) density = densityMax
+        press[i] = p
+        rho[i] = density
+        invRho[i] = 1 / density
+        viscVX[i] = 2 * velX[i]! - sumVx * invW
+        viscVY[i] = 2 * velY[i]! - sumVy * invW
+        viscVZ[i] = 2 * velZ[i]! - sumVz * invW
+        if (riemann) {
+          // Σ ρ_f W (r_w − r_f) points from the fluid into the wall: its opposite is the normal
+          const length = Math.sqrt(sumRx * sumRx + sumRy * sumRy + sumRz * sumRz)
+          const inv = length > 0 ? -1 / length : 0
+          normalX[i] = sumRx * inv
+          normalY[i] = sumRy * inv
+          normalZ[i] = sumRz * inv
+        }
+      } else {
+        press[i] = 0
+        rho[i] = rho0
+        invRho[i] = 1 / rho0
+        viscVX[i] = velX[i]!
+        viscVY[i] = velY[i]!
+        viscVZ[i] = velZ[i]!
+        if (riemann) normalX[i] = normalY[i] = normalZ[i] = 0
+      }
+      const o = i * STRIDE
+      packed[o + 6] = press[i]!
+      packed[o + 7] = -invRho[i]!
+    }
+  }
+}
