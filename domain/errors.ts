@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   security_risk: 503,
   conflict: 409,
   payload_too_large: 413,
+  too_many_requests: 429,
 } as const satisfies Record<string, number>
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -11,6 +11,7 @@ import { NAME_USED_MESSAGE } from '../domain/projects.ts'
 import { ApiError, toErrorBody } from './api/apiError.ts'
 import { registerAssemblyJobs } from './assemblies/AssemblyRunner.ts'
 import { registerAssemblyUploadRoute } from './assemblies/uploadRoute.ts'
+import { registerLoginThrottle } from './auth/loginThrottle.ts'
 import { createHandlers } from './api/handlers/index.ts'
 import { buildOpenApiDocument } from './api/openapi.ts'
 import { methodsForPath, registerRoutes } from './api/routes.ts'
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   const openApiDocument = buildOpenApiDocument(version)
+  registerLoginThrottle(app, clock)
   registerRoutes(app, {
     context: { db: options.db, clock, dataDir: options.dataDir, version },
     handlers: createHandlers(() => Promise.resolve(openApiDocument)),

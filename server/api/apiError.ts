@@ -24,6 +24,7 @@ const TITLES: Record<ErrorCode, string> = {
   security_risk: 'Security risk',
   conflict: 'Conflict',
   payload_too_large: 'Payload too large',
+  too_many_requests: 'Too many requests',
 }
 
 /** Fields a call's own error contract adds to the body (e.g. a datatable's globalErrors). */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { UNUSABLE_PASSWORD_HASH, hashPassword, verifyPassword } from './passwords.ts'
+import {
+  PasswordCheckBusyError,
+  UNUSABLE_PASSWORD_HASH,
+  WorkGate,
+  hashPassword,
+  verifyPassword,
+} from './passwords.ts'
 import { createToken, hashToken } from './tokens.ts'
 
 describe('passwords', () => {
@@ -33,5 +39,41 @@ describe('tokens', () => {
     expect(hashToken('abc')).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
     )
+  })
+})
+
+describe('WorkGate (bounded scrypt work)', () => {
+  it('runs at most its concurrency, queues up to its limit and refuses the rest at once', async () => {
+    const gate = new WorkGate(2, 3)
+    let running = 0
+    let most = 0
+    const releases: (() => void)[] = []
+    const task = () =>
+      new Promise<void>((resolve) => {
+        running += 1
+        most = Math.max(most, running)
+        releases.push(() => {
+          running -= 1
+          resolve()
+        })
+      })
+    const results = Array.from({ length: 10 }, () =>
+      gate.run(task).then(
+        () => 'done',
+        (error: unknown) => (error instanceof PasswordCheckBusyError ? 'busy' : 'other'),
+      ),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(running).toBe(2)
+    while (releases.length > 0) {
+      releases.shift()?.()
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+    const outcomes = await Promise.all(results)
+    expect(outcomes.filter((o) => o === 'done')).toHaveLength(5)
+    expect(outcomes.filter((o) => o === 'busy')).toHaveLength(5)
+    expect(most).toBe(2)
+    // Free again: a new task runs.
+    await expect(gate.run(() => Promise.resolve(7))).resolves.toBe(7)
   })
 })

@@ -5,7 +5,57 @@ const PARAMS = { N: 16384, r: 8, p: 1 } as const
 const KEY_BYTES = 64
 const SALT_BYTES = 16
 
+/** A password check refused because too many are already waiting (see {@link WorkGate}). */
+export class PasswordCheckBusyError extends Error {
+  constructor() {
+    super('Too many password checks are waiting')
+    this.name = 'PasswordCheckBusyError'
+  }
+}
+
+/**
+ * Runs at most `concurrency` tasks at once and queues at most `queueLimit` more; a task beyond
+ * that is refused at once with {@link PasswordCheckBusyError}, so a flood of logins can neither
+ * occupy every libuv thread (fs and other crypto share the 4 of them) nor pile up memory.
+ */
+export class WorkGate {
+  readonly #concurrency: number
+  readonly #queueLimit: number
+  #running = 0
+  readonly #waiting: (() => void)[] = []
+
+  constructor(concurrency: number, queueLimit: number) {
+    this.#concurrency = concurrency
+    this.#queueLimit = queueLimit
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.#concurrency) {
+      if (this.#waiting.length >= this.#queueLimit) throw new PasswordCheckBusyError()
+      await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    } else this.#running += 1
+    try {
+      return await task()
+    } finally {
+      const next = this.#waiting.shift()
+      // The slot passes straight to the next task, so `running` stays counted.
+      if (next) next()
+      else this.#running -= 1
+    }
+  }
+}
+
+/**
+ * scrypt work of the whole process: 2 at once (about 16 MiB and 50 ms each), 32 waiting, so at
+ * most about 1 s of queued hashing; more concurrent log-ins are told to try again.
+ */
+const SCRYPT_GATE = new WorkGate(2, 32)
+
 function deriveKey(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return SCRYPT_GATE.run(() => deriveKeyNow(password, salt, options))
+}
+
+function deriveKeyNow(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(
       password.normalize('NFC'),

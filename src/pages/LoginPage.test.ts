@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LOGIN_FAILED_MESSAGE } from '../../domain/auth.ts'
+import { LOGIN_FAILED_MESSAGE, tooManyLoginAttemptsMessage } from '../../domain/auth.ts'
 import { ApiError } from '../api/ApiError.ts'
 import { loginErrorMessage, safeRedirectTarget } from './LoginPage.tsx'
 
@@ -24,6 +24,17 @@ describe('loginErrorMessage', () => {
       description: 'Wrong e-mail or password.',
     })
     expect(loginErrorMessage(error)).toBe('Wrong e-mail or password.')
+  })
+
+  it('shows how long to wait when log-ins are throttled', () => {
+    const error = new ApiError(429, {
+      code: 'too_many_requests',
+      title: 'Too many requests',
+      description: tooManyLoginAttemptsMessage(840),
+    })
+    expect(loginErrorMessage(error)).toBe(
+      'Too many failed log-in attempts. Try again in 14 minutes.',
+    )
   })
 
   it('shows the generic login failure for anything else', () => {

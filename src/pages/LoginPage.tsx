@@ -15,9 +15,12 @@ export function safeRedirectTarget(value: string | null): string {
   return value
 }
 
-/** The server's wrong-credentials message, or the generic login failure for anything else. */
+/**
+ * The server's wrong-credentials or throttling message (429: too many attempts, with the wait),
+ * or the generic login failure for anything else.
+ */
 export function loginErrorMessage(error: unknown): string {
-  if (isApiError(error) && error.status === 401) return error.message
+  if (isApiError(error) && (error.status === 401 || error.status === 429)) return error.message
   if (isApiError(error) && error.body?.code === 'validation_error') return error.message
   return LOGIN_FAILED_MESSAGE
 }

@@ -1,5 +1,9 @@
-import { WRONG_CREDENTIALS_MESSAGE } from '../../../domain/auth.ts'
-import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../../auth/passwords.ts'
+import { LOGIN_BUSY_MESSAGE, WRONG_CREDENTIALS_MESSAGE } from '../../../domain/auth.ts'
+import {
+  PasswordCheckBusyError,
+  UNUSABLE_PASSWORD_HASH,
+  verifyPassword,
+} from '../../auth/passwords.ts'
 import {
   createSession,
   deleteExpiredSessions,
@@ -16,7 +20,14 @@ export const login: RouteHandlers['login'] = async ({ body }, { db, clock }) => 
     .where('email', '=', body.email)
     .executeTakeFirst()
   // An unknown e-mail costs the same scrypt as a wrong password and gets the same answer.
-  const matches = await verifyPassword(body.password, user?.password_hash ?? UNUSABLE_PASSWORD_HASH)
+  const matches = await verifyPassword(
+    body.password,
+    user?.password_hash ?? UNUSABLE_PASSWORD_HASH,
+  ).catch((error: unknown) => {
+    if (error instanceof PasswordCheckBusyError)
+      throw new ApiError('too_many_requests', LOGIN_BUSY_MESSAGE)
+    throw error
+  })
   if (!user || !matches || user.active !== 1)
     throw new ApiError('authentication_failed', WRONG_CREDENTIALS_MESSAGE)
   await deleteExpiredSessions(db, clock)
