@@ -3,6 +3,7 @@
  * cells whose velocity is constant, given by a table over time, or taken from another simulation.
  */
 import * as v from 'valibot'
+import { idSchema } from './ids.ts'
 import { checkNumber, checkVector, isPreliminary, issue, type Issue } from './validation.ts'
 import { LooseVec3Schema } from './vector.ts'
 
@@ -33,9 +34,9 @@ const airDragEntries = {
   cellSize: num,
   /** Air velocity, m/s (kind constant). */
   velocity: v.nullable(LooseVec3Schema),
-  tableId: v.nullable(v.number()),
-  refSimulationId: v.nullable(v.number()),
-  refSimulationRunId: v.nullable(v.number()),
+  tableId: v.nullable(idSchema('tableId')),
+  refSimulationId: v.nullable(idSchema('refSimulationId')),
+  refSimulationRunId: v.nullable(idSchema('refSimulationRunId')),
   /** true: a range of outputs (outputStart … outputEnd); false: one output (outputSingle). */
   outputRange: v.boolean(),
   outputSingle: num,

@@ -8,6 +8,7 @@
  * one to the other.
  */
 import * as v from 'valibot'
+import { idSchema } from './ids.ts'
 import { LIMIT_CONVERSIONS } from './constants.ts'
 import type { SimulationState } from './simulationState.ts'
 import { checkNumber, issue, type Issue } from './validation.ts'
@@ -83,7 +84,10 @@ export const ConditionCreateSchema = v.strictObject({
   /** Store the condition even when it breaks the threshold rules (a draft before the run). */
   allowInvalidThreshold: v.optional(v.boolean(), false),
   /** -1 for the conditions of the next run. */
-  runId: v.optional(v.pipe(v.number(), v.integer()), -1),
+  runId: v.optional(
+    v.union([v.literal(-1), idSchema('runId')], 'runId must be -1 (the next run) or a run id'),
+    -1,
+  ),
 })
 /** A new condition. */
 export type ConditionCreate = v.InferOutput<typeof ConditionCreateSchema>

@@ -3,6 +3,7 @@
  * water-like defaults, labels and the property rules of the standard and stricter profiles.
  */
 import * as v from 'valibot'
+import { idSchema } from './ids.ts'
 import { DATATABLE_MESSAGES } from './datatable.ts'
 import type { RuleProfile } from './settingsRules.ts'
 import { checkNumber, issue, type Issue, type NumberBounds } from './validation.ts'
@@ -49,8 +50,8 @@ const materialEntries = {
   specificHeatCapacity: num,
   viscosityKind: v.picklist(VISCOSITY_KINDS),
   kinematicViscosity: num,
-  viscosityShearRateTableId: v.nullable(v.number()),
-  viscosityTemperatureTableId: v.nullable(v.number()),
+  viscosityShearRateTableId: v.nullable(idSchema('viscosityShearRateTableId')),
+  viscosityTemperatureTableId: v.nullable(idSchema('viscosityTemperatureTableId')),
 }
 
 /** A material as the API returns it; `id` is the material id within its simulation (0, 1, …). */

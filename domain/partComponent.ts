@@ -4,6 +4,7 @@
  * choices the forms offer. Re-exported by parts.ts.
  */
 import * as v from 'valibot'
+import { idSchema } from './ids.ts'
 import { LooseVec3Schema, type LooseVec3 } from './vector.ts'
 
 const num = v.nullable(v.number())
@@ -41,7 +42,7 @@ const sharedComponentEntries = {
   /** A named initial state; initial conditions are not editable while one is set. */
   initialPreset: v.nullable(v.string()),
   initialDistribution: v.boolean(),
-  initialDistributionTableId: v.nullable(v.number()),
+  initialDistributionTableId: v.nullable(idSchema('initialDistributionTableId')),
   metalness: num,
 }
 const rigidEntries = {
@@ -51,7 +52,7 @@ const rigidEntries = {
   referenceTemperature: num,
   heatTransferCoefficient: num,
   velocityKind: v.picklist(VELOCITY_KINDS),
-  velocityConditionMovementId: v.nullable(v.number()),
+  velocityConditionMovementId: v.nullable(idSchema('velocityConditionMovementId')),
   /** Degrees; used with surface tension. */
   contactAngle: num,
 }
@@ -67,8 +68,8 @@ const openBoundaryEntries = {
   ioVelocity: num,
   ioTemperature: num,
   ioProfileKind: v.picklist(IO_PROFILE_KINDS),
-  ioTableId: v.nullable(v.number()),
-  csvFileId: v.nullable(v.number()),
+  ioTableId: v.nullable(idSchema('ioTableId')),
+  csvFileId: v.nullable(idSchema('csvFileId')),
 }
 
 export const RigidComponentSchema = v.object({

@@ -4,6 +4,7 @@
  * (ShapeInfo) and the resolution slider's conversions. Re-exported by parts.ts.
  */
 import * as v from 'valibot'
+import { idSchema } from './ids.ts'
 import type { NumberBounds } from './validation.ts'
 import { LooseVec3Schema, Vec3Schema } from './vector.ts'
 
@@ -44,13 +45,13 @@ const shapeCommonEntries = {
 const stlEntries = {
   /** Meshing resolution as a fraction 0.01 … 1 (the slider shows 1 … 100 %). */
   resolution: num,
-  fileId: v.nullable(v.number()),
+  fileId: v.nullable(idSchema('fileId')),
   fileName: v.nullable(v.string()),
   fileExtension: v.nullable(v.string()),
 }
 const stlCubeEntries = { dimensions: LooseVec3Schema }
 const pointcloudEntries = {
-  refSimulationId: v.nullable(v.number()),
+  refSimulationId: v.nullable(idSchema('refSimulationId')),
   refSimulationOutput: v.nullable(v.number()),
   splittingRatio: num,
 }

@@ -4,6 +4,7 @@
  * rules (partRules.ts), all re-exported here; unique names.
  */
 import * as v from 'valibot'
+import { idSchema, indexSchema } from './ids.ts'
 import { AppearanceSchema, AppearanceUpdateSchema } from './appearance.ts'
 import { ComponentSchema, ComponentUpdateSchema } from './partComponent.ts'
 import { ShapeSchema, ShapeUpdateSchema } from './partShape.ts'
@@ -81,7 +82,7 @@ export const PART_WITHOUT_FILES: PartFiles = {
 export const PartCreateSchema = v.strictObject({
   name: partName,
   kind: v.optional(v.string()),
-  materialId: v.optional(v.nullable(v.number())),
+  materialId: v.optional(v.nullable(indexSchema('materialId'))),
   seedPoint: v.optional(v.nullable(LooseVec3Schema)),
   component: ComponentUpdateSchema,
   shape: ShapeUpdateSchema,
@@ -92,7 +93,7 @@ export type PartCreate = v.InferOutput<typeof PartCreateSchema>
 /** PUT /parts/{id}: any of the editable fields. */
 export const PartUpdateSchema = v.strictObject({
   name: v.optional(partName),
-  materialId: v.optional(v.nullable(v.number())),
+  materialId: v.optional(v.nullable(indexSchema('materialId'))),
   seedPoint: v.optional(v.nullable(LooseVec3Schema)),
   component: v.optional(ComponentUpdateSchema),
   shape: v.optional(ShapeUpdateSchema),
@@ -102,13 +103,13 @@ export type PartUpdate = v.InferOutput<typeof PartUpdateSchema>
 
 /** PUT /simulations/{id}/parts: several parts at once, each with its id. */
 export const PartBulkUpdateSchema = v.array(
-  v.strictObject({ id: v.number(), ...PartUpdateSchema.entries }),
+  v.strictObject({ id: idSchema('id'), ...PartUpdateSchema.entries }),
 )
 export type PartBulkUpdate = v.InferOutput<typeof PartBulkUpdateSchema>
 
 /** PUT /simulations/{id}/parts/material_reset: every fluid part gets this material (default 0). */
 export const MaterialResetSchema = v.strictObject({
-  materialId: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  materialId: v.optional(indexSchema('materialId'), 0),
 })
 export type MaterialReset = v.InferOutput<typeof MaterialResetSchema>
 

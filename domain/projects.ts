@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { idParamSchema, idSchema } from './ids.ts'
 import { UserRefSchema } from './account.ts'
 import {
   PROJECT_DESCRIPTION_MAX,
@@ -122,7 +123,7 @@ const idList = v.pipe(
       .flatMap((item) => String(item).split(','))
       .filter((s) => s !== ''),
   ),
-  v.array(v.pipe(v.string(), v.regex(/^\d+$/, 'ids must be integers'), v.transform(Number))),
+  v.array(idParamSchema('ids')),
 )
 const boolFromQuery = v.pipe(
   v.union([v.boolean(), v.picklist(['true', 'false', '1', '0'])]),
@@ -194,19 +195,15 @@ export const SimulationUpdateSchema = v.strictObject({
   name: v.optional(simulationName),
   description: v.optional(simulationDescription),
   settings: v.optional(SimulationSettingsPatchSchema),
-  postImageId: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
+  postImageId: v.optional(v.nullable(idSchema('postImageId'))),
 })
 export type SimulationUpdate = v.InferOutput<typeof SimulationUpdateSchema>
 
 export const SimulationMoveSchema = v.strictObject({
-  projectId: v.pipe(v.number(SELECT_PROJECT_MESSAGE), v.integer(SELECT_PROJECT_MESSAGE)),
+  projectId: idSchema('projectId', SELECT_PROJECT_MESSAGE),
 })
 export type SimulationMove = v.InferOutput<typeof SimulationMoveSchema>
 
 export const IdParamSchema = v.object({
-  id: v.pipe(
-    v.string(),
-    v.regex(/^\d{1,12}$/, 'id must be a positive integer'),
-    v.transform(Number),
-  ),
+  id: idParamSchema('id'),
 })

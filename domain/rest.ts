@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { idParamSchema } from './ids.ts'
 import { OrganizationSchema, ProfileUpdateSchema, UserSchema } from './account.ts'
 import {
   LoginRequestSchema,
@@ -46,11 +47,7 @@ export const TeamUserSchema = v.object({
   avatarId: v.number(),
 })
 export const ProjectIdParamSchema = v.object({
-  projectId: v.pipe(
-    v.string(),
-    v.regex(/^\d{1,12}$/, 'projectId must be a positive integer'),
-    v.transform(Number),
-  ),
+  projectId: idParamSchema('projectId'),
 })
 
 /** The OpenAPI 3.1 document of this API (GET /openapi.json), generated from ROUTES. */

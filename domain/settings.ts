@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { idSchema } from './ids.ts'
 import { LooseVec3Schema, type LooseVec3 } from './vector.ts'
 
 /** Number inputs may be empty (null) while a setup is being built: the rules report them as info. */
@@ -16,8 +17,8 @@ export const SimulationSettingsSchema = v.object({
   calcDomainMin: LooseVec3Schema,
   calcDomainMax: LooseVec3Schema,
   calcDomainActive: v.boolean(),
-  accelerationFileId: v.nullable(v.number()),
-  accelerationFile: v.nullable(v.object({ id: v.number(), name: v.string() })),
+  accelerationFileId: v.nullable(idSchema('accelerationFileId')),
+  accelerationFile: v.nullable(v.object({ id: idSchema('accelerationFile.id'), name: v.string() })),
   multiphase: v.boolean(),
   integrationScheme: v.picklist(INTEGRATION_SCHEMES),
   shifting: v.picklist(SHIFTING_KINDS),

@@ -4,6 +4,7 @@
  * "Tessellation" and the duplicate-component message).
  */
 import * as v from 'valibot'
+import { idSchema } from './ids.ts'
 import { JOB_STATES } from './jobs.ts'
 import { COMPONENT_TYPES, type ComponentType } from './parts.ts'
 import { checkNumber, type Issue, type NumberBounds } from './validation.ts'
@@ -126,7 +127,7 @@ export type AssemblyPartCreate = v.InferOutput<typeof AssemblyPartCreateSchema>
 
 /** PUT /assemblies/{id}/parts: one part by id, any of its fields. */
 export const AssemblyPartUpdateSchema = v.strictObject({
-  id: v.number(),
+  id: idSchema('id'),
   name: v.optional(assemblyPartName),
   assemblyNodeIds: v.optional(v.array(v.string())),
   componentType: v.optional(v.picklist(COMPONENT_TYPES)),
@@ -135,12 +136,12 @@ export const AssemblyPartUpdateSchema = v.strictObject({
 export type AssemblyPartUpdate = v.InferOutput<typeof AssemblyPartUpdateSchema>
 
 /** DELETE /assemblies/{id}/parts. */
-export const AssemblyPartsDeleteSchema = v.strictObject({ partIds: v.array(v.number()) })
+export const AssemblyPartsDeleteSchema = v.strictObject({ partIds: v.array(idSchema('partIds')) })
 export type AssemblyPartsDelete = v.InferOutput<typeof AssemblyPartsDeleteSchema>
 
 /** POST /assemblies/{id}: schedules the tessellation of these parts (all needing it when absent). */
 export const TessellationRequestSchema = v.strictObject({
-  partIds: v.optional(v.array(v.number())),
+  partIds: v.optional(v.array(idSchema('partIds'))),
 })
 
 /** GET /simulations/{id}/tessellation_runs items. */

@@ -4,6 +4,7 @@
  * build the same URL). Manifests are the files the solver writes (domain/output/layout.ts).
  */
 import * as v from 'valibot'
+import { idParamSchema } from '../ids.ts'
 import { FORMAT_OBJECT_KINDS, WRITTEN_DATASETS, type WrittenDataset } from '../outputFormat.ts'
 import { IdParamSchema } from '../projects.ts'
 import type { RouteDef } from '../rest.ts'
@@ -45,13 +46,7 @@ export type OutputManifestList = v.InferOutput<typeof OutputManifestListSchema>
 
 /** Query of the manifest list: a run of the simulation (default: its active run). */
 export const OutputManifestQuerySchema = v.object({
-  runId: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,12}$/, 'runId must be a positive integer'),
-      v.transform(Number),
-    ),
-  ),
+  runId: v.optional(idParamSchema('runId')),
 })
 
 /** Results calls: output bundles over HTTP, viewport state, sensors, volume clips, statistics, exports. */

@@ -4,6 +4,7 @@
  * conditions, discretizations.
  */
 import * as v from 'valibot'
+import { idParamSchema, idQuerySchema } from '../ids.ts'
 import { ConditionCreateSchema, ConditionSchema } from '../conditions.ts'
 import { DiscretizationCreateSchema, DiscretizationSchema } from '../discretization.ts'
 import { IdParamSchema, SimulationSchema } from '../projects.ts'
@@ -80,12 +81,6 @@ export type Solver = v.InferOutput<typeof SolverSchema>
 const boolFromQuery = v.pipe(
   v.union([v.boolean(), v.picklist(['true', 'false', '1', '0'])]),
   v.transform((value) => value === true || value === 'true' || value === '1'),
-)
-const intFromQuery = v.pipe(
-  v.union([v.string(), v.number()]),
-  v.transform(Number),
-  v.number(),
-  v.integer(),
 )
 
 /** GET /solvers query. */
@@ -170,7 +165,7 @@ export const LogQuerySchema = v.object({
       v.array(v.picklist(LOG_KEYS, 'key must be one of ' + LOG_KEYS.join(', '))),
     ),
   ),
-  runId: v.optional(intFromQuery),
+  runId: v.optional(idQuerySchema('runId')),
 })
 
 /** GET /simulations/{id}/logs: the lines of one run with the requested values. */
@@ -183,7 +178,16 @@ export type LogList = v.InferOutput<typeof LogListSchema>
 
 /** GET /simulations/{id}/conditions query: -1 (default) lists the conditions of the next run. */
 export const ConditionListQuerySchema = v.object({
-  runId: v.optional(intFromQuery, -1),
+  runId: v.optional(
+    v.union(
+      [
+        v.pipe(v.union([v.literal('-1'), v.literal(-1)]), v.transform(Number)),
+        idQuerySchema('runId'),
+      ],
+      'runId must be -1 (the next run) or a run id',
+    ),
+    -1,
+  ),
 })
 
 /** A condition with the run it belongs to (-1: the next run). */
@@ -196,17 +200,10 @@ export type RunCondition = v.InferOutput<typeof RunConditionSchema>
 
 const DeletedSchema = v.object({ id: v.number() })
 
-const positiveIntegerParam = (name: string) =>
-  v.pipe(
-    v.string(),
-    v.regex(/^\d{1,12}$/, `${name} must be a positive integer`),
-    v.transform(Number),
-  )
-
 /** Path parameters of a run's own calls: the simulation and the run. */
 export const RunParamsSchema = v.object({
-  id: positiveIntegerParam('id'),
-  runId: positiveIntegerParam('runId'),
+  id: idParamSchema('id'),
+  runId: idParamSchema('runId'),
 })
 
 /** Run calls of spec/results.md §7: jobs, solvers, logs, outputs, stop and warning conditions. */

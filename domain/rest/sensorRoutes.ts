@@ -4,6 +4,7 @@
  * at a mesh made first with POST /simulations/{id}/meshes (a surface sensor's or a clip's shape).
  */
 import * as v from 'valibot'
+import { idParamSchema, idSchema } from '../ids.ts'
 import { JOB_STATES, JobMessageSchema } from '../jobs.ts'
 import {
   MeshBodySchema,
@@ -43,18 +44,12 @@ export const NO_SENSORS_MESSAGE = 'Add a sensor before computing sensors.'
 export const NO_OUTPUTS_MESSAGE = 'There are no outputs to compute sensors for yet.'
 
 const runIdQuery = v.object({
-  runId: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,12}$/, 'runId must be a positive integer'),
-      v.transform(Number),
-    ),
-  ),
+  runId: v.optional(idParamSchema('runId')),
 })
 
 /** PUT /simulations/{id}/custom_sensors: sensors with their ids and any changed fields. */
 export const SensorBulkUpdateSchema = v.array(
-  v.strictObject({ id: v.number(), ...SensorUpdateSchema.entries }),
+  v.strictObject({ id: idSchema('id'), ...SensorUpdateSchema.entries }),
 )
 /** Several sensor updates at once. */
 export type SensorBulkUpdate = v.InferOutput<typeof SensorBulkUpdateSchema>

@@ -3,6 +3,7 @@
  * setupRoutes.ts, which re-exports everything here).
  */
 import * as v from 'valibot'
+import { idParamSchema } from '../ids.ts'
 import { DATATABLE_KINDS, DatatableUpdateSchema } from '../datatable.ts'
 import { MaterialPresetSchema } from '../materials.ts'
 import { SimulationSettingsSchema } from '../settings.ts'
@@ -30,22 +31,15 @@ export const STL_UPLOAD_LIMIT_BYTES = 256 * 1024 * 1024
 /** Largest CSV upload: 16 MiB. */
 export const CSV_UPLOAD_LIMIT_BYTES = 16 * 1024 * 1024
 
-const integerParam = (name: string) =>
-  v.pipe(
-    v.string(),
-    v.regex(/^\d{1,12}$/, `${name} must be a non-negative integer`),
-    v.transform(Number),
-  )
-
-/** `{id}` and `{materialId}` of a material path. */
+/** `{id}` and `{materialId}` (0-based within the simulation) of a material path. */
 export const MaterialParamSchema = v.object({
-  id: integerParam('id'),
-  materialId: integerParam('materialId'),
+  id: idParamSchema('id'),
+  materialId: idParamSchema('materialId', 0),
 })
 /** `{id}` and `{followerId}` of a follower path. */
 export const FollowerParamSchema = v.object({
-  id: integerParam('id'),
-  followerId: integerParam('followerId'),
+  id: idParamSchema('id'),
+  followerId: idParamSchema('followerId'),
 })
 
 /** One item of the Input Validation bar. */

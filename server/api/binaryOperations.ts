@@ -226,7 +226,7 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
           description: 'The file, as an attachment',
           content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
         },
-        400: errorResponse('wrong_input: id or fileId not a positive integer'),
+        400: errorResponse('validation_error: id or fileId not a whole number from 1 to 2147483647'),
         401: errorResponse('unauthorized'),
         404: errorResponse(
           'resource_not_found: no such file, or the export expired or was deleted',

@@ -2,10 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import * as v from 'valibot'
 import { API_PREFIX, ROUTES, type RouteDef, type RouteName } from '../../domain/rest.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
+import { isNumberOutOfRange } from '../db/connect.ts'
 import { ApiError } from './apiError.ts'
 import type { PublicContext, RouteHandlers } from './context.ts'
 import { missingRefreshToken } from './handlers/auth.ts'
 import { parseBody, parseInput } from './validation.ts'
+
+/** The answer to a number a database column cannot hold. */
+export const NUMBER_OUT_OF_RANGE_MESSAGE = 'A number in the request is out of range'
 
 /** `/projects/{id}` → `/api/projects/:id` for Fastify. */
 export function toFastifyPath(path: string): string {
@@ -68,7 +72,12 @@ export function registerRoutes(app: FastifyInstance, options: RegisterRoutesOpti
           ...(def.query && { query: parseInput(def.query, request.query ?? {}) }),
           ...(def.body && { body: parseRequestBody(name, def, request) }),
         }
-        const result = await handler(input, { ...context, ...auth })
+        const result = await handler(input, { ...context, ...auth }).catch((error: unknown) => {
+          // A backstop for a number the schemas let through: a 400, never PostgreSQL's 500.
+          if (isNumberOutOfRange(error))
+            throw new ApiError('validation_error', NUMBER_OUT_OF_RANGE_MESSAGE)
+          throw error
+        })
         if (checkResponses) {
           const checked = v.safeParse(def.response, result)
           if (!checked.success)

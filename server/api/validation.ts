@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import type { FieldError } from '../../domain/errors.ts'
+import { findNonFiniteNumber, idParamSchema } from '../../domain/ids.ts'
 import { ApiError } from './apiError.ts'
 
 const OPTIONAL_TYPES = new Set(['optional', 'exact_optional', 'nullish', 'undefinedable'])
@@ -37,6 +38,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * body_keys_missing; a body that has them but breaks a rule is a 400 validation_error.
  */
 export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
+  assertFiniteNumbers(body)
   const required = requiredKeys(schema)
   const input = body === undefined || body === null ? undefined : body
   if (input === undefined && required.length === 0) return parseInput(schema, {})
@@ -53,4 +55,24 @@ export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): 
       missing.map((key) => ({ path: key, message: `${key} is required` })),
     )
   return parseInput(schema, input)
+}
+
+/**
+ * Refuses a body holding a number that is not finite (JSON 1e999 parses as Infinity, which would
+ * pass a plain v.number() and be stored as null): 400 naming the field.
+ */
+export function assertFiniteNumbers(body: unknown): void {
+  const path = findNonFiniteNumber(body)
+  if (path === undefined) return
+  const message = `${path === '' ? 'The body' : path} must be a finite number`
+  throw new ApiError('validation_error', message, [{ path, message }])
+}
+
+/**
+ * An id of a path or query outside ROUTES (binary routes, uploads) with the same rule as
+ * IdParamSchema: a whole number from 1 to ID_MAX, else 400 naming the parameter.
+ */
+export function parseIdParam(value: unknown, name: string): number {
+  const parsed = parseInput(v.object({ [name]: idParamSchema(name) }), { [name]: value })
+  return parsed[name] as number
 }

@@ -58,6 +58,16 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
 }
 
+/**
+ * True for PostgreSQL's refusal of a number its column cannot hold (22003 out of range, 22P02 not
+ * an integer): an id past 2³¹ − 1 or a fraction that slipped past the schemas. SQLite stores any
+ * number and never raises these.
+ */
+export function isNumberOutOfRange(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false
+  return error.code === '22003' || error.code === '22P02'
+}
+
 /** True for a unique-constraint violation on either dialect. */
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null || !('code' in error)) return false

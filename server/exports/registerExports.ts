@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import { API_PREFIX } from '../../domain/rest.ts'
 import { USER_EXPORT_FILE_PATH } from '../../domain/rest/exportRoutes.ts'
-import { ApiError, notFound } from '../api/apiError.ts'
+import { notFound } from '../api/apiError.ts'
+import { parseIdParam } from '../api/validation.ts'
 import { findAccessibleSimulation } from '../api/access.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
@@ -25,13 +26,6 @@ const CONTENT_TYPES: Record<string, string> = {
   csv: 'text/csv; charset=utf-8',
   json: 'application/json',
   zip: 'application/zip',
-}
-
-function positiveInteger(value: unknown, name: string): number {
-  const number = Number(value)
-  if (typeof value !== 'string' || !/^\d{1,12}$/.test(value) || number < 1)
-    throw new ApiError('wrong_input', `${name} must be a positive integer`)
-  return number
 }
 
 function contentDisposition(filename: string): string {
@@ -64,8 +58,8 @@ export async function registerExports(
       readBearerToken(request.headers.authorization),
     )
     const params = request.params as { id?: string; fileId?: string }
-    const simulationId = positiveInteger(params.id, 'id')
-    const fileId = positiveInteger(params.fileId, 'fileId')
+    const simulationId = parseIdParam(params.id, 'id')
+    const fileId = parseIdParam(params.fileId, 'fileId')
     const simulation = await findAccessibleSimulation(options.db, user, simulationId)
     const file = await runner.findDownloadableFile(simulation.id, fileId)
     if (!file) throw notFound('Exported file')

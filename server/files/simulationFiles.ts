@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely'
 import { API_PREFIX } from '../../domain/rest.ts'
 import { runDirectory, simulationDirectory } from '../../domain/output/layout.ts'
 import { ApiError } from '../api/apiError.ts'
+import { parseIdParam } from '../api/validation.ts'
 import { findAccessibleSimulation, touchProject } from '../api/access.ts'
 import type { SessionUser } from '../api/context.ts'
 import { loadSimulation, readSettings } from '../api/views.ts'
@@ -51,10 +52,7 @@ async function authenticate(
 }
 
 function simulationIdFrom(request: FastifyRequest): number {
-  const id = Number((request.params as { id?: string }).id)
-  if (!Number.isSafeInteger(id) || id < 1)
-    throw new ApiError('wrong_input', 'id must be a positive integer')
-  return id
+  return parseIdParam((request.params as { id?: unknown }).id, 'id')
 }
 
 function fileChunks(path: string): () => AsyncIterable<Uint8Array> {

@@ -14,6 +14,8 @@ import {
   type ImageContentType,
 } from '../../domain/rest/imageRoutes.ts'
 import { ApiError, notFound } from '../api/apiError.ts'
+import { parseIdParam } from '../api/validation.ts'
+import { IMAGE_UPLOAD_KIND, findAccessibleImage } from './imageAccess.ts'
 import type { SessionUser } from '../api/context.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
@@ -28,8 +30,7 @@ import { removeStoredFile, resolveStoredPath, writeStoredFile } from '../storage
  * images/{organizationId}/{id}.{png|jpg} in the data directory: no table of their own.
  */
 
-/** The uploads-table kind of an image. */
-export const IMAGE_UPLOAD_KIND = 'image'
+export { IMAGE_UPLOAD_KIND }
 
 interface ImageRoutesOptions {
   db: Kysely<Database>
@@ -131,24 +132,13 @@ async function receiveImage(
   return { ...received, name }
 }
 
-/** The image row if it is one of the user's organization, else 404. */
+/** The image row if the user may see it (findAccessibleImage), else 404. */
 async function findImage(
   options: ImageRoutesOptions,
   user: SessionUser,
   rawId: unknown,
 ): Promise<UploadRow> {
-  const id = typeof rawId === 'string' && /^\d{1,12}$/.test(rawId) ? Number(rawId) : NaN
-  const row = Number.isSafeInteger(id)
-    ? await options.db
-        .selectFrom('uploads')
-        .selectAll()
-        .where('id', '=', id)
-        .where('kind', '=', IMAGE_UPLOAD_KIND)
-        .where('organization_id', '=', user.organization_id)
-        .executeTakeFirst()
-    : undefined
-  if (!row) throw notFound('Image')
-  return row
+  return findAccessibleImage(options.db, user, parseIdParam(rawId, 'id'))
 }
 
 /** Registers POST /api/client-upload/images, GET and DELETE /api/images/:id. */

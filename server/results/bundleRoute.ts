@@ -12,6 +12,7 @@ import {
 } from '../../domain/rest/resultsRoutes.ts'
 import { findAccessibleSimulation } from '../api/access.ts'
 import { ApiError } from '../api/apiError.ts'
+import { idParamSchema } from '../../domain/ids.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/schema.ts'
@@ -35,17 +36,10 @@ export interface BundleRouteOptions {
   dataDir: string
 }
 
-const positiveInteger = (name: string) =>
-  v.pipe(
-    v.string(),
-    v.regex(/^\d{1,12}$/, `${name} must be a non-negative integer`),
-    v.transform(Number),
-  )
-
 const BundleParamsSchema = v.object({
-  id: positiveInteger('id'),
-  runId: positiveInteger('runId'),
-  outputNo: positiveInteger('outputNo'),
+  id: idParamSchema('id'),
+  runId: idParamSchema('runId'),
+  outputNo: idParamSchema('outputNo', 0),
 })
 
 const BundleQuerySchema = v.object({

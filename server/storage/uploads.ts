@@ -22,6 +22,7 @@ import { checkMeshHealth, countTriangles } from '../../solver/geometry/mesh.ts'
 import { encodeMeshFile } from '../../domain/meshFile.ts'
 import { StlError, parseStl } from '../../solver/geometry/stl.ts'
 import { ApiError } from '../api/apiError.ts'
+import { parseIdParam } from '../api/validation.ts'
 import type { SessionUser } from '../api/context.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
@@ -300,11 +301,7 @@ export function registerUploadRoutes(app: FastifyInstance, options: UploadRoutes
       const simulationField = received.fields.get('simulationId')
       let simulationId: number | null = null
       if (simulationField !== undefined && simulationField.trim() !== '') {
-        const id = Number(simulationField)
-        if (!Number.isSafeInteger(id) || id < 1)
-          throw new ApiError('validation_error', 'simulationId must be a positive integer', [
-            { path: 'simulationId', message: 'simulationId must be a positive integer' },
-          ])
+        const id = parseIdParam(simulationField.trim(), 'simulationId')
         simulationId = (await findEditableSimulation(options.db, user, id)).id
       }
       const table = readCsvUpload(received.bytes, tableKind)
@@ -327,9 +324,7 @@ export function registerUploadRoutes(app: FastifyInstance, options: UploadRoutes
 
   app.put(`${API_PREFIX}/datatables/:id/csv`, async (request, reply) => {
     const user = await authenticate(options, request)
-    const id = Number((request.params as { id?: string }).id)
-    if (!Number.isSafeInteger(id) || id < 1)
-      throw new ApiError('wrong_input', 'id must be a positive integer')
+    const id = parseIdParam((request.params as { id?: unknown }).id, 'id')
     const { row } = await findDatatable(options.db, user, id, true)
     const received = await receiveUpload(request)
     if (uploadKindOf(received.fileName) !== 'csv')

@@ -295,7 +295,8 @@ describeEachDialect('rejected requests', (dialect) => {
   it('refuses bad path ids and bad list queries with validation_error', async () => {
     await expectRejected('GET', '/api/projects/abc', {}, 400, 'validation_error')
     await expectRejected('DELETE', '/api/simulations/-1', {}, 400, 'validation_error')
-    await expectRejected('GET', '/api/projects/0', {}, 404, 'resource_not_found')
+    await expectRejected('GET', '/api/projects/0', {}, 400, 'validation_error')
+    await expectRejected('GET', '/api/projects/2147483647', {}, 404, 'resource_not_found')
     for (const query of [
       'pageLimit=0',
       'pageLimit=ten',

@@ -95,17 +95,34 @@ describeEachDialect('simulations', (dialect) => {
     const created = (
       await createSimulation(project.id, { name: 'Before', settings: { endTime: 5 } })
     ).body
+    const form = new FormData()
+    form.append(
+      'file',
+      new Blob([Buffer.from('\x89PNG\r\n\x1a\n and the rest', 'latin1')]),
+      'a.png',
+    )
+    const image = (await (
+      await fetch(`${server.baseUrl}/api/client-upload/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${manager}` },
+        body: form,
+      })
+    ).json()) as { id: number }
     const reply = await server.request('PUT', `/api/simulations/${created.id}`, {
       token: manager,
       body: {
         name: ' After ',
         description: 'Changed',
         settings: { particleDiameter: 0.005, multiphase: true },
-        postImageId: 7,
+        postImageId: image.id,
       },
     })
     expect(reply.status).toBe(200)
-    expect(reply.body).toMatchObject({ name: 'After', description: 'Changed', postImageId: 7 })
+    expect(reply.body).toMatchObject({
+      name: 'After',
+      description: 'Changed',
+      postImageId: image.id,
+    })
     expect(reply.body.settings).toEqual({
       ...defaultSettings(),
       endTime: 5,

@@ -11,6 +11,7 @@ import { assertSetupEditable } from '../../setup/access.ts'
 import { copySetup } from '../../setup/copySetup.ts'
 import { refuseUnavailableSwitches } from '../../setup/settings.ts'
 import { removeSimulationPointClouds } from '../../storage/pointClouds.ts'
+import { findAccessibleImage } from '../../images/imageAccess.ts'
 import { assemblyRunnerFor } from '../../assemblies/AssemblyRunner.ts'
 import { removeAssemblyFiles } from '../../assemblies/stepFile.ts'
 
@@ -106,6 +107,8 @@ export const updateSimulation: RouteHandlers['updateSimulation'] = async (
     }
     if (body.name !== undefined && body.name !== simulation.name)
       await assertSimulationNameFree(trx, simulation.project_id, body.name, simulation.id)
+    // An image the user may not see is refused like a missing one (issue 13).
+    if (typeof body.postImageId === 'number') await findAccessibleImage(trx, user, body.postImageId)
     const nowIso = clock.nowIso()
     await trx
       .updateTable('simulations')
