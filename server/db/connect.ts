@@ -73,3 +73,18 @@ export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null || !('code' in error)) return false
   return error.code === '23505' || error.code === 'SQLITE_CONSTRAINT_UNIQUE'
 }
+
+/**
+ * Runs `attempt` (a whole transaction) again when it ends in a unique violation, up to `times`
+ * tries: two requests that pick the same free name at once (two clones of one simulation on
+ * PostgreSQL) then each get their own name, the second choosing again after the first committed.
+ */
+export async function retryOnUniqueViolation<T>(attempt: () => Promise<T>, times = 8): Promise<T> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await attempt()
+    } catch (error) {
+      if (!isUniqueViolation(error) || tried >= times) throw error
+    }
+  }
+}

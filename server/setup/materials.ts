@@ -8,6 +8,7 @@ import {
   type MaterialProperties,
   type MaterialUpdate,
 } from '../../domain/materials.ts'
+import { DATATABLE_MESSAGES } from '../../domain/datatable.ts'
 import { MATERIAL_NOT_DELETABLE_MESSAGE } from '../../domain/rest/setupRoutes.ts'
 import { SETTINGS_MESSAGES } from '../../domain/settingsRules.ts'
 import { notFound } from '../api/apiError.ts'
@@ -65,6 +66,13 @@ export async function upsertMaterial(
   const tables = new Map(
     (await readDatatableInfos(db, simulation.id)).map((t) => [t.id, t.resultCount]),
   )
+  // A table of another simulation or organization is refused like a missing one (issue 13),
+  // whether or not the viscosity kind uses it yet.
+  for (const key of ['viscosityShearRateTableId', 'viscosityTemperatureTableId'] as const) {
+    const tableId = update[key]
+    if (typeof tableId === 'number' && !tables.has(tableId))
+      throw refuseField(`material.${key}`, DATATABLE_MESSAGES.tableNotFound)
+  }
   const context = {
     thermodynamics: settings.thermodynamics,
     tableRowCount: (id: number) => tables.get(id),

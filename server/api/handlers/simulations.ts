@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely'
 import { SIMULATION_NAME_MAX } from '../../../domain/limits.ts'
 import { NAME_USED_MESSAGE } from '../../../domain/projects.ts'
 import { defaultSettings, type SimulationSettingsPatch } from '../../../domain/settings.ts'
+import { retryOnUniqueViolation } from '../../db/connect.ts'
 import type { Database, SimulationRow } from '../../db/schema.ts'
 import { ApiError } from '../apiError.ts'
 import { findAccessibleProject, findAccessibleSimulation, touchProject } from '../access.ts'
-import type { RouteHandlers } from '../context.ts'
+import type { RouteHandlers, SessionUser } from '../context.ts'
 import { loadSimulation, readSettings } from '../views.ts'
 import { assertSetupEditable } from '../../setup/access.ts'
 import { copySetup } from '../../setup/copySetup.ts'
@@ -127,15 +128,20 @@ export const updateSimulation: RouteHandlers['updateSimulation'] = async (
     return loadSimulation(trx, await readSimulationRow(trx, simulation.id))
   })
 
-/** A copy of the setup (name, description, settings, materials, parts, movements, tables) in the same project; runs are not copied. */
+/**
+ * A copy of the setup (name, description, settings, materials, parts, movements, tables) in the
+ * same project; runs are not copied. Concurrent clones that chose the same free name retry with
+ * the next one (issue 13: on PostgreSQL the second got 409 'Name is already used').
+ */
 export const cloneSimulation: RouteHandlers['cloneSimulation'] = async (
   { params },
   { db, user, clock },
-) =>
-  db.transaction().execute(async (trx) => {
-    const original = await findAccessibleSimulation(trx, user, params.id)
+) => retryOnUniqueViolation(() => cloneOnce(db, user, clock.nowIso(), params.id))
+
+async function cloneOnce(db: Db, user: SessionUser, nowIso: string, originalId: number) {
+  return db.transaction().execute(async (trx) => {
+    const original = await findAccessibleSimulation(trx, user, originalId)
     const name = chooseCloneName(original.name, await simulationNamesIn(trx, original.project_id))
-    const nowIso = clock.nowIso()
     const { id } = await trx
       .insertInto('simulations')
       .values({
@@ -155,6 +161,7 @@ export const cloneSimulation: RouteHandlers['cloneSimulation'] = async (
     await touchProject(trx, original.project_id, nowIso)
     return loadSimulation(trx, await readSimulationRow(trx, id))
   })
+}
 
 export const deleteSimulation: RouteHandlers['deleteSimulation'] = async (
   { params },
