@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot'
 import { AppearanceSchema, AppearanceUpdateSchema, checkAppearance } from './parts.ts'
+import { SensorSampleRateSchema } from './sensorSampling.ts'
 import { checkNumber, checkVector, isPreliminary, issue, type Issue } from './validation.ts'
 import { LooseVec3Schema } from './vector.ts'
 
@@ -293,6 +294,8 @@ export const SensorSchema = v.variant('kind', [
     kind: v.literal('point'),
     appearance: sensorAppearance,
     outputs: sensorOutputs,
+    /** domain/sensorSampling.ts: absent or null, sampled from outputs only. */
+    sampleRate: v.optional(SensorSampleRateSchema),
     position: LooseVec3Schema,
   }),
   v.object({
@@ -301,6 +304,7 @@ export const SensorSchema = v.variant('kind', [
     kind: v.literal('surface'),
     appearance: sensorAppearance,
     outputs: sensorOutputs,
+    sampleRate: v.optional(SensorSampleRateSchema),
     mesh: MeshSchema,
   }),
 ])
@@ -314,12 +318,14 @@ export const SensorCreateSchema = v.variant('kind', [
     kind: v.literal('point'),
     position: LooseVec3Schema,
     outputs: v.optional(sensorOutputs),
+    sampleRate: v.optional(SensorSampleRateSchema),
   }),
   v.strictObject({
     name: objectName,
     kind: v.literal('surface'),
     meshId: v.number(),
     outputs: v.optional(sensorOutputs),
+    sampleRate: v.optional(SensorSampleRateSchema),
   }),
 ])
 export type SensorCreate = v.InferOutput<typeof SensorCreateSchema>
@@ -330,6 +336,7 @@ export const SensorUpdateSchema = v.strictObject({
   position: v.optional(LooseVec3Schema),
   meshId: v.optional(v.number()),
   outputs: v.optional(sensorOutputs),
+  sampleRate: v.optional(SensorSampleRateSchema),
   appearance: v.optional(v.strictObject({ visibility: v.boolean() })),
 })
 export type SensorUpdate = v.InferOutput<typeof SensorUpdateSchema>

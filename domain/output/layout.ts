@@ -10,7 +10,7 @@
  *   checkpoints/{outputNo:6}.ckpt              solver state to resume from that output
  *   log.jsonl                                  one RunLogLine per line
  *   numerics.json                              the numerical parameters of the run (RunNumerics)
- *   sensors/{sensorId}/series.f64              a sensor's samples taken while stepping
+ *   sensor_series/{sensorId}.json, .f64        a sensor's samples taken while stepping (header, records)
  * ```
  */
 import type { FormatObjectKind, WrittenDataset } from '../outputFormat.ts'
@@ -61,6 +61,42 @@ export function checkpointFile(simulationId: number, runId: number, outputNo: nu
 /** The run's log (JSON lines), relative to the data directory. */
 export function runLogFile(simulationId: number, runId: number): string {
   return `${runDirectory(simulationId, runId)}/log.jsonl`
+}
+
+/** Directory of the sensor samples a run takes while stepping (domain/sensorSampling.ts). */
+export function sensorSeriesDirectory(simulationId: number, runId: number): string {
+  return `${runDirectory(simulationId, runId)}/sensor_series`
+}
+
+/**
+ * One sensor's samples of a run: `{sensorId}.f64`, little-endian Float64 records of
+ * SENSOR_SERIES_RECORD (time s, pressure Pa, vx, vy, vz m/s; NaN where dry), appended in batches,
+ * and `{sensorId}.json`, its header (SensorSeriesHeader).
+ */
+export function sensorSeriesFile(
+  simulationId: number,
+  runId: number,
+  sensorId: number,
+  part: 'records' | 'header',
+): string {
+  const extension = part === 'records' ? 'f64' : 'json'
+  return `${sensorSeriesDirectory(simulationId, runId)}/${sensorId}.${extension}`
+}
+
+/** The values of one record of a sensor series file, in order. */
+export const SENSOR_SERIES_RECORD = ['timeS', 'pressure', 'vx', 'vy', 'vz'] as const
+
+/** The header of a sensor series file. */
+export interface SensorSeriesHeader {
+  version: 1
+  sensorId: number
+  kind: 'point' | 'surface'
+  /** 'every_step' or samples per second of simulated time. */
+  sampleRate: 'every_step' | number
+  /** SENSOR_SERIES_RECORD. */
+  columns: readonly string[]
+  /** Points sampled (1 for a point sensor; a surface sensor's triangle centroids). */
+  pointCount: number
 }
 
 /** The numerical parameters the run used (domain/runNumerics.ts RunNumerics as JSON). */

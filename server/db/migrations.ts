@@ -2,7 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import { assembliesMigration } from '../assemblies/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
 import { jobsMigration } from '../jobs/migration.ts'
-import { sensorsClipsMigration } from '../sensors/migration.ts'
+import { sensorSampleRateMigration, sensorsClipsMigration } from '../sensors/migration.ts'
 import { viewportStateMigration } from '../viewport/migration.ts'
 import type { DialectName, DatabaseHandle } from './connect.ts'
 import { addTimestamps, createTableWithId } from './migrationHelpers.ts'
@@ -287,6 +287,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0005_sensors_clips': sensorsClipsMigration(dialect),
     '0006_user_exports': userExportsMigration(dialect),
     '0007_assemblies': assembliesMigration(dialect),
+    '0008_sensor_sample_rate': sensorSampleRateMigration(),
   }
 }
 

@@ -285,6 +285,8 @@ export interface SensorsTable {
   mesh_id: number | null
   /** JSON { visibility }. */
   appearance: string
+  /** 'every_step', a rate per second of simulated time as text, or null: from outputs only. */
+  sample_rate: string | null
   created_at: string
   updated_at: string
 }

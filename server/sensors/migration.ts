@@ -82,3 +82,18 @@ export function sensorsClipsMigration(dialect: DialectName): Migration {
     },
   }
 }
+
+/**
+ * '0008_sensor_sample_rate': how often the running solver samples a sensor (domain/sensorSampling.ts):
+ * null (from outputs only), 'every_step', or a rate per second of simulated time as text.
+ */
+export function sensorSampleRateMigration(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('sensors').addColumn('sample_rate', 'text').execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.alterTable('sensors').dropColumn('sample_rate').execute()
+    },
+  }
+}

@@ -120,6 +120,7 @@ describeEachDialect('meshes, sensors and volume clips API', (dialect) => {
       kind: 'point',
       appearance: { visibility: true },
       outputs: [],
+      sampleRate: null,
       position: [0.1, 0, 0],
     })
     const second = await api('POST', path, { name: 'Probe', kind: 'point', position: [0, 0, 0] })

@@ -3,6 +3,11 @@ import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import * as v from 'valibot'
 import { defaultMesh, type Mesh, type Sensor } from '../../domain/meshes.ts'
+import {
+  EVERY_STEP,
+  SensorSampleRateSchema,
+  type SensorSampleRate,
+} from '../../domain/sensorSampling.ts'
 import type { OutputState } from '../../domain/results.ts'
 import { LooseVec3Schema } from '../../domain/vector.ts'
 import type { Database, SensorsTable } from '../db/schema.ts'
@@ -57,11 +62,24 @@ function readVisibility(text: string): boolean {
   return true
 }
 
+/** The sample_rate column of a rate: 'every_step', the rate as text, or null. */
+export function encodeSampleRate(rate: SensorSampleRate | undefined): string | null {
+  return rate === undefined || rate === null ? null : String(rate)
+}
+
+/** A sample_rate column read back; anything unreadable is null (from outputs only). */
+export function decodeSampleRate(text: string | null | undefined): SensorSampleRate {
+  if (text === null || text === undefined) return null
+  const parsed = v.safeParse(SensorSampleRateSchema, text === EVERY_STEP ? text : Number(text))
+  return parsed.success ? parsed.output : null
+}
+
 /** A sensor row as the API returns it, with its outputs of `runId` (none when runId is null). */
 export function toSensor(row: SensorRow, mesh: Mesh, outputs: number[]): Sensor {
   const appearance = { visibility: readVisibility(row.appearance) }
+  const sampleRate = decodeSampleRate(row.sample_rate)
   if (row.kind === 'surface')
-    return { id: row.id, name: row.name, kind: 'surface', appearance, outputs, mesh }
+    return { id: row.id, name: row.name, kind: 'surface', appearance, outputs, sampleRate, mesh }
   const position = v.safeParse(LooseVec3Schema, parseJsonColumn(row.position))
   return {
     id: row.id,
@@ -69,6 +87,7 @@ export function toSensor(row: SensorRow, mesh: Mesh, outputs: number[]): Sensor 
     kind: 'point',
     appearance,
     outputs,
+    sampleRate,
     position: position.success ? position.output : [null, null, null],
   }
 }

@@ -1,13 +1,6 @@
 import type { Kysely } from 'kysely'
-import {
-  defaultMesh,
-  type Mesh,
-  type Sensor,
-  type SensorUpdate,
-  type VolumeClip,
-  type VolumeClipBulkUpdate,
-} from '../../../domain/meshes.ts'
-import { checkAppearance, defaultAppearance, makeUniqueName } from '../../../domain/parts.ts'
+import { defaultMesh, type Mesh, type Sensor, type SensorUpdate } from '../../../domain/meshes.ts'
+import { makeUniqueName } from '../../../domain/parts.ts'
 import {
   MESH_IN_USE_MESSAGE,
   NO_OUTPUTS_MESSAGE,
@@ -15,12 +8,9 @@ import {
   SENSOR_ROUTES,
   SENSORS_ALREADY_COMPUTING_MESSAGE,
   SURFACE_SENSOR_MESH_MESSAGE,
-  VOLUME_CLIP_MESH_KINDS,
   VOLUME_CLIP_MESH_MESSAGE,
 } from '../../../domain/rest/sensorRoutes.ts'
-import { listVolumeClips, readAppearance } from '../../clips/store.ts'
 import type { Database, SimulationRow } from '../../db/schema.ts'
-import { toFlag } from '../../db/schema.ts'
 import {
   buildMesh,
   findMeshRow,
@@ -31,7 +21,7 @@ import {
 } from '../../meshes/store.ts'
 import { SURFACE_MESH_KINDS } from '../../meshes/triangles.ts'
 import { listOutputManifests, resolveRunId } from '../../results/outputFiles.ts'
-import { refuseField, refuseIssues } from '../../setup/issues.ts'
+import { refuseField } from '../../setup/issues.ts'
 import { sensorRunnerFor } from '../../sensors/SensorRecomputationRunner.ts'
 import {
   assertSensorsEditable,
@@ -41,6 +31,7 @@ import {
 import {
   clearSensorOutputStates,
   deleteSensorSamples,
+  encodeSampleRate,
   listSensorOutputs,
   listSensors,
   toSensor,
@@ -48,6 +39,7 @@ import {
 import { findAccessibleSimulation } from '../access.ts'
 import { ApiError, notFound } from '../apiError.ts'
 import type { AreaHandlers, AuthedContext } from '../context.ts'
+import { deleteOrphanMesh, isClipKind, volumeClipHandlers } from './volumeClipHandlers.ts'
 
 /*
  * Meshes, sensors, volume clips and the sensor recomputation (domain/rest/sensorRoutes.ts).
@@ -61,16 +53,8 @@ function isSurfaceKind(kind: Mesh['kind']): boolean {
   return (SURFACE_MESH_KINDS as readonly string[]).includes(kind)
 }
 
-function isClipKind(kind: Mesh['kind']): boolean {
-  return (VOLUME_CLIP_MESH_KINDS as readonly string[]).includes(kind)
-}
-
 async function readSensorRow(db: Db, id: number) {
   return db.selectFrom('sensors').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
-async function readClipRow(db: Db, id: number) {
-  return db.selectFrom('volume_clips').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
 /** The sensor as the API returns it, with its outputs of the simulation's results run. */
@@ -95,13 +79,6 @@ async function describeSensor(
 async function readSurfaceMesh(db: Db, simulationId: number, meshId: number): Promise<Mesh> {
   const mesh = await readSimulationMesh(db, simulationId, meshId)
   if (!isSurfaceKind(mesh.kind)) throw refuseField('meshId', SURFACE_SENSOR_MESH_MESSAGE)
-  return mesh
-}
-
-/** A mesh of the simulation a volume clip can mask with (400 otherwise). */
-async function readClipMesh(db: Db, simulationId: number, meshId: number): Promise<Mesh> {
-  const mesh = await readSimulationMesh(db, simulationId, meshId)
-  if (!isClipKind(mesh.kind)) throw refuseField('meshId', VOLUME_CLIP_MESH_MESSAGE)
   return mesh
 }
 
@@ -142,6 +119,9 @@ async function applySensorUpdate(
       name,
       position,
       mesh_id: meshId,
+      // a new rate leaves the samples of earlier runs: they were taken at the rate of their run
+      sample_rate:
+        update.sampleRate !== undefined ? encodeSampleRate(update.sampleRate) : row.sample_rate,
       appearance: update.appearance ? JSON.stringify(update.appearance) : row.appearance,
       updated_at: nowIso,
     })
@@ -150,71 +130,8 @@ async function applySensorUpdate(
   return position !== row.position || meshId !== row.mesh_id
 }
 
-/** Applies one volume clip update inside a transaction. */
-async function applyClipUpdate(
-  db: Db,
-  simulation: SimulationRow,
-  update: VolumeClipBulkUpdate[number],
-  index: number,
-  nowIso: string,
-): Promise<void> {
-  const row = await readClipRow(db, update.id)
-  if (!row || row.simulation_id !== simulation.id) throw notFound('Volume clip')
-  if (update.meshId !== undefined) await readClipMesh(db, simulation.id, update.meshId)
-  if (update.materialId !== undefined && update.materialId !== null)
-    await assertMaterialExists(db, simulation.id, update.materialId)
-  const appearance = { ...readAppearance(row.appearance, index), ...update.appearance }
-  const appearanceErrors = checkAppearance(appearance).filter((i) => i.level === 'error')
-  if (appearanceErrors.length > 0) throw refuseIssues(appearanceErrors)
-  const name =
-    update.name !== undefined
-      ? makeUniqueName(
-          update.name,
-          await listObjectNames(db, simulation.id, { table: 'volume_clips', id: update.id }),
-        )
-      : row.name
-  await db
-    .updateTable('volume_clips')
-    .set({
-      name,
-      mesh_id: update.meshId ?? row.mesh_id,
-      material_id: update.materialId !== undefined ? update.materialId : row.material_id,
-      inverted: update.inverted !== undefined ? toFlag(update.inverted) : row.inverted,
-      appearance: JSON.stringify(appearance),
-      updated_at: nowIso,
-    })
-    .where('id', '=', update.id)
-    .execute()
-}
-
-async function assertMaterialExists(db: Db, simulationId: number, materialId: number) {
-  const material = await db
-    .selectFrom('materials')
-    .select(['id'])
-    .where('simulation_id', '=', simulationId)
-    .where('material_id', '=', materialId)
-    .executeTakeFirst()
-  if (!material)
-    throw refuseField('materialId', `Material ${materialId} does not exist in this simulation.`)
-}
-
-/** Deletes a mesh nobody uses any more (a sensor's or clip's own mesh). */
-async function deleteOrphanMesh(db: Db, meshId: number | null): Promise<void> {
-  if (meshId === null) return
-  const [sensor, clip] = await Promise.all([
-    db.selectFrom('sensors').select(['id']).where('mesh_id', '=', meshId).executeTakeFirst(),
-    db.selectFrom('volume_clips').select(['id']).where('mesh_id', '=', meshId).executeTakeFirst(),
-  ])
-  if (!sensor && !clip) await db.deleteFrom('meshes').where('id', '=', meshId).execute()
-}
-
-async function findClip(db: Db, simulationId: number, id: number): Promise<VolumeClip> {
-  const clip = (await listVolumeClips(db, simulationId)).find((c) => c.id === id)
-  if (!clip) throw notFound('Volume clip')
-  return clip
-}
-
 export const sensorHandlers: AreaHandlers<typeof SENSOR_ROUTES> = {
+  ...volumeClipHandlers,
   // ── Meshes ────────────────────────────────────────────────────────────────────────────────────
   createMesh: async ({ params, body }, { db, user, clock }) => {
     const simulation = await findAccessibleSimulation(db, user, params.id)
@@ -294,6 +211,7 @@ export const sensorHandlers: AreaHandlers<typeof SENSOR_ROUTES> = {
         position: body.kind === 'point' ? JSON.stringify(body.position) : null,
         mesh_id: meshId,
         appearance: JSON.stringify({ visibility: true }),
+        sample_rate: encodeSampleRate(body.sampleRate),
         created_at: nowIso,
         updated_at: nowIso,
       })
@@ -343,65 +261,6 @@ export const sensorHandlers: AreaHandlers<typeof SENSOR_ROUTES> = {
     await db.deleteFrom('sensors').where('id', '=', params.id).execute()
     await deleteOrphanMesh(db, row!.mesh_id)
     await deleteSensorSamples(dataDir, simulation.id, params.id)
-    return { id: params.id }
-  },
-
-  // ── Volume clips ──────────────────────────────────────────────────────────────────────────────
-  listVolumeClips: async ({ params }, { db, user }) => {
-    const simulation = await findAccessibleSimulation(db, user, params.id)
-    return listVolumeClips(db, simulation.id)
-  },
-  createVolumeClip: async ({ params, body }, { db, user, clock }) => {
-    const simulation = await findAccessibleSimulation(db, user, params.id)
-    await readClipMesh(db, simulation.id, body.meshId)
-    if (body.materialId !== null) await assertMaterialExists(db, simulation.id, body.materialId)
-    const count = (await listVolumeClips(db, simulation.id)).length
-    const appearance = { ...defaultAppearance(count), ...body.appearance }
-    const appearanceErrors = checkAppearance(appearance).filter((i) => i.level === 'error')
-    if (appearanceErrors.length > 0) throw refuseIssues(appearanceErrors)
-    const name = makeUniqueName(body.name, await listObjectNames(db, simulation.id))
-    const nowIso = clock.nowIso()
-    const { id } = await db
-      .insertInto('volume_clips')
-      .values({
-        simulation_id: simulation.id,
-        name,
-        mesh_id: body.meshId,
-        material_id: body.materialId,
-        inverted: toFlag(body.inverted),
-        appearance: JSON.stringify(appearance),
-        created_at: nowIso,
-        updated_at: nowIso,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    return findClip(db, simulation.id, id)
-  },
-  updateVolumeClips: async ({ params, body }, { db, user, clock }) => {
-    const simulation = await findAccessibleSimulation(db, user, params.id)
-    const nowIso = clock.nowIso()
-    await db.transaction().execute(async (trx) => {
-      const existing = await listVolumeClips(trx, simulation.id)
-      for (const update of body)
-        await applyClipUpdate(
-          trx,
-          simulation,
-          update,
-          Math.max(
-            0,
-            existing.findIndex((c) => c.id === update.id),
-          ),
-          nowIso,
-        )
-    })
-    const wanted = new Set(body.map((u) => u.id))
-    return (await listVolumeClips(db, simulation.id)).filter((c) => wanted.has(c.id))
-  },
-  deleteVolumeClip: async ({ params }, { db, user }) => {
-    const row = await readClipRow(db, params.id)
-    await findObjectSimulation(db, user, row?.simulation_id, 'Volume clip')
-    await db.deleteFrom('volume_clips').where('id', '=', params.id).execute()
-    await deleteOrphanMesh(db, row!.mesh_id)
     return { id: params.id }
   },
 
