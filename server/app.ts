@@ -12,6 +12,7 @@ import { ApiError, toErrorBody } from './api/apiError.ts'
 import { registerAssemblyJobs } from './assemblies/AssemblyRunner.ts'
 import { registerAssemblyUploadRoute } from './assemblies/uploadRoute.ts'
 import { registerLoginThrottle } from './auth/loginThrottle.ts'
+import { startSessionSweep } from './auth/sessions.ts'
 import { createHandlers } from './api/handlers/index.ts'
 import { buildOpenApiDocument } from './api/openapi.ts'
 import { methodsForPath, registerRoutes } from './api/routes.ts'
@@ -159,6 +160,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const openApiDocument = buildOpenApiDocument(version)
   registerLoginThrottle(app, clock)
+  const stopSessionSweep = startSessionSweep(options.db, clock)
+  app.addHook('onClose', async () => stopSessionSweep())
   registerRoutes(app, {
     context: { db: options.db, clock, dataDir: options.dataDir, version },
     handlers: createHandlers(() => Promise.resolve(openApiDocument)),

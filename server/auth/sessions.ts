@@ -5,6 +5,7 @@ import { ApiError } from '../api/apiError.ts'
 import type { SessionUser } from '../api/context.ts'
 import type { Clock } from '../clock.ts'
 import type { Database, UserRow } from '../db/schema.ts'
+import { sessionRegistryFor } from './sessionRegistry.ts'
 import { createToken, hashToken } from './tokens.ts'
 
 type Db = Kysely<Database>
@@ -14,23 +15,40 @@ function toSessionUser(row: UserRow): SessionUser {
   return { ...row, role }
 }
 
-/** Starts a session: a fresh access and refresh token pair. */
-export async function createSession(db: Db, clock: Clock, userId: number): Promise<TokenResponse> {
+/** A new session: its row id, its tokens and when its access token expires. */
+interface NewSession {
+  id: number
+  tokens: TokenResponse
+  accessExpiresAtMs: number
+}
+
+async function insertSession(db: Db, clock: Clock, userId: number): Promise<NewSession> {
   const accessToken = createToken()
   const refreshToken = createToken()
   const nowMs = clock.nowMs()
-  await db
+  const accessExpiresAtMs = nowMs + ACCESS_TOKEN_TTL_S * 1000
+  const row = await db
     .insertInto('sessions')
     .values({
       user_id: userId,
       access_token_hash: hashToken(accessToken),
       refresh_token_hash: hashToken(refreshToken),
-      access_expires_at: new Date(nowMs + ACCESS_TOKEN_TTL_S * 1000).toISOString(),
+      access_expires_at: new Date(accessExpiresAtMs).toISOString(),
       refresh_expires_at: new Date(nowMs + REFRESH_TOKEN_TTL_S * 1000).toISOString(),
       created_at: new Date(nowMs).toISOString(),
     })
-    .execute()
-  return { accessToken, refreshToken, expiresIn: ACCESS_TOKEN_TTL_S }
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return {
+    id: row.id,
+    tokens: { accessToken, refreshToken, expiresIn: ACCESS_TOKEN_TTL_S },
+    accessExpiresAtMs,
+  }
+}
+
+/** Starts a session: a fresh access and refresh token pair. */
+export async function createSession(db: Db, clock: Clock, userId: number): Promise<TokenResponse> {
+  return (await insertSession(db, clock, userId)).tokens
 }
 
 /** The bearer token of an Authorization header, or undefined. */
@@ -44,22 +62,26 @@ export async function authenticateAccessToken(
   db: Db,
   clock: Clock,
   accessToken: string | undefined,
-): Promise<{ user: SessionUser; sessionId: number }> {
+): Promise<{ user: SessionUser; sessionId: number; accessExpiresAtMs: number }> {
   if (!accessToken || accessToken.length > 200)
     throw new ApiError('unauthorized', 'A valid access token is required')
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select(['sessions.id as session_id'])
+    .select(['sessions.id as session_id', 'sessions.access_expires_at as access_expires_at'])
     .where('sessions.access_token_hash', '=', hashToken(accessToken))
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.access_expires_at', '>', new Date(clock.nowMs()).toISOString())
     .where('users.active', '=', 1)
     .executeTakeFirst()
   if (!row) throw new ApiError('unauthorized', 'The access token is invalid or has expired')
-  const { session_id, ...user } = row
-  return { user: toSessionUser(user), sessionId: session_id }
+  const { session_id, access_expires_at, ...user } = row
+  return {
+    user: toSessionUser(user),
+    sessionId: session_id,
+    accessExpiresAtMs: Date.parse(access_expires_at),
+  }
 }
 
 /**
@@ -71,7 +93,7 @@ export async function rotateSession(
   clock: Clock,
   refreshToken: string,
 ): Promise<TokenResponse> {
-  return db.transaction().execute(async (trx) => {
+  const { oldId, next } = await db.transaction().execute(async (trx) => {
     const nowIso = clock.nowIso()
     const session = await trx
       .selectFrom('sessions')
@@ -91,11 +113,17 @@ export async function rotateSession(
       .executeTakeFirst()
     if (Number(revoked.numUpdatedRows) !== 1)
       throw new ApiError('invalid_grant', 'The refresh token is invalid or has expired')
-    return createSession(trx, clock, session.user_id)
+    return { oldId: session.id, next: await insertSession(trx, clock, session.user_id) }
   })
+  // Sockets opened with the old pair carry on with the new one (same login, new expiry).
+  sessionRegistryFor(db, clock).rotate(oldId, next.id, next.accessExpiresAtMs)
+  return next.tokens
 }
 
-/** Ends a session (and the one of a refresh token of the same user, if given). */
+/**
+ * Ends a session (and the one of a refresh token of the same user, if given); websockets opened
+ * with it close (SessionRegistry).
+ */
 export async function revokeSession(
   db: Db,
   clock: Clock,
@@ -104,7 +132,7 @@ export async function revokeSession(
   refreshToken?: string,
 ): Promise<void> {
   const nowIso = clock.nowIso()
-  await db
+  const ended = await db
     .updateTable('sessions')
     .set({ revoked_at: nowIso })
     .where('revoked_at', 'is', null)
@@ -114,10 +142,35 @@ export async function revokeSession(
         ? eb.or([eb('id', '=', sessionId), eb('refresh_token_hash', '=', hashToken(refreshToken))])
         : eb('id', '=', sessionId),
     )
+    .returning('id')
     .execute()
+  sessionRegistryFor(db, clock).end([sessionId, ...ended.map((row) => row.id)], 'logout')
 }
 
 /** Drops sessions that can no longer be refreshed. */
 export async function deleteExpiredSessions(db: Db, clock: Clock): Promise<void> {
   await db.deleteFrom('sessions').where('refresh_expires_at', '<', clock.nowIso()).execute()
+}
+
+/** How often expired sessions are deleted while the server runs. */
+export const SESSION_SWEEP_INTERVAL_MS = 60 * 60 * 1000
+
+/**
+ * Deletes expired sessions now and then every `intervalMs` until the returned function is called
+ * (a failed sweep is logged and the next one tries again).
+ */
+export function startSessionSweep(
+  db: Db,
+  clock: Clock,
+  intervalMs: number = SESSION_SWEEP_INTERVAL_MS,
+): () => void {
+  const sweep = () => {
+    deleteExpiredSessions(db, clock).catch((error: unknown) =>
+      console.error('Deleting expired sessions failed', error),
+    )
+  }
+  sweep()
+  const timer = setInterval(sweep, intervalMs)
+  timer.unref()
+  return () => clearInterval(timer)
 }

@@ -9,6 +9,7 @@ import {
 } from '../../domain/liveProtocol.ts'
 import { findAccessibleSimulation } from '../api/access.ts'
 import type { SessionUser } from '../api/context.ts'
+import { sessionRegistryFor } from '../auth/sessionRegistry.ts'
 import { authenticateAccessToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/schema.ts'
@@ -23,6 +24,11 @@ export const LIVE_CLOSE_CODES = {
   protocolVersion: 4002,
   badFrame: 4003,
   helloTimeout: 4008,
+  /**
+   * The session of the Hello's token ended (logout, revocation, access token expired): the same
+   * code as a refused token, so the client reconnects with its current (refreshed) token.
+   */
+  sessionEnded: 4001,
 } as const
 
 /** A connection must say Hello (or carry ?token=) within this time. */
@@ -52,6 +58,7 @@ export async function registerLiveChannel(
     let user: SessionUser | null = null
     let client: LiveClient | null = null
     let heartbeat: NodeJS.Timeout | undefined
+    let unwatchSession: (() => void) | undefined
     const send = (frame: LiveServerFrame) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
     }
@@ -76,8 +83,18 @@ export async function registerLiveChannel(
       try {
         const auth = await authenticateAccessToken(db, clock, token)
         user = auth.user
+        // Logout, revocation or the token's expiry closes the socket (no query per message).
+        unwatchSession = sessionRegistryFor(db, clock).watch(
+          auth.sessionId,
+          auth.accessExpiresAtMs,
+          () => close(LIVE_CLOSE_CODES.sessionEnded, 'Session ended'),
+        )
       } catch {
         close(LIVE_CLOSE_CODES.unauthorized, 'Unauthorized')
+        return
+      }
+      if (socket.readyState !== socket.OPEN) {
+        unwatchSession?.()
         return
       }
       clearTimeout(helloTimer)
@@ -135,6 +152,7 @@ export async function registerLiveChannel(
       })
     })
     socket.on('close', () => {
+      unwatchSession?.()
       clearTimeout(helloTimer)
       clearTimeout(heartbeat)
       if (client) hub.remove(client)

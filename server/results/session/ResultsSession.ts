@@ -1,160 +1,41 @@
-import { readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
-import type { Kysely } from 'kysely'
-import * as v from 'valibot'
 import type { WebSocket } from 'ws'
-import type { Sensor, VolumeClip } from '../../../domain/meshes.ts'
-import { encodeObjectId } from '../../../domain/resultsObjects.ts'
-import { OUTPUT_MANIFEST_FILE, runDirectory } from '../../../domain/output/layout.ts'
-import type { OutputInfo, OutputState } from '../../../domain/results.ts'
+import * as v from 'valibot'
+import type { VolumeClip } from '../../../domain/meshes.ts'
+import type { OutputInfo } from '../../../domain/results.ts'
 import {
   RESULTS_PROTOCOL_VERSION,
   ResultsClientFrameSchema,
   type ResultsClientFrame,
   type ResultsServerFrame,
 } from '../../../domain/resultsProtocol.ts'
-import type { OutputManifestInfo } from '../../../domain/rest/resultsRoutes.ts'
 import { findAccessibleSimulation } from '../../api/access.ts'
 import type { SessionUser } from '../../api/context.ts'
+import { sessionRegistryFor } from '../../auth/sessionRegistry.ts'
 import { authenticateAccessToken } from '../../auth/sessions.ts'
-import type { Clock } from '../../clock.ts'
-import type { Database, SimulationRow } from '../../db/schema.ts'
-import { readOutputManifest, resolveRunId } from '../outputFiles.ts'
+import type { SimulationRow } from '../../db/schema.ts'
+import { resolveRunId } from '../outputFiles.ts'
 import { BufferPool } from '../statistics/outputReader.ts'
-import { runStatisticsCalc, type StatisticsContext } from '../statistics/statisticsCalc.ts'
-import type { StatisticsThread } from '../statistics/statisticsThread.ts'
-import { describeStatisticsAttributes } from '../statistics/statsInfo.ts'
+import { runStatisticsCalc } from '../statistics/statisticsCalc.ts'
 import { runFetchData } from './fetchData.ts'
 import { FrameSender, SocketClosedError } from './FrameSender.ts'
-import { describeDatasetStats, describeMasks, describeOutputObjects } from './outputObjects.ts'
+import { describeInvalidFrame, logFrameFailure, messageOf, requestIdOf } from './frames.ts'
+import { sendFetchInfo, sendStatsInfo } from './infoCommands.ts'
+import { diffStates, listCompleteOutputNumbers, type SyncBaseline } from './outputStates.ts'
+import {
+  RESULTS_CLOSE_CODES,
+  type ResultsSessionOptions,
+  type SensorOutputStates,
+} from './sessionOptions.ts'
 
-/** Close codes of /ws/results (4xxx: application codes). */
-export const RESULTS_CLOSE_CODES = {
-  /** No or a wrong access token, or a command before sys.hello. */
-  unauthorized: 4401,
-  /** The client speaks another protocol version. */
-  protocolVersion: 4426,
-  /** No sys.hello within HELLO_TIMEOUT_MS. */
-  helloTimeout: 4408,
-} as const
-
-/** Sensor states per output, as the sensor store keeps them (server/sensors/store.ts). */
-export type SensorOutputStates = { outputNo: number; state: OutputState }[]
-
-/** Where the session reads what other modules own; each has a harmless default. */
-export interface ResultsSessionSources {
-  /** The simulation's volume clips (server/clips/store.ts). Default: none. */
-  listVolumeClips?: (db: Kysely<Database>, simulationId: number) => Promise<VolumeClip[]>
-  /** The simulation's sensors (server/sensors/store.ts), listed in fetch.info. Default: none. */
-  listSensors?: (
-    db: Kysely<Database>,
-    dataDir: string,
-    simulationId: number,
-    runId: number | null,
-  ) => Promise<Sensor[]>
-  /**
-   * A sensor's samples of one output, for statistics over sensors computed on this thread (the
-   * statistics thread reads them with server/sensors/store.ts). Default: none.
-   */
-  readSensorSamples?: StatisticsContext['readSensorSamples']
-  /** Where stats.calc runs: this thread (null / absent) or the statistics thread. */
-  statisticsThread?: StatisticsThread | null
-  /** Sensor states of a run's outputs (server/sensors/store.ts). Default: none. */
-  listSensorOutputStates?: (
-    db: Kysely<Database>,
-    simulationId: number,
-    runId: number,
-  ) => Promise<SensorOutputStates>
-}
-
-/** What every session of the channel shares. */
-export interface ResultsSessionOptions extends ResultsSessionSources {
-  db: Kysely<Database>
-  clock: Clock
-  dataDir: string
-  /** Close a socket that has not said sys.hello after this long. Default 10 s. */
-  helloTimeoutMs?: number
-  /** Ping interval; a socket that did not answer the previous ping is closed. Default 30 s. */
-  heartbeatMs?: number
-}
+export {
+  RESULTS_CLOSE_CODES,
+  type ResultsSessionOptions,
+  type ResultsSessionSources,
+  type SensorOutputStates,
+} from './sessionOptions.ts'
 
 const DEFAULT_HELLO_TIMEOUT_MS = 10_000
 const DEFAULT_HEARTBEAT_MS = 30_000
-
-/** Commands the session knows, for the "unknown command" error. */
-const KNOWN_COMMANDS = new Set<string>(
-  ResultsClientFrameSchema.options.map((o) => o.entries.type.literal),
-)
-
-function describeInvalidFrame(raw: unknown, issues: readonly v.BaseIssue<unknown>[]): string {
-  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? raw.type : null
-  if (typeof type !== 'string') return 'The message has no command: a "type" string is required.'
-  if (!KNOWN_COMMANDS.has(type))
-    return `Unknown command ${type}. Known commands: ${[...KNOWN_COMMANDS].join(', ')}.`
-  const issue = issues[0]
-  const path = issue?.path?.map((item) => String(item.key)).join('.') ?? ''
-  return `Invalid ${type} message${path ? ` at ${path}` : ''}: ${issue?.message ?? 'invalid'}`
-}
-
-function requestIdOf(raw: unknown): number | null {
-  if (typeof raw !== 'object' || raw === null || !('requestId' in raw)) return null
-  const id = raw.requestId
-  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : null
-}
-
-/** Logs what went wrong with one frame; the socket may already be gone, so nothing is sent. */
-function logFrameFailure(error: unknown): void {
-  if (error instanceof SocketClosedError) return
-  console.error('results session: a frame failed', error)
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-/** Output numbers whose manifest is on disk (complete outputs), ascending. */
-async function listCompleteOutputNumbers(
-  dataDir: string,
-  simulationId: number,
-  runId: number,
-): Promise<number[]> {
-  const directory = join(dataDir, runDirectory(simulationId, runId), 'outputs')
-  let names: string[]
-  try {
-    names = await readdir(directory)
-  } catch {
-    return []
-  }
-  const numbers = await Promise.all(
-    names
-      .filter((name) => /^\d{1,12}$/.test(name))
-      .map(async (name) => {
-        try {
-          await stat(join(directory, name, OUTPUT_MANIFEST_FILE))
-          return Number(name)
-        } catch {
-          return null
-        }
-      }),
-  )
-  return numbers.filter((n): n is number => n !== null).sort((a, b) => a - b)
-}
-
-/** What sys.sync compares against: the states the client was last told, per simulation. */
-interface SyncBaseline {
-  runId: number | null
-  viz: Map<number, OutputState>
-  sensor: Map<number, OutputState>
-}
-
-function diffStates(
-  baseline: Map<number, OutputState>,
-  current: readonly { outputNo: number; state: OutputState }[],
-): { outputNo: number; state: OutputState }[] {
-  const changed = current.filter((entry) => baseline.get(entry.outputNo) !== entry.state)
-  for (const entry of current) baseline.set(entry.outputNo, entry.state)
-  return changed
-}
 
 /**
  * One /ws/results connection: sys.hello with the bearer access token first, then any number of
@@ -171,6 +52,8 @@ export class ResultsSession {
   readonly #pool = new BufferPool(4)
   #user: SessionUser | null = null
   #helloTimer: NodeJS.Timeout | undefined
+  /** Stops watching the session the socket said hello with (SessionRegistry). */
+  #unwatchSession: (() => void) | undefined
   #heartbeat: NodeJS.Timeout | undefined
   #alive = true
   #queue: Promise<void> = Promise.resolve()
@@ -212,6 +95,8 @@ export class ResultsSession {
   }
 
   #dispose(): void {
+    this.#unwatchSession?.()
+    this.#unwatchSession = undefined
     clearTimeout(this.#helloTimer)
     clearInterval(this.#heartbeat)
     for (const controller of this.#running.values()) controller.abort()
@@ -293,12 +178,18 @@ export class ResultsSession {
       return
     }
     try {
-      const { user } = await authenticateAccessToken(
-        this.#options.db,
-        this.#options.clock,
-        frame.accessToken,
+      const { db, clock } = this.#options
+      const auth = await authenticateAccessToken(db, clock, frame.accessToken)
+      this.#user = auth.user
+      // Logout, revocation or the token's expiry closes the socket (no query per message).
+      this.#unwatchSession?.()
+      this.#unwatchSession = sessionRegistryFor(db, clock).watch(
+        auth.sessionId,
+        auth.accessExpiresAtMs,
+        () => this.#close(RESULTS_CLOSE_CODES.sessionEnded, 'Session ended'),
       )
-      this.#user = user
+      // The socket closed while the token was checked: #dispose has run already.
+      if (this.#socket.readyState !== this.#socket.OPEN) this.#dispose()
     } catch (error) {
       await this.#send({ type: 'error', requestId: frame.requestId, message: messageOf(error) })
       this.#close(RESULTS_CLOSE_CODES.unauthorized, 'Unauthorized')
@@ -434,48 +325,16 @@ export class ResultsSession {
         return
       }
       case 'fetch.info': {
-        const clips = await this.#clips(simulationId)
         const sensors =
           (await this.#options.listSensors?.(this.#options.db, dataDir, simulationId, runId)) ?? []
-        const sensorObjects = sensors.map((sensor) => ({
-          id: encodeObjectId('sensor', sensor.id),
-          kind: 'sensor' as const,
-          name: sensor.name,
-        }))
-        for (const outputNo of frame.outputs) {
-          const manifest =
-            runId === null ? null : await readOutputManifest(dataDir, simulationId, runId, outputNo)
-          if (!manifest) {
-            await this.#send({ type: 'fetch.info.missing_output', requestId, outputNo })
-            continue
-          }
-          await this.#send({
-            type: 'fetch.info.resp',
-            requestId,
-            outputNo,
-            timeS: manifest.timeS,
-            objects: [...describeOutputObjects(manifest), ...sensorObjects],
-            masks: describeMasks(manifest, clips),
-            stats: describeDatasetStats(manifest),
-          })
-        }
+        const place = { dataDir, simulationId, runId }
+        const clips = await this.#clips(simulationId)
+        await sendFetchInfo(frame, place, sensors, clips, (reply) => this.#send(reply))
         return
       }
       case 'stats.info': {
-        const numbers =
-          runId === null ? [] : await listCompleteOutputNumbers(dataDir, simulationId, runId)
-        // The first and last outputs name every object of the run (sets of objects do not change).
-        const sample: OutputManifestInfo[] = []
-        for (const outputNo of new Set([numbers[0], numbers.at(-1)])) {
-          if (outputNo === undefined || runId === null) continue
-          const manifest = await readOutputManifest(dataDir, simulationId, runId, outputNo)
-          if (manifest) sample.push(manifest)
-        }
-        await this.#send({
-          type: 'stats.info.resp',
-          requestId,
-          attributes: describeStatisticsAttributes(sample),
-        })
+        const place = { dataDir, simulationId, runId }
+        await sendStatsInfo(frame, place, (reply) => this.#send(reply))
         return
       }
       case 'fetch.data': {
