@@ -1,9 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs'
+import type { Duplex } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import multipart from '@fastify/multipart'
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify'
 import type { Kysely } from 'kysely'
@@ -86,6 +88,39 @@ const FASTIFY_ERRORS: Record<string, () => ApiError> = {
   FST_ERR_CTP_INVALID_TYPE: () => new ApiError('wrong_input', 'The Content-Type header is invalid'),
 }
 
+/**
+ * Errors Fastify raises before routing, with the product's error body (issue 13: a 414 answered
+ * Fastify's own JSON): a path parameter over the router's limit is 414, a malformed URL 400.
+ */
+function frameworkError(error: FastifyError): { status: number; description: string } {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return { status: 414, description: 'The request URL is too long' }
+  return { status: 400, description: 'The request URL is not valid' }
+}
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees the request (headers or URL over 16 KiB:
+ * 431, a timeout 408, anything else 400), answered with the product's error body.
+ */
+function sendClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return
+  const [status, reason, description] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers or URL are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to arrive']
+        : [400, 'Bad Request', 'The request could not be read']
+  const body = JSON.stringify(toErrorBody('wrong_input', description))
+  const headers = [
+    `HTTP/1.1 ${status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(ISOLATION_HEADERS).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ]
+  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`)
+}
+
 /** The HTTP server: REST routes of domain/rest.ts under /api, the UI from dist/, isolation headers. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? createClock()
@@ -93,7 +128,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const distDir = options.distDir ?? `${REPO_ROOT}dist`
   mkdirSync(options.dataDir, { recursive: true })
 
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT_BYTES })
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    frameworkErrors: (error, _request, reply) => {
+      const { status, description } = frameworkError(error)
+      void (reply as unknown as FastifyReply)
+        .code(status)
+        .headers(ISOLATION_HEADERS)
+        .send(toErrorBody('wrong_input', description))
+    },
+    clientErrorHandler: sendClientError,
+  })
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(ISOLATION_HEADERS)

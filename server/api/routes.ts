@@ -6,7 +6,7 @@ import { isNumberOutOfRange } from '../db/connect.ts'
 import { ApiError } from './apiError.ts'
 import type { PublicContext, RouteHandlers } from './context.ts'
 import { missingRefreshToken } from './handlers/auth.ts'
-import { parseBody, parseInput } from './validation.ts'
+import { assertStorableText, parseBody, parseInput } from './validation.ts'
 
 /** The answer to a number a database column cannot hold. */
 export const NUMBER_OUT_OF_RANGE_MESSAGE = 'A number in the request is out of range'
@@ -51,6 +51,11 @@ function parseRequestBody(name: RouteName, def: RouteDef, request: FastifyReques
   }
 }
 
+function parseQuery(schema: v.GenericSchema, query: unknown): unknown {
+  assertStorableText(query)
+  return parseInput(schema, query)
+}
+
 /** Registers one Fastify route per ROUTES entry: authenticate, validate, call, check status. */
 export function registerRoutes(app: FastifyInstance, options: RegisterRoutesOptions): void {
   const { context, handlers, checkResponses } = options
@@ -69,7 +74,7 @@ export function registerRoutes(app: FastifyInstance, options: RegisterRoutesOpti
           : {}
         const input = {
           ...(def.params && { params: parseInput(def.params, request.params) }),
-          ...(def.query && { query: parseInput(def.query, request.query ?? {}) }),
+          ...(def.query && { query: parseQuery(def.query, request.query ?? {}) }),
           ...(def.body && { body: parseRequestBody(name, def, request) }),
         }
         const result = await handler(input, { ...context, ...auth }).catch((error: unknown) => {

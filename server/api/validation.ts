@@ -39,6 +39,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function parseBody<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
   assertFiniteNumbers(body)
+  assertStorableText(body)
   const required = requiredKeys(schema)
   const input = body === undefined || body === null ? undefined : body
   if (input === undefined && required.length === 0) return parseInput(schema, {})
@@ -65,6 +66,30 @@ export function assertFiniteNumbers(body: unknown): void {
   const path = findNonFiniteNumber(body)
   if (path === undefined) return
   const message = `${path === '' ? 'The body' : path} must be a finite number`
+  throw new ApiError('validation_error', message, [{ path, message }])
+}
+
+/** The dotted path of the first string (or key) holding a NUL character, else undefined. */
+function findNulCharacter(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined
+  if (typeof value !== 'object' || value === null) return undefined
+  for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    const itemPath = path === '' ? String(key) : `${path}.${String(key)}`
+    if (String(key).includes('\u0000')) return itemPath
+    const found = findNulCharacter(item, itemPath)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/**
+ * Refuses text no database column can keep (PostgreSQL refuses the NUL character: it was a 500):
+ * 400 naming the field. Bodies and queries pass through it.
+ */
+export function assertStorableText(input: unknown): void {
+  const path = findNulCharacter(input)
+  if (path === undefined) return
+  const message = `${path === '' ? 'The text' : path} must not contain a NUL character`
   throw new ApiError('validation_error', message, [{ path, message }])
 }
 

@@ -137,4 +137,34 @@ describeEachDialect('hostile numbers and ids', (dialect) => {
       404,
     )
   })
+
+  it('refuses NUL characters with 400 (PostgreSQL answered 500) and keeps nothing', async () => {
+    const reply = await api('POST', '/projects', { name: 'Bad\u0000name' })
+    expect400(reply, 'name')
+    expect(reply.body.description).toBe('name must not contain a NUL character')
+    expect((await api('GET', '/projects?q=%00')).status).toBe(400)
+  })
+
+  it('answers 414 and 431 with the product error body', async () => {
+    const long = await server.request('GET', `/api/simulations/${'x'.repeat(3000)}`, {
+      token: manager,
+    })
+    expect(long.status).toBe(414)
+    expect(long.body).toEqual({
+      code: 'wrong_input',
+      title: 'Wrong input',
+      description: 'The request URL is too long',
+    })
+    const headers = await server.request('GET', '/api/projects', {
+      token: manager,
+      headers: { 'x-padding': 'y'.repeat(20_000) },
+    })
+    expect(headers.status).toBe(431)
+    expect(headers.body).toEqual({
+      code: 'wrong_input',
+      title: 'Wrong input',
+      description: 'The request headers or URL are too large',
+    })
+    expect(headers.headers.get('cross-origin-opener-policy')).toBe('same-origin')
+  })
 })
