@@ -32,7 +32,7 @@ async function openChannel(
   })
   const accepted = new Promise<void>((resolve, reject) => {
     socket.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as { type: string }
+      const frame = JSON.parse((data as Buffer).toString('utf8')) as { type: string }
       if (frame.type === 'Welcome' || frame.type === 'sys.hello.resp') resolve()
     })
     void closed.then((code) => reject(new Error(`closed ${code} before hello`)))
