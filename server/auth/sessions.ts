@@ -22,7 +22,12 @@ interface NewSession {
   accessExpiresAtMs: number
 }
 
-async function insertSession(db: Db, clock: Clock, userId: number): Promise<NewSession> {
+async function insertSession(
+  db: Db,
+  clock: Clock,
+  userId: number,
+  familyId: number | null = null,
+): Promise<NewSession> {
   const accessToken = createToken()
   const refreshToken = createToken()
   const nowMs = clock.nowMs()
@@ -36,6 +41,7 @@ async function insertSession(db: Db, clock: Clock, userId: number): Promise<NewS
       access_expires_at: new Date(accessExpiresAtMs).toISOString(),
       refresh_expires_at: new Date(nowMs + REFRESH_TOKEN_TTL_S * 1000).toISOString(),
       created_at: new Date(nowMs).toISOString(),
+      family_id: familyId,
     })
     .returning('id')
     .executeTakeFirstOrThrow()
@@ -84,26 +90,52 @@ export async function authenticateAccessToken(
   }
 }
 
+/** What a refresh found: a live session to rotate, or a rotated token used again. */
+type RefreshOutcome =
+  { kind: 'rotated'; oldId: number; next: NewSession } | { kind: 'reused'; revokedIds: number[] }
+
+const invalidGrant = () =>
+  new ApiError('invalid_grant', 'The refresh token is invalid or has expired')
+
 /**
  * Trades a refresh token for a new pair and revokes the old session, so each refresh token works
- * once: a second use (or an expired, unknown or revoked token) is 401 invalid_grant.
+ * once: a second use (or an expired, unknown or revoked token) is 401 invalid_grant. A second use
+ * of a token that was rotated or logged out also revokes every live session of its login (the
+ * family): whoever holds the stolen copy or the legitimate one, both must log in again.
  */
 export async function rotateSession(
   db: Db,
   clock: Clock,
   refreshToken: string,
 ): Promise<TokenResponse> {
-  const { oldId, next } = await db.transaction().execute(async (trx) => {
+  const outcome = await db.transaction().execute(async (trx): Promise<RefreshOutcome> => {
     const nowIso = clock.nowIso()
     const session = await trx
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id', 'sessions.user_id', 'sessions.refresh_expires_at', 'users.active'])
+      .select([
+        'sessions.id',
+        'sessions.user_id',
+        'sessions.refresh_expires_at',
+        'sessions.revoked_at',
+        'sessions.family_id',
+        'users.active',
+      ])
       .where('sessions.refresh_token_hash', '=', hashToken(refreshToken))
-      .where('sessions.revoked_at', 'is', null)
       .executeTakeFirst()
-    if (!session || session.refresh_expires_at <= nowIso || session.active !== 1)
-      throw new ApiError('invalid_grant', 'The refresh token is invalid or has expired')
+    if (!session || session.refresh_expires_at <= nowIso) throw invalidGrant()
+    const familyId = session.family_id ?? session.id
+    if (session.revoked_at !== null) {
+      const revoked = await trx
+        .updateTable('sessions')
+        .set({ revoked_at: nowIso })
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('family_id', '=', familyId), eb('id', '=', familyId)]))
+        .returning('id')
+        .execute()
+      return { kind: 'reused', revokedIds: revoked.map((row) => row.id) }
+    }
+    if (session.active !== 1) throw invalidGrant()
     // Conditional on revoked_at so two concurrent refreshes cannot both win.
     const revoked = await trx
       .updateTable('sessions')
@@ -111,13 +143,18 @@ export async function rotateSession(
       .where('id', '=', session.id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst()
-    if (Number(revoked.numUpdatedRows) !== 1)
-      throw new ApiError('invalid_grant', 'The refresh token is invalid or has expired')
-    return { oldId: session.id, next: await insertSession(trx, clock, session.user_id) }
+    if (Number(revoked.numUpdatedRows) !== 1) throw invalidGrant()
+    const next = await insertSession(trx, clock, session.user_id, familyId)
+    return { kind: 'rotated', oldId: session.id, next }
   })
+  const registry = sessionRegistryFor(db, clock)
+  if (outcome.kind === 'reused') {
+    registry.end(outcome.revokedIds, 'revoked')
+    throw invalidGrant()
+  }
   // Sockets opened with the old pair carry on with the new one (same login, new expiry).
-  sessionRegistryFor(db, clock).rotate(oldId, next.id, next.accessExpiresAtMs)
-  return next.tokens
+  registry.rotate(outcome.oldId, outcome.next.id, outcome.next.accessExpiresAtMs)
+  return outcome.next.tokens
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import { assembliesMigration } from '../assemblies/migration.ts'
+import { sessionFamiliesMigration } from '../auth/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
 import { jobsMigration } from '../jobs/migration.ts'
 import { sensorSampleRateMigration, sensorsClipsMigration } from '../sensors/migration.ts'
@@ -288,6 +289,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0006_user_exports': userExportsMigration(dialect),
     '0007_assemblies': assembliesMigration(dialect),
     '0008_sensor_sample_rate': sensorSampleRateMigration(),
+    '0009_session_families': sessionFamiliesMigration(),
   }
 }
 

@@ -55,6 +55,8 @@ export interface SessionsTable {
   refresh_expires_at: string
   created_at: string
   revoked_at: string | null
+  /** The first session of the login a refresh chain started from; null on that first one. */
+  family_id: number | null
 }
 
 export interface ProjectsTable {

@@ -123,6 +123,53 @@ describeEachDialect('websockets end with their session', (dialect) => {
     expect(await sockets.results.closed).toBe(RESULTS_CLOSE_CODES.sessionEnded)
   })
 
+  it('revokes the session a rotated refresh token produced when that token is used again', async () => {
+    const first = await server.login(DEMO_USERS.manager.email)
+    const second = await server.request('POST', '/api/auth/refresh', {
+      body: { refreshToken: first.refreshToken },
+    })
+    expect(second.status).toBe(200)
+    const third = await server.request('POST', '/api/auth/refresh', {
+      body: { refreshToken: second.body.refreshToken },
+    })
+    expect(third.status).toBe(200)
+    const sockets = await openBoth(server, third.body.accessToken)
+    expect(
+      (await server.request('GET', '/api/users', { token: third.body.accessToken })).status,
+    ).toBe(200)
+
+    // The first, long rotated token comes back (a stolen copy, say).
+    const reuse = await server.request('POST', '/api/auth/refresh', {
+      body: { refreshToken: first.refreshToken },
+    })
+    expect(reuse.status).toBe(401)
+    expect(reuse.body.code).toBe('invalid_grant')
+    expect(
+      (await server.request('GET', '/api/users', { token: third.body.accessToken })).status,
+    ).toBe(401)
+    const latest = await server.request('POST', '/api/auth/refresh', {
+      body: { refreshToken: third.body.refreshToken },
+    })
+    expect(latest.status).toBe(401)
+    expect(await sockets.live.closed).toBe(LIVE_CLOSE_CODES.sessionEnded)
+    expect(await sockets.results.closed).toBe(RESULTS_CLOSE_CODES.sessionEnded)
+  })
+
+  it('leaves other logins of the same user alone when a token is reused', async () => {
+    const mine = await server.login(DEMO_USERS.contributor.email)
+    const other = await server.login(DEMO_USERS.contributor.email)
+    const rotated = await server.request('POST', '/api/auth/refresh', {
+      body: { refreshToken: mine.refreshToken },
+    })
+    expect(rotated.status).toBe(200)
+    await server.request('POST', '/api/auth/refresh', {
+      body: { refreshToken: mine.refreshToken },
+    })
+    expect((await server.request('GET', '/api/users', { token: other.accessToken })).status).toBe(
+      200,
+    )
+  })
+
   it('sweeps expired sessions while the server runs, not only at login', async () => {
     const db = server.database.handle.db
     await server.login(DEMO_USERS.admin.email)
