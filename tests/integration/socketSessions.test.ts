@@ -133,7 +133,8 @@ describeEachDialect('websockets end with their session', (dialect) => {
       body: { refreshToken: second.body.refreshToken },
     })
     expect(third.status).toBe(200)
-    const sockets = await openBoth(server, third.body.accessToken)
+    const thirdAccess = String(third.body.accessToken)
+    const sockets = await openBoth(server, thirdAccess)
     expect(
       (await server.request('GET', '/api/users', { token: third.body.accessToken })).status,
     ).toBe(200)
