@@ -9,6 +9,16 @@ import type { Part } from '../domain/parts.ts'
 import type { SimulationSettings } from '../domain/settings.ts'
 import type { TriangleMesh } from './geometry/mesh.ts'
 
+/** A sensor the run samples while stepping (domain/sensorSampling.ts; the others are not listed). */
+export interface RunSensor {
+  id: number
+  kind: 'point' | 'surface'
+  /** Sample points, x, y, z each (m): the point, or a surface sensor's triangle centroids. */
+  points: number[]
+  /** 'every_step', or samples per second of simulated time. */
+  sampleRate: 'every_step' | number
+}
+
 /** Everything a discretization or a run of one simulation reads. */
 export interface RunSetup {
   simulationId: number
@@ -21,4 +31,6 @@ export interface RunSetup {
    * translation, rotation and scale). 'plane' and 'stl_cube' parts are built from their shape.
    */
   meshes: Record<number, TriangleMesh>
+  /** Sensors sampled while the run steps; absent or empty: none. */
+  sensors?: RunSensor[]
 }

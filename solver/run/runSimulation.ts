@@ -12,20 +12,12 @@ import { dirname, join } from 'node:path'
 import { checkpointFile, runLogFile, runNumericsFile } from '../../domain/output/layout.ts'
 import { runNumericsMessage, type RunNumerics } from '../../domain/runNumerics.ts'
 import { isConditionMet } from '../../domain/conditions.ts'
-import type { Material } from '../../domain/materials.ts'
-import type { Vec3 } from '../../domain/vector.ts'
-import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
-import {
-  SolverSetupError,
-  solverPartOf,
-  unsupportedParts,
-  unsupportedSettings,
-} from '../sph/config.ts'
-import { createDomainMovementMotion } from '../sph/motion.ts'
-import { PARTICLE_KIND } from '../sph/particles.ts'
+import { SolverSetupError } from '../sph/config.ts'
 import type { Solver, SolverStepReport } from '../sph/SphSolver.ts'
 import { createSolver } from '../sph/SphSolver.ts'
 import { describeRunNumerics } from './numerics.ts'
+import { checkRunStart, createRunSolverConfig } from './runConfig.ts'
+import { openSensorSampler, type SensorSampler } from './sensorSeries.ts'
 import { writeFileAtomically, writeRunOutput, type OutputNames } from './outputs.ts'
 import { decodeRunCheckpoint, encodeRunCheckpoint } from './runCheckpoint.ts'
 import type {
@@ -44,86 +36,7 @@ const DEFAULT_LOG_INTERVAL_MS = 1000
 const MS_PER_MINUTE = 60_000
 const MS_PER_HOUR = 3_600_000
 
-/** The solver's view of a material. */
-export function solverMaterialOf(material: Material): SolverMaterial {
-  return {
-    id: material.id,
-    // missing values are refused by checkRunStart
-    density: material.density ?? NaN,
-    gamma: material.gamma ?? NaN,
-    speedOfSound: material.speedOfSound ?? NaN,
-    kinematicViscosity: material.kinematicViscosity ?? NaN,
-    viscosityKind: material.viscosityKind,
-  }
-}
-
-/** Centre of each part's wall particles: the default centre of its rotations. */
-function wallCentres(options: RunSimulationOptions): Map<number, Vec3> {
-  const { positions, kinds, partIds } = options.particles
-  const sums = new Map<number, [number, number, number, number]>()
-  for (let i = 0; i < kinds.length; i++) {
-    if (kinds[i] !== PARTICLE_KIND.wall) continue
-    const id = partIds[i]!
-    let sum = sums.get(id)
-    if (!sum) sums.set(id, (sum = [0, 0, 0, 0]))
-    sum[0] += positions[3 * i]!
-    sum[1] += positions[3 * i + 1]!
-    sum[2] += positions[3 * i + 2]!
-    sum[3]++
-  }
-  return new Map([...sums].map(([id, s]) => [id, [s[0] / s[3], s[1] / s[3], s[2] / s[3]]]))
-}
-
-/** The solver config of a run: settings, materials, wall conditions, movements, options. */
-export function createRunSolverConfig(options: RunSimulationOptions): SolverConfig {
-  const { setup } = options
-  const endTimeS = setup.settings.endTime ?? Infinity
-  const centres = wallCentres(options)
-  return {
-    settings: setup.settings,
-    materials: setup.materials.map(solverMaterialOf),
-    particles: options.particles,
-    parts: setup.parts.map(solverPartOf),
-    wallMotion:
-      setup.movements.length > 0
-        ? createDomainMovementMotion(setup.movements, endTimeS, (id) => centres.get(id))
-        : undefined,
-    options: { ...options.solverOptions, threads: options.threads },
-  }
-}
-
-/**
- * What must be fixed before a run can start, as messages (empty: it can start). The unsupported
- * settings and parts name each setting and part.
- */
-export function checkRunStart(options: RunSimulationOptions): string[] {
-  const { settings } = options.setup
-  const problems: string[] = []
-  const refused = unsupportedSettings(settings, options.solverOptions)
-  if (refused.length > 0) problems.push(`Unsupported simulation settings: ${refused.join(', ')}.`)
-  const parts = unsupportedParts(options.setup.parts)
-  if (parts.length > 0) problems.push(`Unsupported parts: ${parts.join(', ')}.`)
-  if (!(settings.endTime !== null && settings.endTime > 0))
-    problems.push('Setting endTime must be a number greater than 0.')
-  if (!(settings.outputTimeInterval !== null && settings.outputTimeInterval > 0))
-    problems.push('Setting outputTimeInterval must be a number greater than 0.')
-  const { kinds, materialIds } = options.particles
-  const used = new Set<number>()
-  for (let i = 0; i < kinds.length; i++)
-    if (kinds[i] === PARTICLE_KIND.fluid) used.add(materialIds ? materialIds[i]! : -1)
-  if (used.size === 0) problems.push('The discretization has no fluid particles.')
-  for (const material of options.setup.materials) {
-    if (!used.has(material.id) && !(used.has(-1) && material === options.setup.materials[0]))
-      continue
-    const { density, gamma, speedOfSound, kinematicViscosity } = material
-    const values = [density, gamma, speedOfSound, kinematicViscosity]
-    if (values.some((value) => value === null || !Number.isFinite(value)))
-      problems.push(
-        `Material "${material.name}" needs a density, gamma, speed of sound and kinematic viscosity.`,
-      )
-  }
-  return problems
-}
+export { checkRunStart, createRunSolverConfig, solverMaterialOf } from './runConfig.ts'
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
@@ -152,6 +65,8 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
   }
   let last: SolverStepReport | null = null
   let startTimeS = 0
+  /** The sensors sampled while stepping (null: none asked for it). */
+  let sampler: SensorSampler | null = null
 
   const runtimeMs = () => state.runtimeOffsetMs + (performance.now() - wallStart)
   const creditsThisRun = () =>
@@ -204,6 +119,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     message: string,
     condition: RunCondition | null = null,
   ): Promise<RunResult> => {
+    await sampler?.flush()
     await log(
       endState === 'completed' ? 'SUCCESS' : endState === 'failed' ? 'ERROR' : 'INFO',
       message,
@@ -279,6 +195,8 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
         join(dataDir, checkpointFile(simulationId, runId, outputNo)),
         checkpoint,
       )
+      // the sensor samples up to this output are on disk before the output counts as written
+      await sampler?.flush()
       const manifest = await writeRunOutput(target, snapshot, names)
       state.outputNo = outputNo
       options.onOutput?.(manifest)
@@ -312,6 +230,18 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     } else {
       await log('INFO', 'Simulation started.')
       await logNumerics(solver)
+    }
+    const resumed = options.resumeFromOutput != null
+    sampler = await openSensorSampler(solver, {
+      dataDir,
+      simulationId,
+      runId,
+      sensors: setup.sensors ?? [],
+      startTimeS,
+      resumed,
+    })
+    if (!resumed) {
+      sampler?.sample(startTimeS)
       await writeOutputAndCheckpoint()
     }
 
@@ -363,6 +293,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       // a remainder below 1e-9 of a step is rounding, not a step to take
       while (targetS - (last?.timeS ?? startTimeS) > 1e-9 * Math.max(last?.dtS ?? 0, 1e-12)) {
         last = solver.step(targetS - (last?.timeS ?? startTimeS))
+        sampler?.sample(last.timeS)
         const stop = await checkStop(last)
         if (stop) return stop
         const now = performance.now()
