@@ -109,6 +109,34 @@ export class LiveHub implements JobEvents {
     task().catch((error: unknown) => console.error('Live update failed', error))
   }
 
+  /**
+   * A simulation was deleted (alone or with its project): its subscribers get DEL of its path and
+   * stop following it.
+   */
+  simulationDeleted(simulationId: number): void {
+    for (const client of this.#subscribers(simulationId)) {
+      this.sendUpdate(client, 'DEL', LIVE_PATHS.simulation(simulationId))
+      client.subscriptions.delete(simulationId)
+    }
+  }
+
+  /**
+   * After a delete (a simulation, or a project with its simulations): DEL for every watched
+   * simulation that no longer exists. One query over the watched ids, only when someone watches.
+   */
+  async pruneDeleted(): Promise<void> {
+    const watched = new Set([...this.#clients].flatMap((client) => [...client.subscriptions]))
+    if (watched.size === 0) return
+    const existing = await this.#db
+      .selectFrom('simulations')
+      .select('id')
+      .where('id', 'in', [...watched])
+      .execute()
+    const alive = new Set(existing.map((row) => row.id))
+    for (const simulationId of watched)
+      if (!alive.has(simulationId)) this.simulationDeleted(simulationId)
+  }
+
   simulationChanged(simulationId: number): void {
     if (this.#subscribers(simulationId).length === 0) return
     this.#publish(async () => {
@@ -190,4 +218,16 @@ export class LiveHub implements JobEvents {
           organizationCredits,
         })
   }
+}
+
+const HUBS = new WeakMap<object, LiveHub>()
+
+/** Makes an app's hub findable by its database handle (handlers get only the database). */
+export function registerLiveHub(db: Kysely<Database>, hub: LiveHub): void {
+  HUBS.set(db, hub)
+}
+
+/** The live hub of the app serving this database, if it runs one. */
+export function liveHubFor(db: Kysely<Database>): LiveHub | undefined {
+  return HUBS.get(db)
 }

@@ -231,4 +231,26 @@ describeEachDialect('live channel', (dialect) => {
     client.close()
     await api('DELETE', `/api/simulations/${simulationId}/jobs`)
   })
+
+  // Issue 13 item 9: deleting a watched simulation sent no DEL.
+  it('sends DEL to whoever watches a simulation that is deleted, alone or with its project', async () => {
+    const project = await api('POST', '/api/projects', { name: 'Doomed' })
+    const alone = (
+      await api('POST', `/api/projects/${project.body.id}/simulations`, { name: 'Alone' })
+    ).body.id as number
+    const withProject = (
+      await api('POST', `/api/projects/${project.body.id}/simulations`, { name: 'With project' })
+    ).body.id as number
+    const client = connect(`${wsUrl}?token=${encodeURIComponent(token)}`)
+    await client.waitFor((f) => f.type === 'Welcome')
+    for (const id of [alone, withProject]) {
+      client.send({ type: 'Subscribe', simulationId: id })
+      await client.waitFor(isUpdate(['simulations', String(id)], 'REPLACE'))
+    }
+    expect((await api('DELETE', `/api/simulations/${alone}`)).status).toBe(200)
+    await client.waitFor(isUpdate(['simulations', String(alone)], 'DEL'), 3000)
+    expect((await api('DELETE', `/api/projects/${project.body.id}`)).status).toBe(200)
+    await client.waitFor(isUpdate(['simulations', String(withProject)], 'DEL'), 3000)
+    client.close()
+  })
 })

@@ -7,13 +7,15 @@ import {
   PROTOCOL_VERSION,
   type LiveServerFrame,
 } from '../../domain/liveProtocol.ts'
+import { ROUTES } from '../../domain/rest.ts'
 import { findAccessibleSimulation } from '../api/access.ts'
+import { toFastifyPath } from '../api/routes.ts'
 import type { SessionUser } from '../api/context.ts'
 import { sessionRegistryFor } from '../auth/sessionRegistry.ts'
 import { authenticateAccessToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/schema.ts'
-import type { LiveClient, LiveHub } from './LiveHub.ts'
+import { registerLiveHub, type LiveClient, type LiveHub } from './LiveHub.ts'
 
 /** Path of the live channel. */
 export const LIVE_PATH = '/ws/live'
@@ -51,6 +53,16 @@ export async function registerLiveChannel(
   options: LiveChannelOptions,
 ): Promise<void> {
   const { db, clock, hub } = options
+  registerLiveHub(db, hub)
+  // Deleting a simulation or a project (with its simulations) tells whoever watches them (DEL).
+  const deleteRoutes = new Set(
+    [ROUTES.deleteSimulation.path, ROUTES.deleteProject.path].map(toFastifyPath),
+  )
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'DELETE' || reply.statusCode !== 200) return
+    if (!deleteRoutes.has(request.routeOptions.url ?? '')) return
+    await hub.pruneDeleted().catch((error: unknown) => console.error('Live DEL failed', error))
+  })
   if (!app.hasDecorator('websocketServer'))
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } })
 
