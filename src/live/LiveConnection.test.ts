@@ -168,6 +168,38 @@ describe('LiveConnection', () => {
     expect(unexpected).toHaveLength(1)
   })
 
+  // Issue 13 item 9: a stale 'failed' overwrote 'completed'.
+  it('drops store updates whose id is not newer than the last applied, until a new Welcome', () => {
+    const { connection, sockets, frames, unexpected, fire } = setup()
+    connection.start()
+    sockets[0]!.open()
+    sockets[0]!.receive(welcome)
+    const update = (updateId: number, state: string) => ({
+      type: 'StoreUpdate',
+      updateId,
+      operation: 'REPLACE',
+      path: ['simulations', '7'],
+      value: { state },
+    })
+    sockets[0]!.receive(update(2, 'completed'))
+    sockets[0]!.receive(update(1, 'failed'))
+    sockets[0]!.receive(update(2, 'failed'))
+    expect(connection.lastUpdateId()).toBe(2)
+    const applied = frames.filter((f) => f.type === 'StoreUpdate')
+    expect(applied.map((f) => (f.value as { state: string }).state)).toEqual(['completed'])
+    expect(unexpected).toHaveLength(2)
+    sockets[0]!.receive(update(3, 'running'))
+    expect(connection.lastUpdateId()).toBe(3)
+    // A new connection numbers from its Welcome again.
+    sockets[0]!.drop()
+    fire(1000)
+    sockets[1]!.open()
+    sockets[1]!.receive(welcome)
+    sockets[1]!.receive(update(1, 'completed'))
+    expect(connection.lastUpdateId()).toBe(1)
+    expect(frames.filter((f) => f.type === 'StoreUpdate')).toHaveLength(3)
+  })
+
   it('disconnects after the page is hidden for 300 s and reconnects when it shows again', () => {
     const { connection, sockets, fire } = setup()
     connection.start()

@@ -176,7 +176,17 @@ export class LiveConnection {
         this.#send({ type: 'Subscribe', simulationId })
       this.#scheduleHeartbeat()
     }
-    if (frame.type === 'StoreUpdate') this.#lastUpdateId = frame.updateId
+    if (frame.type === 'StoreUpdate') {
+      // Issue 13: an older or repeated update (a stale 'failed' after 'completed') is dropped.
+      // Ids grow per connection; the Welcome of a new connection resets the count.
+      if (frame.updateId <= this.#lastUpdateId) {
+        this.#options.onUnexpected?.(
+          `Store update ${frame.updateId} dropped: update ${this.#lastUpdateId} was already applied`,
+        )
+        return
+      }
+      this.#lastUpdateId = frame.updateId
+    }
     if (frame.type === 'WorkloadHeartbeat') this.#workloadConnected = frame.workloadConnected
     this.#options.onFrame(frame)
   }
