@@ -17,6 +17,7 @@ import {
   VolumeClipSchema,
 } from '../meshes.ts'
 import { IdParamSchema } from '../projects.ts'
+import { MAX_SERIES_POINTS, SensorSeriesSchema } from '../sensorSampling.ts'
 import type { RouteDef } from '../rest.ts'
 
 /** Refusal of sensor edits while the simulation runs or is scheduled (spec/results.md §4). */
@@ -45,6 +46,20 @@ export const NO_OUTPUTS_MESSAGE = 'There are no outputs to compute sensors for y
 
 const runIdQuery = v.object({
   runId: v.optional(idParamSchema('runId')),
+})
+
+/** GET /custom_sensors/{id}/series query: the run (default: the active run) and the thinning. */
+export const SensorSeriesQuerySchema = v.object({
+  runId: v.optional(idParamSchema('runId')),
+  maxPoints: v.optional(
+    v.pipe(
+      v.string('maxPoints must be a whole number'),
+      v.regex(/^\d{1,7}$/, 'maxPoints must be a whole number'),
+      v.transform(Number),
+      v.minValue(3, 'maxPoints must be at least 3'),
+      v.maxValue(MAX_SERIES_POINTS, `maxPoints must be at most ${MAX_SERIES_POINTS}`),
+    ),
+  ),
 })
 
 /** PUT /simulations/{id}/custom_sensors: sensors with their ids and any changed fields. */
@@ -173,6 +188,17 @@ export const SENSOR_ROUTES = {
     status: 200,
     params: IdParamSchema,
     response: DeletedSchema,
+  },
+  getSensorSeries: {
+    method: 'GET',
+    path: '/custom_sensors/{id}/series',
+    summary:
+      'The samples a run (default: the active run) took of a sensor while stepping, thinned to about maxPoints (default 5000) keeping peaks',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    query: SensorSeriesQuerySchema,
+    response: SensorSeriesSchema,
   },
   listVolumeClips: {
     method: 'GET',

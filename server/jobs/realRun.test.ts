@@ -79,6 +79,12 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
 
   it('runs, stops after an output, resumes from that checkpoint to completed, with log and credits', async () => {
     const path = `/api/simulations/${simulationId}`
+    // a pressure sensor near the floor under the water column, sampled every step
+    const sensor = await server.request('POST', `${path}/custom_sensors`, {
+      token,
+      body: { name: 'Floor', kind: 'point', position: [0.1, 0.05, 0.02], sampleRate: 'every_step' },
+    })
+    expect(sensor.status, sensor.text).toBe(201)
     const restarted = await server.request('POST', `${path}/jobs`, {
       token,
       body: { cores: 1, solver_id: 1 },
@@ -130,6 +136,21 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
       resumedFromOutput: lastOutput,
       state: 'completed',
     })
+    // the sensor's samples, every step of both parts of the run, in time order from t = 0
+    const series = (
+      await server.request('GET', `/api/custom_sensors/${sensor.body.id as number}/series`, {
+        token,
+      })
+    ).body
+    expect(series).toMatchObject({ runId: run.id, sampleRate: 'every_step' })
+    const times = series.timeS as number[]
+    expect(series.sampleCount).toBeGreaterThan(6)
+    expect(times[0]).toBe(0)
+    expect(times.at(-1)).toBeCloseTo(0.06, 9)
+    for (let k = 1; k < times.length; k++) expect(times[k]).toBeGreaterThan(times[k - 1]!)
+    // hydrostatic at the start: about ρ g (0.4 − 0.02) = 3.7 kPa
+    expect(series.pressure[0]).toBeGreaterThan(0.9 * 1000 * 9.81 * 0.38)
+    expect(series.pressure[0]).toBeLessThan(1.1 * 1000 * 9.81 * 0.38)
   }, 200_000)
 
   it('ends a stop during the launch of a real job thread cleanly, with nothing half-started', async () => {

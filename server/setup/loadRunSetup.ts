@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { TriangleMesh } from '../../solver/geometry/mesh.ts'
 import type { RunSetup } from '../../solver/setup.ts'
 import type { Database } from '../db/schema.ts'
+import { listRunSensors } from '../sensors/series.ts'
 import { readStoredMesh } from '../storage/files.ts'
 import { checkStoredSetup, readSetup, summarizeSetupValidation } from './store.ts'
 
@@ -18,8 +19,9 @@ export class RunSetupError extends Error {
 }
 
 /**
- * Settings, materials, parts, movements and the meshes of 'stl' parts by part id (metres, the
- * file's own coordinates; plane and stl_cube parts are built from their shape by the discretizer).
+ * Settings, materials, parts, movements, the meshes of 'stl' parts by part id (metres, the file's
+ * own coordinates; plane and stl_cube parts are built from their shape by the discretizer) and the
+ * sensors the run samples while stepping (those with a sample rate, with their points).
  */
 export async function loadRunSetup(
   db: Db,
@@ -58,6 +60,7 @@ export async function loadRunSetup(
     parts: setup.parts,
     movements: setup.movements,
     meshes,
+    sensors: await listRunSensors(db, simulationId),
   }
 }
 

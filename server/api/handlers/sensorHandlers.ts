@@ -36,6 +36,7 @@ import {
   listSensors,
   toSensor,
 } from '../../sensors/store.ts'
+import { readSensorSeries } from '../../sensors/series.ts'
 import { findAccessibleSimulation } from '../access.ts'
 import { ApiError, notFound } from '../apiError.ts'
 import type { AreaHandlers, AuthedContext } from '../context.ts'
@@ -262,6 +263,24 @@ export const sensorHandlers: AreaHandlers<typeof SENSOR_ROUTES> = {
     await deleteOrphanMesh(db, row!.mesh_id)
     await deleteSensorSamples(dataDir, simulation.id, params.id)
     return { id: params.id }
+  },
+
+  getSensorSeries: async ({ params, query }, { db, user, dataDir }) => {
+    const row = await readSensorRow(db, params.id)
+    const simulation = await findObjectSimulation(db, user, row?.simulation_id, 'Sensor')
+    let runId: number | null
+    if (query.runId === undefined) runId = await resolveRunId(dataDir, simulation)
+    else {
+      const run = await db
+        .selectFrom('runs')
+        .select(['id'])
+        .where('id', '=', query.runId)
+        .where('simulation_id', '=', simulation.id)
+        .executeTakeFirst()
+      if (!run) throw notFound('Run')
+      runId = run.id
+    }
+    return readSensorSeries(dataDir, simulation.id, runId, params.id, query.maxPoints)
   },
 
   // ── Sensor recomputation ──────────────────────────────────────────────────────────────────────
