@@ -107,7 +107,8 @@ function SimulationFrame({ id, mode }: { id: string; mode: SimulationMode }) {
   useStateChangeToasts(simulation, mode)
 
   if (hidden) return <NotFoundPage />
-  if (simulationQuery.isError)
+  // A failed refresh keeps the page on the simulation it has (issue 13: an outage replaced it).
+  if (simulationQuery.isError && !simulation)
     return (
       <div className="page">
         <div className="alert alert--error" role="alert">

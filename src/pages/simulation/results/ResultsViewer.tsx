@@ -24,6 +24,7 @@ import { ColourMapBar } from './colormap/ColourMapBar.tsx'
 import { ExportPanel } from './export/ExportPanel.tsx'
 import { ResultsExplorer } from './explorer/ResultsExplorer.tsx'
 import { useResultsOverlays } from './explorer/useResultsOverlays.ts'
+import { ResultsConnectionBanner } from './layout/ConnectionBanner.tsx'
 import { useSmallScreen } from './layout/useSmallScreen.ts'
 import { useViewportStatePersistence } from './layout/useViewportStatePersistence.ts'
 import './layout/results.css'
@@ -109,7 +110,8 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
   }, [engine, list, parts, materials])
 
   if (manifests.isPending) return <LoadingBlock label="Loading outputs" />
-  if (manifests.isError)
+  // A failed refresh keeps the outputs already listed (issue 13: an outage replaced the page).
+  if (manifests.isError && !list)
     return (
       <div className="alert alert--error" role="alert">
         Could not load the outputs: {messageOf(manifests.error)}
@@ -170,6 +172,10 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
         </div>
       </section>
       <ResultsConnectionToast simulation={simulation} />
+      <ResultsConnectionBanner
+        simulationId={simulation.id}
+        outputsUnreachable={manifests.isError}
+      />
     </div>
   )
 }
