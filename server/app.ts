@@ -29,6 +29,7 @@ import { registerOutputBundleRoute } from './results/bundleRoute.ts'
 import { registerResultsChannel } from './results/session/resultsChannel.ts'
 import { registerSensorJobs } from './sensors/SensorRecomputationRunner.ts'
 import { registerSetupFileRoutes } from './setup/fileRoutes.ts'
+import { SECURITY_HEADERS } from './securityHeaders.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
 import { registerUploadRoutes } from './storage/uploads.ts'
 
@@ -143,7 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(ISOLATION_HEADERS)
-    reply.header('X-Content-Type-Options', 'nosniff')
+    reply.headers(SECURITY_HEADERS)
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
     return payload
   })
