@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   conflict: 409,
   payload_too_large: 413,
   too_many_requests: 429,
+  /** The organization's storage would be exceeded (domain/storage.ts). */
+  storage_full: 413,
 } as const satisfies Record<string, number>
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -31,6 +31,7 @@ import { registerSensorJobs } from './sensors/SensorRecomputationRunner.ts'
 import { registerSetupFileRoutes } from './setup/fileRoutes.ts'
 import { SECURITY_HEADERS } from './securityHeaders.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
+import { sweepDataDirectory } from './storage/sweep.ts'
 import { registerUploadRoutes } from './storage/uploads.ts'
 
 /** Request bodies above this are refused with 413 (uploads get their own limits later). */
@@ -128,6 +129,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const version = options.version ?? readPackageVersion()
   const distDir = options.distDir ?? `${REPO_ROOT}dist`
   mkdirSync(options.dataDir, { recursive: true })
+  // Orphans and cut uploads of an earlier process go before anything of this one writes (issue 13).
+  await sweepDataDirectory(options.db, options.dataDir)
 
   const app = Fastify({
     logger: options.logger ?? false,

@@ -25,6 +25,7 @@ const TITLES: Record<ErrorCode, string> = {
   conflict: 'Conflict',
   payload_too_large: 'Payload too large',
   too_many_requests: 'Too many requests',
+  storage_full: 'Storage full',
 }
 
 /** Fields a call's own error contract adds to the body (e.g. a datatable's globalErrors). */

@@ -17,6 +17,7 @@ import type { Database } from '../db/schema.ts'
 import { findEditableSimulation } from '../setup/access.ts'
 import { detectForeignFormat } from '../storage/sniff.ts'
 import { resolveStoredPath } from '../storage/files.ts'
+import { assertStorageAvailable, refreshSimulationSize } from '../storage/usage.ts'
 import { assemblyRunnerFor, insertImportJob } from './AssemblyRunner.ts'
 import { toAssembly } from './records.ts'
 import {
@@ -170,6 +171,12 @@ export function registerAssemblyUploadRoute(
       `${assembliesDirectory(simulation.id)}/upload-${randomBytes(6).toString('hex')}.part`,
     )
     const received = await receiveStep(request, temporaryPath, limit)
+    try {
+      await assertStorageAvailable(db, simulation.organization_id, received.sizeBytes)
+    } catch (error) {
+      await rm(temporaryPath, { force: true })
+      throw error
+    }
     let assemblyId: number
     let jobId: number
     try {
@@ -210,6 +217,7 @@ export function registerAssemblyUploadRoute(
       .where('id', '=', assemblyId)
       .executeTakeFirstOrThrow()
     const assembly = await toAssembly(db, row)
+    await refreshSimulationSize(db, dataDir, simulation.id)
     await assemblyRunnerFor(db).launch(jobId)
     return reply.code(201).send(assembly)
   })

@@ -2,14 +2,22 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
-import { simulationDirectory } from '../../domain/output/layout.ts'
 import { USER_EXPORT_RETENTION_MS, type ExportStatus } from '../../domain/rest/exportRoutes.ts'
 import type { OutputManifestInfo } from '../../domain/rest/resultsRoutes.ts'
 import { EXPORT_MESSAGES, type ExportRequest } from '../../domain/results.ts'
 import type { Clock } from '../clock.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
-import { storedZipSizeBytes } from './archive.ts'
 import { ExportFailure, runExportWork, type ExportMessage } from './exportWork.ts'
+import {
+  ARCHIVE_PATH,
+  SERVER_RESTARTED_MESSAGE,
+  exportsDirectory,
+  type DownloadableFile,
+  type ExportSensor,
+  listArchive,
+  readExportStatus,
+} from './exportFiles.ts'
+import { refreshSimulationSize } from '../storage/usage.ts'
 
 /*
  * The user exports of an app: one live export per simulation. Starting one cancels and deletes the
@@ -21,38 +29,6 @@ import { ExportFailure, runExportWork, type ExportMessage } from './exportWork.t
  */
 
 type Db = Kysely<Database>
-
-/** A sensor the export writes (its sample points per output). */
-export interface ExportSensor {
-  id: number
-  name: string
-}
-
-/** The path of the all-files archive row: it has no file of its own, it is zipped on download. */
-export const ARCHIVE_PATH = ''
-
-/** The all-files archive's name: the simulation's name, file-name safe. */
-export function archiveFileName(simulationName: string): string {
-  return `${simulationName.replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '') || 'simulation'}_export.zip`
-}
-
-/** A file a download streams: one on disk, or the archive of the export's other files. */
-export interface DownloadableFile {
-  filename: string
-  /** null for the archive. */
-  path: string | null
-  sizeBytes: number
-  /** The archive's entries in order; [] for a plain file. */
-  archiveEntries: { name: string; path: string }[]
-}
-
-/** Why a record left by a previous process failed. */
-export const SERVER_RESTARTED_MESSAGE = 'The server stopped while the files were being exported.'
-
-/** Where a simulation's exports live, relative to the data directory. */
-export function exportsDirectory(simulationId: number): string {
-  return `${simulationDirectory(simulationId)}/exports`
-}
 
 interface Running {
   controller: AbortController
@@ -66,15 +42,6 @@ export interface ExportRunnerOptions {
   db: Db
   clock: Clock
   dataDir: string
-}
-
-function parseMessages(text: string): ExportMessage[] {
-  try {
-    const parsed: unknown = JSON.parse(text)
-    return Array.isArray(parsed) ? (parsed as ExportMessage[]) : []
-  } catch {
-    return []
-  }
 }
 
 export class ExportRunner {
@@ -160,7 +127,7 @@ export class ExportRunner {
     )
     this.#running.set(id, { controller, done })
     void done.finally(() => this.#running.delete(id))
-    return (await this.#status(id))!
+    return (await readExportStatus(this.#db, id))!
   }
 
   /** The simulation's latest export (expired once its retention has passed), or null. */
@@ -179,7 +146,7 @@ export class ExportRunner {
       await this.#removeFiles(row.id, row.directory)
       await this.#setState(row.id, 'expired')
     }
-    return this.#status(row.id)
+    return readExportStatus(this.#db, row.id)
   }
 
   /** Cancels a running export and deletes the files of the latest one; null when none exists. */
@@ -193,7 +160,7 @@ export class ExportRunner {
     await this.#stop(row.id)
     await this.#removeFiles(row.id, row.directory)
     if (row.state !== 'expired') await this.#finish(row.id, 'canceled', {})
-    return this.#status(row.id)
+    return readExportStatus(this.#db, row.id)
   }
 
   /** A file of the simulation's export that may be downloaded now, with its absolute path. */
@@ -296,11 +263,12 @@ export class ExportRunner {
               created_at: this.#clock.nowIso(),
             })
             .execute()
+          await refreshSimulationSize(this.#db, this.#dataDir, work.simulation.id)
           await this.#afterFileHook?.(id, signal)
         },
       })
       signal.throwIfAborted()
-      await this.#listArchive(id, work.simulation)
+      await listArchive(this.#db, this.#clock.nowIso(), id, work.simulation)
       const expiresAt = new Date(this.#clock.nowMs() + USER_EXPORT_RETENTION_MS).toISOString()
       await this.#finish(id, 'completed', { warnings, expiresAt, progress: 1 })
     } catch (error) {
@@ -331,30 +299,6 @@ export class ExportRunner {
     return next
   }
 
-  /** With two or more files, one more: all of them as one ZIP, streamed from them on download. */
-  async #listArchive(id: number, simulation: SimulationRow): Promise<void> {
-    const files = await this.#db
-      .selectFrom('user_export_files')
-      .select(['filename', 'size_bytes'])
-      .where('export_id', '=', id)
-      .execute()
-    if (files.length < 2) return
-    await this.#db
-      .insertInto('user_export_files')
-      .values({
-        export_id: id,
-        simulation_id: simulation.id,
-        filename: archiveFileName(simulation.name),
-        path: ARCHIVE_PATH,
-        size_bytes: storedZipSizeBytes(
-          files.map((file) => ({ name: file.filename, sizeBytes: file.size_bytes })),
-        ),
-        state: 'created',
-        created_at: this.#clock.nowIso(),
-      })
-      .execute()
-  }
-
   async #stop(id: number): Promise<void> {
     const running = this.#running.get(id)
     if (!running) return
@@ -381,6 +325,12 @@ export class ExportRunner {
     // Rows first: a file is never listed once its deletion has begun.
     await this.#db.deleteFrom('user_export_files').where('export_id', '=', id).execute()
     await rm(join(this.#dataDir, directory), { recursive: true, force: true })
+    const owner = await this.#db
+      .selectFrom('user_exports')
+      .select('simulation_id')
+      .where('id', '=', id)
+      .executeTakeFirst()
+    if (owner) await refreshSimulationSize(this.#db, this.#dataDir, owner.simulation_id)
   }
 
   async #setState(id: number, state: string): Promise<void> {
@@ -426,49 +376,4 @@ export class ExportRunner {
       .limit(1)
       .executeTakeFirst()
   }
-
-  async #status(id: number): Promise<ExportStatus | null> {
-    const row = await this.#db
-      .selectFrom('user_exports')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst()
-    if (!row) return null
-    const files = await this.#db
-      .selectFrom('user_export_files')
-      .select(['id', 'filename', 'state'])
-      .where('export_id', '=', id)
-      .orderBy('id')
-      .execute()
-    return {
-      id: row.id,
-      name: row.name,
-      state: row.state as ExportStatus['state'],
-      files,
-      warnings: parseMessages(row.warnings),
-      errors: parseMessages(row.errors),
-      progress: row.progress,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-    }
-  }
-}
-
-const runners = new WeakMap<object, ExportRunner>()
-
-/** Registers the app's runner for handlers that only get the database. */
-export function registerExportRunner(db: Db, runner: ExportRunner): void {
-  runners.set(db, runner)
-}
-
-/** Forgets the app's runner (the app closed). */
-export function unregisterExportRunner(db: Db): void {
-  runners.delete(db)
-}
-
-/** The runner of the app that owns this database. */
-export function exportRunnerFor(db: Db): ExportRunner {
-  const runner = runners.get(db)
-  if (!runner) throw new Error('No export runner is registered for this database')
-  return runner
 }

@@ -32,7 +32,9 @@ import {
 import { DEMO_USERS, OTHER_ORGANIZATION_USER } from '../db/demoAccounts.ts'
 import { listZipEntries } from '../files/zip.ts'
 import { sensorSampleFile } from '../sensors/layout.ts'
-import { exportRunnerFor, ExportRunner, SERVER_RESTARTED_MESSAGE } from './ExportRunner.ts'
+import { ExportRunner } from './ExportRunner.ts'
+import { SERVER_RESTARTED_MESSAGE } from './exportFiles.ts'
+import { exportRunnerFor } from './exportRegistry.ts'
 import { EXPORT_WORK_MESSAGES } from './exportWork.ts'
 import { parseBinaryStl, parseVtu } from './vtuParser.ts'
 

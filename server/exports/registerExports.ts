@@ -11,7 +11,8 @@ import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/schema.ts'
 import { streamArchive } from './archive.ts'
-import { ExportRunner, registerExportRunner, unregisterExportRunner } from './ExportRunner.ts'
+import { ExportRunner } from './ExportRunner.ts'
+import { registerExportRunner, unregisterExportRunner } from './exportRegistry.ts'
 
 export interface RegisterExportsOptions {
   db: Kysely<Database>

@@ -21,6 +21,7 @@ import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
 import type { Database, UploadRow } from '../db/schema.ts'
 import { removeStoredFile, resolveStoredPath, writeStoredFile } from '../storage/files.ts'
+import { assertStorageAvailable } from '../storage/usage.ts'
 
 /*
  * Images (domain/rest/imageRoutes.ts): POST /client-upload/images takes a multipart `file` (PNG or
@@ -149,6 +150,7 @@ export function registerImageRoutes(app: FastifyInstance, options: ImageRoutesOp
     const contentType = sniffImageContentType(received.bytes)
     if (contentType === null) throw new ApiError('wrong_input', IMAGE_FORMAT_MESSAGE)
     const name = (received.name ?? received.fileName).replace(/^.*[\\/]/, '').trim()
+    await assertStorageAvailable(options.db, user.organization_id, received.bytes.length)
     const nowIso = options.clock.nowIso()
     const info: ImageInfo = { contentType }
     const image = await options.db.transaction().execute(async (trx) => {

@@ -274,6 +274,16 @@ export class JobRunner {
     return true
   }
 
+  /**
+   * Ends every job of a deleted simulation in this process and waits for their threads, so none
+   * writes into its directories after they are removed.
+   */
+  async endSimulationJobs(simulationId: number): Promise<void> {
+    const jobs = [...this.#active.values()].filter((a) => a.simulationId === simulationId)
+    for (const active of jobs) active.controller.abort(USER_REASON)
+    await Promise.allSettled(jobs.map((a) => this.#tasks.get(a.jobId) ?? Promise.resolve()))
+  }
+
   /** Ends every job thread; rows stay as they are so the next start recovers them. */
   async close(): Promise<void> {
     this.#closed = true

@@ -6,6 +6,7 @@ import {
   type RunLogLine,
   type RunResult,
 } from '../../solver/run/types.ts'
+import { refreshSimulationSize } from '../storage/usage.ts'
 import { billCredits } from './billing.ts'
 import {
   CREDITS_REASON,
@@ -25,6 +26,12 @@ import {
 
 /** Simulation-state writes from log lines are pushed at most this often (the log itself always). */
 const SIMULATION_PUSH_INTERVAL_MS = 1000
+
+/**
+ * The simulation's size is measured again at most this often while a run writes outputs (a walk
+ * of its directories); the run's end measures it once more, so the stored size ends exact.
+ */
+const SIZE_REFRESH_INTERVAL_MS = 5000
 
 /** A result for a run that ended without the solver's say (stop during launch, crash, restart). */
 export function endedRun(
@@ -112,6 +119,7 @@ export async function runSimulationJob(
     }))
     let billedCredits = simulation.credits_consumed
     let lastPushMs = 0
+    let lastSizeMs = Number.NEGATIVE_INFINITY
     const bill = async (line: RunLogLine) => {
       const delta = line.creditsConsumed - billedCredits
       if (!(delta > 0)) return
@@ -197,6 +205,14 @@ export async function runSimulationJob(
               .where('id', '=', runId)
               .execute()
             context.events.outputWritten(simulationId, runId, manifest.outputNo)
+            const nowMs = context.clock.nowMs()
+            if (nowMs - lastSizeMs >= SIZE_REFRESH_INTERVAL_MS) {
+              lastSizeMs = nowMs
+              // Not awaited: the walk must not hold back the run's next rows.
+              refreshSimulationSize(context.db, context.dataDir, simulationId).catch((error) =>
+                console.error(`Simulation ${simulationId}: measuring its files failed`, error),
+              )
+            }
           }),
         onCondition: (condition) =>
           queue.push(async () => {
@@ -266,6 +282,9 @@ export async function finishSimulationJob(
       : result.reason === 'credits'
         ? { valueType: 'credits', threshold: 0 }
         : null
+  // Outputs, checkpoints, logs and sensor series as the run left them, stored before the run
+  // reads as ended (issue 13 item 6).
+  await refreshSimulationSize(context.db, context.dataDir, job.simulation_id)
   await context.db.transaction().execute(async (trx) => {
     await trx
       .updateTable('jobs')

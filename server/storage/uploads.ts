@@ -37,6 +37,7 @@ import {
 import { toUpload, type UploadInfo } from '../setup/views.ts'
 import { uploadStoredPath, writeStoredFile } from './files.ts'
 import { detectForeignFormat, isPrintableText } from './sniff.ts'
+import { assertStorageAvailable } from './usage.ts'
 
 /*
  * POST /client-upload/uploads (spec/setup.md §7: multipart `file` and an optional `unit`) and
@@ -227,11 +228,12 @@ async function storeUpload(
     fileName: string
     unit: StlUnit | null
     stored: Uint8Array
-    sizeBytes: number
     info: UploadInfo
   },
   table: { kind: DatatableKind; simulationId: number | null; body: DatatableUpdate } | null,
 ): Promise<Upload> {
+  // Refused before anything is written when it would pass the organization's storage (issue 13).
+  await assertStorageAvailable(options.db, user.organization_id, upload.stored.length)
   const nowIso = options.clock.nowIso()
   return options.db.transaction().execute(async (trx) => {
     const info: UploadInfo = { ...upload.info }
@@ -254,7 +256,8 @@ async function storeUpload(
         kind: upload.kind,
         file_name: upload.fileName,
         unit: upload.unit,
-        size_bytes: upload.sizeBytes,
+        // What it takes on disk, which the organization's storage counts.
+        size_bytes: upload.stored.length,
         stored_path: '',
         info: JSON.stringify(info),
         created_at: nowIso,
@@ -291,7 +294,6 @@ export function registerUploadRoutes(app: FastifyInstance, options: UploadRoutes
           fileName,
           unit,
           stored: encodeMeshFile(mesh),
-          sizeBytes: received.bytes.length,
           info: { nbrOfTriangles: countTriangles(mesh), watertight: health.watertight },
         },
         null,
@@ -313,7 +315,6 @@ export function registerUploadRoutes(app: FastifyInstance, options: UploadRoutes
           fileName,
           unit: null,
           stored: received.bytes,
-          sizeBytes: received.bytes.length,
           info: {},
         },
         tableKind ? { kind: tableKind, simulationId, body: table } : null,

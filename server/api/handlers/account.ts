@@ -2,6 +2,7 @@ import { hasPermission } from '../../../domain/account.ts'
 import { ApiError } from '../apiError.ts'
 import type { AuthedContext, RouteHandlers } from '../context.ts'
 import { fullName, toOrganization, toUser } from '../views.ts'
+import { organizationConsumedBytes } from '../../storage/usage.ts'
 
 async function loadOwnOrganization({ db, user }: AuthedContext) {
   return db
@@ -81,15 +82,11 @@ export const storageConsumption: RouteHandlers['storageConsumption'] = async (
   const { db, user, clock } = context
   const [organization, consumed] = await Promise.all([
     loadOwnOrganization(context),
-    db
-      .selectFrom('simulations')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), eb.lit(0)).as('bytes'))
-      .where('organization_id', '=', user.organization_id)
-      .executeTakeFirstOrThrow(),
+    organizationConsumedBytes(db, user.organization_id),
   ])
   return {
-    consumed: Number(consumed.bytes),
-    available: organization.storage_available_bytes,
+    consumed,
+    available: Number(organization.storage_available_bytes),
     // Computed on request, so it is current as of now.
     lastUpdated: clock.nowIso(),
   }

@@ -5,7 +5,7 @@ import {
   isAttributeName,
   unknownAttributeMessage,
 } from '../../../domain/results.ts'
-import { exportRunnerFor } from '../../exports/ExportRunner.ts'
+import { exportRunnerFor } from '../../exports/exportRegistry.ts'
 import { listOutputManifests, resolveRunId } from '../../results/outputFiles.ts'
 import { ApiError } from '../apiError.ts'
 import { findAccessibleSimulation } from '../access.ts'

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts'
 import { ApiError } from '../apiError.ts'
 import { canViewAllProjects, findAccessibleProject } from '../access.ts'
 import type { AuthedContext, RouteHandlers } from '../context.ts'
+import { planSimulationRemoval, removeSimulationFiles } from '../../storage/removal.ts'
 import { loadProjects, loadSlimProjects } from '../views.ts'
 
 type Db = Kysely<Database>
@@ -142,10 +143,27 @@ export const updateProject: RouteHandlers['updateProject'] = async (
     return loadProject(trx, project.id)
   })
 
-export const deleteProject: RouteHandlers['deleteProject'] = async ({ params }, { db, user }) =>
-  db.transaction().execute(async (trx) => {
+export const deleteProject: RouteHandlers['deleteProject'] = async (
+  { params },
+  { db, user, dataDir },
+) => {
+  const removal = await db.transaction().execute(async (trx) => {
     const project = await findAccessibleProject(trx, user, params.id)
+    const simulations = await trx
+      .selectFrom('simulations')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .execute()
+    const plan = await planSimulationRemoval(
+      trx,
+      project.organization_id,
+      simulations.map((s) => s.id),
+    )
     await trx.deleteFrom('simulations').where('project_id', '=', project.id).execute()
     await trx.deleteFrom('projects').where('id', '=', project.id).execute()
-    return { id: project.id }
+    return plan
   })
+  // Every simulation's files and the uploads only they used go with the project (issue 13).
+  await removeSimulationFiles(db, dataDir, removal)
+  return { id: params.id }
+}

@@ -22,6 +22,7 @@ import type { OutputInfo } from '../../../domain/results.ts'
 import { RunNumericsSchema, type RunNumerics } from '../../../domain/runNumerics.ts'
 import type { Database, SimulationRow } from '../../db/schema.ts'
 import { jobRunnerFor } from '../../jobs/services.ts'
+import { assertStorageAvailable } from '../../storage/usage.ts'
 import { ACTIVE_SIMULATION_STATES, toRunRecord } from '../../jobs/records.ts'
 import { loadSimulationView } from '../../jobs/views.ts'
 import { listSensorOutputStates } from '../../sensors/store.ts'
@@ -64,6 +65,8 @@ const startJob: AreaHandlers<typeof RUN_ROUTES>['startJob'] = async (
   if (body.cores > organization.subscription_max_cores)
     throw new ApiError('wrong_input', RUN_TEXTS.tooManyCores(organization.subscription_max_cores))
   if (!(organization.credits > 0)) throw new ApiError('wrong_input', RUN_TEXTS.notEnoughCredits)
+  // A run writes outputs: refused while the organization's storage is full (issue 13).
+  await assertStorageAvailable(db, organization.id, 0)
 
   const runner = jobRunnerFor(db)
   const activeRun =

@@ -11,10 +11,8 @@ import { loadSimulation, readSettings } from '../views.ts'
 import { assertSetupEditable } from '../../setup/access.ts'
 import { copySetup } from '../../setup/copySetup.ts'
 import { refuseUnavailableSwitches } from '../../setup/settings.ts'
-import { removeSimulationPointClouds } from '../../storage/pointClouds.ts'
+import { planSimulationRemoval, removeSimulationFiles } from '../../storage/removal.ts'
 import { findAccessibleImage } from '../../images/imageAccess.ts'
-import { assemblyRunnerFor } from '../../assemblies/AssemblyRunner.ts'
-import { removeAssemblyFiles } from '../../assemblies/stepFile.ts'
 
 type Db = Kysely<Database>
 
@@ -167,17 +165,16 @@ export const deleteSimulation: RouteHandlers['deleteSimulation'] = async (
   { params },
   { db, user, clock, dataDir },
 ) => {
-  const deleted = await db.transaction().execute(async (trx) => {
+  const removal = await db.transaction().execute(async (trx) => {
     const simulation = await findAccessibleSimulation(trx, user, params.id)
+    const plan = await planSimulationRemoval(trx, simulation.organization_id, [simulation.id])
     await trx.deleteFrom('simulations').where('id', '=', simulation.id).execute()
     await touchProject(trx, simulation.project_id, clock.nowIso())
-    return { id: simulation.id }
+    return plan
   })
-  // The discretizations' point clouds and the STEP files go with the rows that named them.
-  await removeSimulationPointClouds(dataDir, deleted.id)
-  await assemblyRunnerFor(db).stopSimulation(deleted.id)
-  await removeAssemblyFiles(dataDir, deleted.id)
-  return deleted
+  // Runs, exports, point clouds, STEP files and the uploads only it used go with the row.
+  await removeSimulationFiles(db, dataDir, removal)
+  return { id: params.id }
 }
 
 export const moveSimulation: RouteHandlers['moveSimulation'] = async (

@@ -1,0 +1,107 @@
+import type { Kysely } from 'kysely'
+import { simulationDirectory } from '../../domain/output/layout.ts'
+import type { ExportStatus } from '../../domain/rest/exportRoutes.ts'
+import type { Database, SimulationRow } from '../db/schema.ts'
+import { storedZipSizeBytes } from './archive.ts'
+import type { ExportMessage } from './exportWork.ts'
+
+/* Names, paths and records of user exports, shared by the runner, its routes and its tests. */
+
+type Db = Kysely<Database>
+
+/** A sensor the export writes (its sample points per output). */
+export interface ExportSensor {
+  id: number
+  name: string
+}
+
+/** The path of the all-files archive row: it has no file of its own, it is zipped on download. */
+export const ARCHIVE_PATH = ''
+
+/** The all-files archive's name: the simulation's name, file-name safe. */
+export function archiveFileName(simulationName: string): string {
+  return `${simulationName.replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '') || 'simulation'}_export.zip`
+}
+
+/** A file a download streams: one on disk, or the archive of the export's other files. */
+export interface DownloadableFile {
+  filename: string
+  /** null for the archive. */
+  path: string | null
+  sizeBytes: number
+  /** The archive's entries in order; [] for a plain file. */
+  archiveEntries: { name: string; path: string }[]
+}
+
+/** Why a record left by a previous process failed. */
+export const SERVER_RESTARTED_MESSAGE = 'The server stopped while the files were being exported.'
+
+/** Where a simulation's exports live, relative to the data directory. */
+export function exportsDirectory(simulationId: number): string {
+  return `${simulationDirectory(simulationId)}/exports`
+}
+
+function parseMessages(text: string): ExportMessage[] {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    return Array.isArray(parsed) ? (parsed as ExportMessage[]) : []
+  } catch {
+    return []
+  }
+}
+
+/** An export's record and listed files as the API returns them; null when it is gone. */
+export async function readExportStatus(db: Db, id: number): Promise<ExportStatus | null> {
+  const row = await db
+    .selectFrom('user_exports')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!row) return null
+  const files = await db
+    .selectFrom('user_export_files')
+    .select(['id', 'filename', 'state'])
+    .where('export_id', '=', id)
+    .orderBy('id')
+    .execute()
+  return {
+    id: row.id,
+    name: row.name,
+    state: row.state as ExportStatus['state'],
+    files,
+    warnings: parseMessages(row.warnings),
+    errors: parseMessages(row.errors),
+    progress: row.progress,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  }
+}
+
+/** With two or more files, one more: all of them as one ZIP, streamed from them on download. */
+export async function listArchive(
+  db: Db,
+  nowIso: string,
+  id: number,
+  simulation: SimulationRow,
+): Promise<void> {
+  const files = await db
+    .selectFrom('user_export_files')
+    .select(['filename', 'size_bytes'])
+    .where('export_id', '=', id)
+    .execute()
+  if (files.length < 2) return
+  await db
+    .insertInto('user_export_files')
+    .values({
+      export_id: id,
+      simulation_id: simulation.id,
+      filename: archiveFileName(simulation.name),
+      path: ARCHIVE_PATH,
+      size_bytes: storedZipSizeBytes(
+        files.map((file) => ({ name: file.filename, sizeBytes: file.size_bytes })),
+      ),
+      state: 'created',
+      created_at: nowIso,
+    })
+    .execute()
+}
