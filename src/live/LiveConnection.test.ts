@@ -168,6 +168,39 @@ describe('LiveConnection', () => {
     expect(unexpected).toHaveLength(1)
   })
 
+  // Issue 13 item 2: the server closes with 4001 when the session ends (logout, expiry).
+  it('asks for fresh tokens when the server ends the session (4001), then reconnects', () => {
+    let unauthorized = 0
+    const sockets: FakeSocket[] = []
+    const timers: (() => void)[] = []
+    const connection = new LiveConnection({
+      url: 'ws://test/ws/live',
+      createSocket: () => {
+        const socket = new FakeSocket()
+        sockets.push(socket)
+        return socket
+      },
+      readToken: () => 'token',
+      onFrame: () => undefined,
+      onUnauthorized: () => {
+        unauthorized += 1
+      },
+      setTimer: (callback) => timers.push(callback),
+      clearTimer: () => undefined,
+    })
+    connection.start()
+    sockets[0]!.open()
+    sockets[0]!.receive(welcome)
+    sockets[0]!.drop(1006)
+    expect(unauthorized).toBe(0)
+    timers.at(-1)!()
+    sockets[1]!.open()
+    sockets[1]!.drop(4001)
+    expect(unauthorized).toBe(1)
+    timers.at(-1)!()
+    expect(sockets).toHaveLength(3)
+  })
+
   // Issue 13 item 9: a stale 'failed' overwrote 'completed'.
   it('drops store updates whose id is not newer than the last applied, until a new Welcome', () => {
     const { connection, sockets, frames, unexpected, fire } = setup()

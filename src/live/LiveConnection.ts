@@ -32,11 +32,18 @@ export interface LiveConnectionOptions {
   onConnectionChange?: (state: ConnectionToastState) => void
   /** Frames that are not understood are logged as unexpected. */
   onUnexpected?: (reason: string) => void
+  /**
+   * The server refused the token or ended its session (close 4001: logout elsewhere, expiry,
+   * revocation): a chance to refresh the tokens before the next try.
+   */
+  onUnauthorized?: () => void
   setTimer?: (callback: () => void, ms: number) => unknown
   clearTimer?: (timer: unknown) => void
 }
 
 const OPEN = 1
+/** The server's close code for a refused token or an ended session (server/live/liveChannel.ts). */
+export const LIVE_UNAUTHORIZED_CLOSE = 4001
 /** Our own close: logged out or the page was hidden too long (no reconnect). */
 const CLEAN_CLOSE = 1000
 
@@ -148,6 +155,7 @@ export class LiveConnection {
         this.#dropped = true
         this.#options.onConnectionChange?.('reconnecting')
       }
+      if (event.code === LIVE_UNAUTHORIZED_CLOSE) this.#options.onUnauthorized?.()
       if (this.#stopped || !shouldReconnect(event.code, this.#attempts)) return
       const delayMs = delayForAttempt(this.#attempts)
       this.#attempts += 1

@@ -2,7 +2,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { CONNECTION_TOAST_MS } from '../../domain/constants.ts'
 import type { ConnectionToastState } from '../../domain/liveProtocol.ts'
-import { tokenStore } from '../api/index.ts'
+import { callApi, tokenStore } from '../api/index.ts'
 import { usePushToast } from '../components/Toasts.tsx'
 import { applyLiveFrame } from './applyLiveFrame.ts'
 import { LiveConnection, type SocketLike } from './LiveConnection.ts'
@@ -40,6 +40,12 @@ function liveConnection(queryClient: QueryClient, pushToast: ToastPusher): LiveC
         console.warn('Unexpected live update', frame)
     },
     onUnexpected: (reason) => console.warn('Unexpected live frame:', reason),
+    // An authenticated call with the stale token makes the API client refresh it (single flight).
+    onUnauthorized: () => {
+      void callApi('currentUser', undefined, { redirectOnAuthFailure: false }).catch(
+        () => undefined,
+      )
+    },
     onConnectionChange: (state) => {
       // The first connect is silent: only changes of an established connection are news.
       if (state === 'connected') return
