@@ -1,6 +1,6 @@
 import { makeSimulation } from '../../testing/fixtures.ts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { Provider as JotaiProvider, createStore } from 'jotai'
 import { RouterProvider, createMemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -53,12 +53,17 @@ const PROJECT_JSON = {
 
 let simulation: Record<string, unknown>
 let requested: string[] = []
+let serverDown = false
+let simulationUnreachable = false
+let queryClientOfRender: QueryClient | null = null
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 beforeEach(() => {
   requested = []
+  serverDown = false
+  simulationUnreachable = false
   simulation = {
     ...SIMULATION_JSON,
     state: 'completed',
@@ -71,6 +76,8 @@ beforeEach(() => {
     vi.fn((input: RequestInfo | URL) => {
       const url = new URL(input instanceof Request ? input.url : input.toString(), 'http://x')
       requested.push(url.pathname)
+      if (serverDown || (simulationUnreachable && url.pathname === '/api/simulations/1'))
+        return Promise.reject(new TypeError('Failed to fetch'))
       if (url.pathname === '/api/users') return Promise.resolve(json(USER))
       if (url.pathname === '/api/simulations/1') return Promise.resolve(json(simulation))
       if (url.pathname === '/api/projects/1') return Promise.resolve(json(PROJECT_JSON))
@@ -89,6 +96,7 @@ afterEach(() => {
 function renderAt(path: string) {
   const router = createMemoryRouter(ROUTE_OBJECTS, { initialEntries: [path] })
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  queryClientOfRender = queryClient
   render(
     <QueryClientProvider client={queryClient}>
       <JotaiProvider store={createStore()}>
@@ -167,5 +175,30 @@ describe('leaving Results for Setup', () => {
     fireEvent.click(within(tabs).getByRole('link', { name: 'Setup' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/simulation/1/preprocessor'))
     expect(screen.queryByRole('dialog', { name: LOAD_SETUP_TEXTS.title })).toBeNull()
+  })
+})
+
+// Issue 13 item 9: a failed refresh during a server outage replaced the whole page with an error.
+describe('a server outage', () => {
+  it('keeps the simulation page when a refresh of the simulation fails', async () => {
+    renderAt('/simulation/1/dashboard')
+    await screen.findByRole('navigation', { name: 'Simulation pages' })
+    serverDown = true
+    act(() => {
+      void queryClientOfRender?.refetchQueries({ queryKey: ['getSimulation'] })
+    })
+    await waitFor(() =>
+      expect(
+        queryClientOfRender?.getQueryState(['getSimulation', { params: { id: '1' } }])?.status,
+      ).toBe('error'),
+    )
+    expect(screen.getByRole('navigation', { name: 'Simulation pages' })).toBeTruthy()
+    expect(screen.queryByText(/Could not load the simulation/)).toBeNull()
+  })
+
+  it('says the simulation could not be loaded when there is nothing to show', async () => {
+    simulationUnreachable = true
+    renderAt('/simulation/1/dashboard')
+    expect(await screen.findByText(/Could not load the simulation/)).toBeTruthy()
   })
 })
