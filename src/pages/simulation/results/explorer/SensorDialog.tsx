@@ -10,10 +10,13 @@ import {
   type SensorDraft,
 } from './explorerModel.ts'
 import { MeshFields, VectorInput } from './MeshFields.tsx'
+import { SAMPLING_CHOICES, SAMPLING_LABELS } from './sensorDraft.ts'
 
 /**
- * Add or edit a sensor: a name, and a point position in m or a surface mesh (kind and size). A
- * sensor's kind is chosen when adding it. Messages show from the first Save on.
+ * Add or edit a sensor: a name, a point position in m or a surface mesh (kind and size), and how
+ * often the running solver samples it (from outputs only, every step, or a fixed rate: the
+ * samples show a short impact between outputs). A sensor's kind is chosen when adding it.
+ * Messages show from the first Save on.
  */
 export function SensorDialog({
   mode,
@@ -98,6 +101,29 @@ export function SensorDialog({
             onChange={(mesh) => set('mesh', mesh)}
             issues={shown}
             kindLocked={mode === 'edit'}
+          />
+        )}
+        <fieldset className="explorer-form__kind explorer-form__kind--stacked">
+          <legend className="field__label">Sampling</legend>
+          {SAMPLING_CHOICES.map((choice) => (
+            <label key={choice} className="check">
+              <input
+                type="radio"
+                name="sensor-sampling"
+                checked={draft.sampling === choice}
+                onChange={() => set('sampling', choice)}
+              />
+              {SAMPLING_LABELS[choice]}
+            </label>
+          ))}
+        </fieldset>
+        {draft.sampling === 'rate' && (
+          <TextField
+            label="Samples per second (1/s)"
+            value={draft.sampleRate}
+            onChange={(value) => set('sampleRate', value)}
+            hint="Of simulated time; at most one sample per solver step."
+            error={fieldMessage(shown, 'sampleRate')}
           />
         )}
       </DialogForm>

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { Sensor } from '../../../../../domain/meshes.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { NO_SENSORS_MESSAGE } from '../../../../../domain/rest/sensorRoutes.ts'
+import { sampleRateLabel } from '../../../../../domain/sensorSampling.ts'
 import { COLOUR_MAP_STATUS, canEditSensors, sensorMode } from '../../../../../domain/results.ts'
 import { messageOf } from '../../../../api/ApiError.ts'
 import { IconEdit, IconPlus } from '../../../../components/icons.tsx'
@@ -30,10 +31,12 @@ import {
   sensorDraftOf,
 } from './explorerModel.ts'
 import { SensorDialog } from './SensorDialog.tsx'
+import { NO_SERIES_MESSAGE, usePlotSensorSeries } from './sensorSeriesPlot.ts'
 
 /**
  * Sensors: the list with each sensor's pre/post mode at the shown output, add, edit and delete
- * (not while the simulation runs or is scheduled), and the Compute Sensors job.
+ * (not while the simulation runs or is scheduled), the Compute Sensors job, and for a sensor the
+ * run samples while stepping its rate and a Plot samples action (pressure at the solver's rate).
  */
 export function SensorsSection({
   simulation,
@@ -53,6 +56,7 @@ export function SensorsSection({
   const remove = useDeleteSensorMutation()
   const visibility = useSensorVisibilityMutation(simulation)
   const pushToast = usePushToast()
+  const plotSeries = usePlotSensorSeries(simulation)
   const [editing, setEditing] = useState<Sensor | 'new' | null>(null)
   const list = sensors.data ?? []
   const lockedReason = !canEditSensors(simulation.state)
@@ -148,6 +152,25 @@ export function SensorsSection({
                 />
               </div>
               {mode === 'pre' && <p className="explorer__hint">{SENSOR_PRE_MODE_HINT}</p>}
+              {sensor.sampleRate != null && (
+                <div className="explorer__item-row">
+                  <span className="explorer__hint">
+                    {sampleRateLabel(sensor.sampleRate)} while running
+                  </span>
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    aria-label={`Plot samples of ${sensor.name}`}
+                    onClick={() =>
+                      plotSeries(sensor).then((plotted) => {
+                        if (!plotted) pushToast({ kind: 'info', title: NO_SERIES_MESSAGE })
+                      }, fail(EXPLORER_TOASTS.plotSensorFailed))
+                    }
+                  >
+                    Plot samples
+                  </button>
+                </div>
+              )}
             </li>
           )
         })}
@@ -177,6 +200,7 @@ export function SensorsSection({
                   sensorId: editing.id,
                   meshId: changedSensorMeshId(editing, save),
                   save,
+                  previousSampleRate: editing.sampleRate ?? null,
                 },
                 { onSuccess: close, onError: fail(EXPLORER_TOASTS.updateSensorFailed) },
               )

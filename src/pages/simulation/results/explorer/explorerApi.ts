@@ -5,9 +5,11 @@ import { POLL_INTERVALS_MS } from '../../../../../domain/constants.ts'
 import { isJobActive, type JobState } from '../../../../../domain/jobs.ts'
 import type { MeshBody, Sensor, SensorUpdate, VolumeClip } from '../../../../../domain/meshes.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
+import type { SensorSampleRate } from '../../../../../domain/sensorSampling.ts'
 import { callApi } from '../../../../api/index.ts'
 import { routeKey } from '../../../../queries/queries.ts'
 import { sensorDataVersionAtom } from './explorerAtoms.ts'
+import { sampleRateOf } from './sensorDraft.ts'
 import {
   meshBodyOf,
   meshDraftOf,
@@ -66,17 +68,19 @@ async function updateMesh(meshId: number, body: MeshBody): Promise<void> {
   await callApi('updateMesh', { ...paramsOf(meshId), body })
 }
 
-/** What the sensor form saves: a point position, or a surface mesh. */
-export type SensorSave =
+/** What the sensor form saves: a point position or a surface mesh, and the sample rate. */
+export type SensorSave = (
   | { kind: 'point'; name: string; position: [number, number, number] }
   | { kind: 'surface'; name: string; mesh: MeshBody }
+) & { sampleRate: SensorSampleRate }
 
 /** What a filled-in sensor form saves. */
 export function sensorSaveOf(draft: SensorDraft): SensorSave {
   const name = draft.name.trim()
+  const sampleRate = sampleRateOf(draft)
   return draft.kind === 'point'
-    ? { kind: 'point', name, position: sensorPositionOf(draft) }
-    : { kind: 'surface', name, mesh: meshBodyOf(draft.mesh) }
+    ? { kind: 'point', name, position: sensorPositionOf(draft), sampleRate }
+    : { kind: 'surface', name, mesh: meshBodyOf(draft.mesh), sampleRate }
 }
 
 /**
@@ -102,6 +106,8 @@ export function useCreateSensorMutation(simulation: Simulation) {
               name: save.name,
               meshId: await createMesh(simulation.id, save.mesh),
             }
+      // no rate is the server's default: sent only when the form chose one
+      if (save.sampleRate !== null) Object.assign(body, { sampleRate: save.sampleRate })
       return callApi('createSensor', {
         ...paramsOf(simulation.id),
         query: ACTIVE_RUN,
@@ -115,9 +121,19 @@ export function useCreateSensorMutation(simulation: Simulation) {
 export function useUpdateSensorMutation() {
   const invalidate = useInvalidateSensorData()
   return useMutation({
-    /** meshId: the surface mesh to update, null to leave it as it is. */
-    mutationFn: async (input: { sensorId: number; meshId: number | null; save: SensorSave }) => {
+    /**
+     * meshId: the surface mesh to update, null to leave it as it is; previousSampleRate: the
+     * sensor's rate before the edit (the rate is sent only when it changed).
+     */
+    mutationFn: async (input: {
+      sensorId: number
+      meshId: number | null
+      save: SensorSave
+      previousSampleRate: SensorSampleRate
+    }) => {
       const body: SensorUpdate = { name: input.save.name }
+      if (input.save.sampleRate !== input.previousSampleRate)
+        body.sampleRate = input.save.sampleRate
       if (input.save.kind === 'point') body.position = input.save.position
       else if (input.meshId !== null) await updateMesh(input.meshId, input.save.mesh)
       return callApi('updateSensor', { ...paramsOf(input.sensorId), body })

@@ -1,4 +1,4 @@
-import type { MeshBody, MeshKind, Sensor, VolumeClip } from '../../../../../domain/meshes.ts'
+import type { MeshBody, MeshKind, VolumeClip } from '../../../../../domain/meshes.ts'
 import type { OutputManifestInfo } from '../../../../../domain/rest/resultsRoutes.ts'
 import {
   VOLUME_CLIP_INFO,
@@ -101,14 +101,14 @@ export function parseNumber(text: string): number | null {
   return Number.isNaN(value) ? Number.NaN : value
 }
 
-function parseVector(draft: VectorDraft): [number | null, number | null, number | null] {
+export function parseVector(draft: VectorDraft): [number | null, number | null, number | null] {
   return [parseNumber(draft[0]), parseNumber(draft[1]), parseNumber(draft[2])]
 }
 
 const formatDraftNumber = (value: number | null | undefined) =>
   value === null || value === undefined ? '' : String(value)
 
-function vectorDraft(value: readonly (number | null)[] | undefined, fallback: VectorDraft) {
+export function vectorDraft(value: readonly (number | null)[] | undefined, fallback: VectorDraft) {
   if (!value) return fallback
   return value.map(formatDraftNumber) as VectorDraft
 }
@@ -300,47 +300,13 @@ export function meshBodyOf(draft: MeshDraft): MeshBody {
   }
 }
 
-/** The sensor form as typed. */
-export interface SensorDraft {
-  name: string
-  kind: Sensor['kind']
-  position: VectorDraft
-  mesh: MeshDraft
-}
-
-/** A new sensor draft: a point at the origin (a surface sensor starts as a 1 m rectangle). */
-export function newSensorDraft(name: string): SensorDraft {
-  return {
-    name,
-    kind: 'point',
-    position: ['0', '0', '0'],
-    mesh: defaultMeshDraft('rectangle'),
-  }
-}
-
-/** The draft of an existing sensor. */
-export function sensorDraftOf(sensor: Sensor): SensorDraft {
-  const draft = newSensorDraft(sensor.name)
-  draft.kind = sensor.kind
-  if (sensor.kind === 'point') draft.position = vectorDraft(sensor.position, draft.position)
-  else draft.mesh = meshDraftOf(sensor.mesh)
-  return draft
-}
-
-/** The sensor form's issues; `takenNames` are the names of the other objects. */
-export function checkSensorDraft(draft: SensorDraft, takenNames: readonly string[]): Issue[] {
-  return [
-    ...checkObjectName(draft.name, takenNames),
-    ...(draft.kind === 'point'
-      ? checkVector('position', 'Position', parseVector(draft.position))
-      : checkMeshDraft(draft.mesh)),
-  ]
-}
-
-/** A point sensor's position of a valid draft. */
-export function sensorPositionOf(draft: SensorDraft): [number, number, number] {
-  return vec(draft.position)
-}
+export {
+  checkSensorDraft,
+  newSensorDraft,
+  sensorDraftOf,
+  sensorPositionOf,
+  type SensorDraft,
+} from './sensorDraft.ts'
 
 /** The volume clip form as typed; materialId null clips all materials. */
 export interface VolumeClipDraft {
@@ -401,4 +367,5 @@ export const EXPLORER_TOASTS = {
   deleteVolumeClipFailed: 'Deleting volume clip failed',
   computeSensorsFailed: 'Computing sensors failed',
   stopComputationFailed: 'Stopping the computation failed',
+  plotSensorFailed: 'Loading the sensor samples failed',
 } as const

@@ -86,7 +86,12 @@ export function SetupObjectDialogs({ simulation }: { simulation: Simulation }) {
             })
           else
             updateSensor.mutate(
-              { sensorId: sensor.id, meshId: changedSensorMeshId(sensor, save), save },
+              {
+                sensorId: sensor.id,
+                meshId: changedSensorMeshId(sensor, save),
+                save,
+                previousSampleRate: sensor.sampleRate ?? null,
+              },
               { onSuccess: saved, onError: fail(EXPLORER_TOASTS.updateSensorFailed) },
             )
         }}
