@@ -18,9 +18,6 @@ import {
   type Upload,
   type UploadKind,
 } from '../../domain/rest/setupRoutes.ts'
-import { checkMeshHealth, countTriangles } from '../../solver/geometry/mesh.ts'
-import { encodeMeshFile } from '../../domain/meshFile.ts'
-import { StlError, parseStl } from '../../solver/geometry/stl.ts'
 import { ApiError } from '../api/apiError.ts'
 import { parseIdParam } from '../api/validation.ts'
 import type { SessionUser } from '../api/context.ts'
@@ -37,6 +34,7 @@ import {
 import { toUpload, type UploadInfo } from '../setup/views.ts'
 import { uploadStoredPath, writeStoredFile } from './files.ts'
 import { detectForeignFormat, isPrintableText } from './sniff.ts'
+import { checkStlInThread } from './stlThread.ts'
 import { assertStorageAvailable } from './usage.ts'
 
 /*
@@ -164,23 +162,6 @@ function readDatatableKind(value: string | undefined): DatatableKind | null {
   return kind
 }
 
-/** The welded mesh of an STL upload; a file that is no STL at all is a security risk (503). */
-export function readStlUpload(bytes: Uint8Array, unit: StlUnit) {
-  if (detectForeignFormat(bytes)) throw securityRisk()
-  try {
-    const mesh = parseStl(bytes, unit)
-    if (countTriangles(mesh) === 0)
-      throw new ApiError('wrong_input', 'The STL file contains no triangles.')
-    return mesh
-  } catch (error) {
-    if (error instanceof StlError) {
-      if (error.code === 'not_stl') throw securityRisk()
-      throw new ApiError('wrong_input', error.message)
-    }
-    throw error
-  }
-}
-
 /** Extra cells past the headers, which parseDatatableCsv would silently drop. */
 function checkCsvRowWidths(text: string): string[] {
   const lines = text
@@ -284,8 +265,8 @@ export function registerUploadRoutes(app: FastifyInstance, options: UploadRoutes
     let result: Upload
     if (kind === 'stl') {
       const unit = readUnit(received.fields.get('unit'))
-      const mesh = readStlUpload(received.bytes, unit)
-      const health = checkMeshHealth(mesh)
+      // Parsed and checked in a worker thread: a large STL never holds up other requests.
+      const checked = await checkStlInThread(received.bytes, unit)
       result = await storeUpload(
         options,
         user,
@@ -293,8 +274,8 @@ export function registerUploadRoutes(app: FastifyInstance, options: UploadRoutes
           kind,
           fileName,
           unit,
-          stored: encodeMeshFile(mesh),
-          info: { nbrOfTriangles: countTriangles(mesh), watertight: health.watertight },
+          stored: checked.stored,
+          info: { nbrOfTriangles: checked.nbrOfTriangles, watertight: checked.watertight },
         },
         null,
       )
