@@ -1,3 +1,4 @@
+import { refreshSimulationSize } from '../storage/usage.ts'
 import type { JobState } from '../../domain/jobs.ts'
 import {
   removeJobPointClouds,
@@ -82,6 +83,7 @@ async function storePointClouds(
   )
   if (stored) await removeOtherPointClouds(dataDir, simulationId, job.id)
   else await removeSimulationPointClouds(dataDir, simulationId)
+  await refreshSimulationSize(context.db, dataDir, simulationId)
 }
 
 /** Ends a discretization job: its state, messages and summary; false when its row is gone. */
@@ -109,7 +111,10 @@ export async function finishDiscretizationJob(
     })
     .where('id', '=', job.id)
     .executeTakeFirst()
-  if (state !== 'done') await removeJobPointClouds(context.dataDir, job.simulation_id, job.id)
+  if (state !== 'done') {
+    await removeJobPointClouds(context.dataDir, job.simulation_id, job.id)
+    await refreshSimulationSize(context.db, context.dataDir, job.simulation_id)
+  }
   context.events.discretizationChanged(job.simulation_id)
   return Number(updated.numUpdatedRows) === 1
 }
