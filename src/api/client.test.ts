@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ApiErrorBody } from '../../domain/errors.ts'
 import { ApiError, UNEXPECTED_RESPONSE_MESSAGE } from './ApiError.ts'
-import { buildQueryString, createApiClient } from './client.ts'
+import { buildQueryString, createApiClient, type ApiClientOptions } from './client.ts'
 import { AUTH_STORAGE_KEY, createTokenStore, type TokenStore } from './tokens.ts'
 
 interface Recorded {
@@ -42,7 +42,7 @@ const USER = {
   createdAt: '2026-01-01T00:00:00.000Z',
 }
 
-function setup(handler: Handler) {
+function setup(handler: Handler, extra: Partial<ApiClientOptions> = {}) {
   const requests: Recorded[] = []
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request: Recorded = {
@@ -61,6 +61,7 @@ function setup(handler: Handler) {
     tokens,
     onLoginRequired,
     nowMs: () => 1_000,
+    ...extra,
   })
   return { client, tokens, requests, onLoginRequired }
 }
@@ -300,6 +301,68 @@ describe('token refresh', () => {
       .catch((e: unknown) => e)) as ApiError
     expect(error.message).toBe('Wrong e-mail or password.')
     expect(requests).toHaveLength(1)
+  })
+})
+
+describe('token refresh across tabs and ahead of expiry', () => {
+  it('uses the tokens another tab refreshed while this one waited for the refresh lock', async () => {
+    let refreshCalls = 0
+    const otherTab = createTokenStore(window.localStorage)
+    const { client, tokens } = setup(
+      (request) => {
+        if (request.url === '/api/auth/refresh') {
+          refreshCalls++
+          return json(200, { accessToken: 'access-3', refreshToken: 'refresh-3', expiresIn: 900 })
+        }
+        if (request.headers.get('Authorization') === 'Bearer access-9') return json(200, USER)
+        return json(401, errorBody('unauthorized', 'Unauthorized', 'Token expired'))
+      },
+      {
+        // The other tab holds the lock and rotates the tokens first.
+        refreshLock: (run) => {
+          otherTab.write({ accessToken: 'access-9', refreshToken: 'refresh-9', expiresAtMs: 9e9 })
+          return run()
+        },
+      },
+    )
+    storeTokens(tokens)
+    expect((await client.callApi('currentUser')).fullName).toBe('Mia Manager')
+    expect(refreshCalls).toBe(0)
+    expect(tokens.read()?.refreshToken).toBe('refresh-9')
+  })
+
+  it('refreshes a minute before the access token expires, and again before the new one does', async () => {
+    vi.useFakeTimers({ now: 0 })
+    vi.spyOn(Math, 'random').mockReturnValue(0)
+    try {
+      const sent: string[] = []
+      const tokens = createTokenStore(window.localStorage)
+      tokens.write({ accessToken: 'access-1', refreshToken: 'refresh-1', expiresAtMs: 900_000 })
+      createApiClient({
+        fetch: vi.fn((_input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+          sent.push((JSON.parse(init?.body as string) as { refreshToken: string }).refreshToken)
+          const n = sent.length + 1
+          const body = { accessToken: `access-${n}`, refreshToken: `refresh-${n}`, expiresIn: 900 }
+          return Promise.resolve(json(200, body))
+        }),
+        tokens,
+        refreshAheadMs: 60_000,
+      })
+      await vi.advanceTimersByTimeAsync(839_999)
+      expect(sent).toEqual([])
+      await vi.advanceTimersByTimeAsync(1)
+      expect(sent).toEqual(['refresh-1'])
+      expect(tokens.read()).toMatchObject({ refreshToken: 'refresh-2', expiresAtMs: 1_740_000 })
+      await vi.advanceTimersByTimeAsync(840_000)
+      expect(sent).toEqual(['refresh-1', 'refresh-2'])
+      // Logged out: nothing left to refresh.
+      tokens.clear()
+      await vi.advanceTimersByTimeAsync(2_000_000)
+      expect(sent).toHaveLength(2)
+    } finally {
+      vi.restoreAllMocks()
+      vi.useRealTimers()
+    }
   })
 })
 

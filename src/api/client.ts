@@ -26,6 +26,18 @@ export interface ApiClientOptions {
   /** The session is gone for good (refresh refused): the app shows the login page. */
   onLoginRequired?: () => void
   nowMs?: () => number
+  /**
+   * Runs a refresh alone among this browser's tabs (navigator.locks in the app). Each refresh
+   * rotates the refresh token, and the server revokes a login whose old refresh token comes back,
+   * so two tabs must never refresh with the same one.
+   */
+  refreshLock?: <T>(run: () => Promise<T>) => Promise<T>
+  /**
+   * Refresh this long before the access token expires (less a random part of up to a quarter, so
+   * tabs do not all start at once). The websockets end with their token, so a page that only
+   * listens would otherwise lose them every token lifetime. Off when unset.
+   */
+  refreshAheadMs?: number
 }
 
 export interface CallOptions {
@@ -128,12 +140,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  async function refreshOnce(redirect: boolean): Promise<boolean> {
+  async function refreshOnce(redirect: boolean, seenRefreshToken: string | undefined) {
     const current = tokens.read()
     if (!current) {
       requireLogin(redirect)
       return false
     }
+    // Another tab refreshed while this one waited for the lock: its tokens are the new ones.
+    if (seenRefreshToken !== undefined && current.refreshToken !== seenRefreshToken) return true
     const response = await send(`${baseUrl}${ROUTES.refresh.path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -153,10 +167,28 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   /** Single flight: concurrent 401s share one refresh, since each refresh rotates the token. */
   function refreshTokens(redirect: boolean): Promise<boolean> {
-    refreshInFlight ??= refreshOnce(redirect).finally(() => {
+    const seen = tokens.read()?.refreshToken
+    const run = () => refreshOnce(redirect, seen)
+    refreshInFlight ??= (options.refreshLock ? options.refreshLock(run) : run()).finally(() => {
       refreshInFlight = null
     })
     return refreshInFlight
+  }
+
+  let aheadTimer: ReturnType<typeof setTimeout> | undefined
+  /** (Re)arms the refresh ahead of expiry after every change of the tokens, other tabs' too. */
+  function scheduleRefreshAhead(aheadMs: number): void {
+    clearTimeout(aheadTimer)
+    const current = tokens.read()
+    if (!current) return
+    const spread = Math.random() * (aheadMs / 4)
+    const delay = Math.max(0, current.expiresAtMs - aheadMs + spread - nowMs())
+    aheadTimer = setTimeout(() => void refreshTokens(false), delay)
+  }
+  const aheadMs = options.refreshAheadMs
+  if (aheadMs !== undefined) {
+    tokens.subscribe(() => scheduleRefreshAhead(aheadMs))
+    scheduleRefreshAhead(aheadMs)
   }
 
   async function authorizedFetch(

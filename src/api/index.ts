@@ -17,6 +17,17 @@ export const api = createApiClient({
   fetch: (input, init) => window.fetch(input, init),
   tokens: tokenStore,
   onLoginRequired: () => loginRequiredHandler(),
+  // A minute ahead of the 15 min access token, so open websockets never see it expire.
+  refreshAheadMs: 60_000,
+  ...('locks' in navigator && {
+    refreshLock: async <T>(run: () => Promise<T>): Promise<T> => {
+      let result!: T
+      await navigator.locks.request('dive.auth.refresh', async () => {
+        result = await run()
+      })
+      return result
+    },
+  }),
 })
 
 export const callApi = api.callApi
