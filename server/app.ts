@@ -211,7 +211,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const openApiDocument = buildOpenApiDocument(version)
   registerLoginThrottle(app, clock)
   const stopSessionSweep = startSessionSweep(options.db, clock)
-  app.addHook('onClose', async () => stopSessionSweep())
+  app.addHook('onClose', (_instance, done) => {
+    stopSessionSweep()
+    done()
+  })
   registerRoutes(app, {
     context: { db: options.db, clock, dataDir: options.dataDir, version },
     handlers: createHandlers(() => Promise.resolve(openApiDocument)),
