@@ -9,8 +9,9 @@ import { refreshSimulationSize } from './usage.ts'
  * The start sweep (issue 13 item 6): before any job or upload of this process writes, it removes
  * what a crash or an older version left behind: the directories of simulations that no longer
  * exist, stored uploads and images without their row, and the temporaries of cut writes
- * (`*.part` of uploads and atomic writes, `*.partial` of exports). Then every simulation's size
- * is measured again, so sizes are true even after a crash mid-run.
+ * (`*.part` of uploads and atomic writes, `*.partial` of exports, `*.tmp` of the solver's and the
+ * sensors' atomic writes). Then every simulation's size is measured again, so sizes are true even
+ * after a crash mid-run.
  */
 
 type Db = Kysely<Database>
@@ -24,8 +25,12 @@ export interface SweepResult {
 const PER_SIMULATION_ROOTS = ['simulations', 'discretizations', 'assemblies']
 /** Directories holding one entry per organization, then one file per upload id. */
 const PER_UPLOAD_ROOTS = ['uploads', 'images', 'mesh-cache']
-/** Suffixes of temporaries that only a write cut short leaves. */
-const TEMPORARY_SUFFIXES = ['.part', '.partial']
+/**
+ * Suffixes of temporaries that only a write cut short leaves: uploads and stored files (`.part`),
+ * export files (`.partial`), and the solver's and sensors' write-then-rename (`.tmp`: output
+ * manifests, checkpoints, sample files), which a kill between the write and the rename leaves.
+ */
+const TEMPORARY_SUFFIXES = ['.part', '.partial', '.tmp']
 
 async function entriesOf(path: string): Promise<{ name: string; directory: boolean }[]> {
   try {

@@ -10,9 +10,9 @@
  * `npm test` runs one kill of each kind; `npm run fuzz` (FAULT_PROFILE=long) kills several times at
  * random moments (FAULT_SEED, FAULT_KILLS) and prints the counts: tried, recovered cleanly, lost.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { defaultExportRequest } from '../../domain/results.ts'
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect.ts'
@@ -274,4 +274,23 @@ describeEachDialect('kill -9 faults', (dialect) => {
     },
     LONG ? 300_000 : 60_000,
   )
+
+  it("sweeps at start the .tmp a run's atomic write leaves when it is killed between write and rename", async () => {
+    const runId = (await simulationState()).activeRunId!
+    await server!.kill()
+    // What a kill leaves between writeFile(`${path}.tmp`) and rename in solver/run/outputs.ts.
+    const runDir = join(dataDir, 'simulations', String(simulationId), 'runs', String(runId))
+    const cut = [
+      join(runDir, 'outputs', '000007', 'manifest.json.tmp'),
+      join(runDir, 'checkpoint-cut.bin.tmp'),
+    ]
+    for (const path of cut) {
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(path, 'x'.repeat(4096))
+    }
+    await start()
+    expect(cut.filter((path) => existsSync(path))).toEqual([])
+    expect(await listedOutputs()).toEqual([0, 1, 2, 3, 4, 5, 6])
+    expect(await checkAtRest()).toEqual([])
+  })
 })
