@@ -19,14 +19,16 @@ const STRIDE = PACK_STRIDE
  * boundary walls). Writes accX..accZ (gravity included) and drho; records the largest |a|², the
  * largest viscous rate h|v·r|/(r² + η²) and the count of pair interactions in the thread's slot.
  *
-Momentum (m: the common particle mass, u: the viscous velocity difference):
- *   a_i = −m Σ (p_i + p_j)/(ρ_iρ_j) ∇W + m Σ α c0 μ_ij (1/ρ_i + 1/ρ_j)/2 ∇W   (μ_ij = h v·r/(r²+η²) < 0)
- *         + ν m Σ (1/ρ_i + 1/ρ_j) (r·∇W)/(r²+η²) u_ij + g   (Morris laminar viscosity)
- * Continuity:
- *   dρ_i/dt = ρ_i m Σ v_ij·∇W/ρ_j + 2δhc0 m Σ (ρ_j − ρ_i + ρ0 g·r_ij/c0²) (−r·∇W)/((r²+η²)ρ_j)
- * The last term is Fourtakas' hydrostatic correction (linearised; omitted for Molteni–Colagrossi),
- * applied between fluid particles only. The mean 1/ρ̄ of the artificial viscosity is the mean of
- * 1/ρ (not 2/(ρ_i+ρ_j)): equal to second order in the density variation, and free of divisions.
+ * With V_j = m_j/ρ_j the neighbour's volume (the record's last slot; a generalized wall's is its
+ * lattice cell m/ρ0) and u the viscous velocity difference:
+ *   a_i = −Σ V_j (p_i + p_j)/ρ_i ∇W + Σ α c0 μ_ij (V_i + V_j)/2 ∇W   (μ_ij = h v·r/(r²+η²) < 0)
+ *         + ν Σ (V_i + V_j) (r·∇W)/(r²+η²) u_ij + g   (Morris laminar viscosity)
+ *   dρ_i/dt = ρ_i Σ V_j v_ij·∇W + 2δhc0 Σ V_j (p_j − p_i + ρ_i g·r_ij)/c_i² (−r·∇W)/(r²+η²)
+ * For equal masses these are the usual m(p_i + p_j)/(ρ_iρ_j), m(1/ρ_i + 1/ρ_j) terms. The last term
+ * is the density diffusion written with pressures, (ρ_j − ρ_i) = (p_j − p_i)/c_i² to first order
+ * (c_i² = γ(p_i + B)/ρ_i, the sound speed at i's density): Fourtakas' hydrostatic correction
+ * ρ_i g·r_ij then holds at any depth (the density form ρ0 g·r/c0² is 5 % too steep at the foot of
+ * a column of c0 = 10√(gH)); omitted for Molteni–Colagrossi; between fluid particles only.
  */
 export function computeForces(
   ctx: InteractionContext,
@@ -46,15 +48,22 @@ export function computeForces(
   const h = k.h
   const invH = 1 / h
   const eta2 = k.eta2
-  const m = k.particleMass
   const gradFactor = k.kernelGradFactor
   const wendland = k.kernelCode === KERNEL_CODE.wendland
   const [gx, gy, gz] = k.gravity
-  // α c0 m/2 · min(μ, 0) = α c0 m/4 · (μ − |μ|): branch-free, the sign of v·r is unpredictable
-  const quarterAlphaC0M = 0.25 * k.alpha * k.speedOfSound * m
-  const nuM = k.nu * m
-  const diffusionCoefficient = k.diffusionCoefficient * m
+  // α c0 (V_i + V_j)/2 · min(μ, 0) = α c0/4 · (μ − |μ|)(V_i + V_j): branch-free, the sign of v·r
+  // is unpredictable
+  const quarterAlphaC0 = 0.25 * k.alpha * k.speedOfSound
+  const nu = k.nu
+  const diffusionCoefficient = k.diffusionCoefficient
+  // Fourtakas' hydrostatic correction (zero for Molteni–Colagrossi)
   const [kx, ky, kz] = k.hydrostaticDensityGradient
+  const hydrostatic = kx !== 0 || ky !== 0 || kz !== 0
+  const hx = hydrostatic ? gx : 0
+  const hy = hydrostatic ? gy : 0
+  const hz = hydrostatic ? gz : 0
+  const stiffness = k.stiffness
+  const gamma = k.gamma
   const dynamicWalls = k.boundaryCode === BOUNDARY_CODE.dynamic
   const riemann = k.riemannWall === 1
   const c0 = k.speedOfSound
@@ -97,8 +106,8 @@ export function computeForces(
             const dy = yr - packed[o + 1]!
             const dz = zi - packed[o + 2]!
             const r2 = dx * dx + dy * dy + dz * dz
-            const invRhoj = packed[o + 7]!
-            if (r2 >= support2 || invRhoj < 0) continue
+            const vj = packed[o + 7]!
+            if (r2 >= support2 || vj < 0) continue
             interactions++
             const rr = Math.sqrt(r2)
             let f: number
@@ -114,18 +123,21 @@ export function computeForces(
               }
             }
             arp +=
-              invRhoj *
+              vj *
               f *
               ((vxi - packed[o + 3]!) * dx +
                 (vyi - packed[o + 4]!) * dy +
                 (vzi - packed[o + 5]!) * dz)
           }
         }
-        drho[i] = rhoi * m * arp
+        drho[i] = rhoi * arp
         continue
       }
       const invRhoi = 1 / rhoi
-      const pOverRhoi = pi * invRhoi
+      const vi = packed[oi + 7]!
+      // 1/c_i²: dρ/dp at i's density, ρ_i/(γ (p_i + B))
+      const invC2i = rhoi / (gamma * (pi + stiffness))
+      const ghi = rhoi
       let ax = 0
       let ay = 0
       let az = 0
@@ -162,18 +174,18 @@ export function computeForces(
           const dvy = vyi - packed[o + 4]!
           const dvz = vzi - packed[o + 5]!
           let pj = packed[o + 6]!
-          let invRhoj = packed[o + 7]!
+          let vj = packed[o + 7]!
           const invR2 = 1 / (r2 + eta2)
           const fr = f * r2 * invR2
           let ux = dvx
           let uy = dvy
           let uz = dvz
           let viscous = 1
-          if (invRhoj > 0) {
-            // (ρ_j − ρ_i + ρ0 g·r_ij/c0²)/ρ_j
-            diff += (1 - (rhoi - kx * dx - ky * dy - kz * dz) * invRhoj) * fr
+          if (vj > 0) {
+            // V_j (p_j − p_i + ρ_i g·r_ij): c_i² (ρ_j − ρ_i) less its hydrostatic part
+            diff += vj * (pj - pi + ghi * (hx * dx + hy * dy + hz * dz)) * fr
           } else {
-            invRhoj = -invRhoj
+            vj = -vj
             if (riemann) {
               // one-sided Riemann problem along the wall normal n (towards the fluid), mirrored
               // state u_R = −u_L: 2P* = p_i + p_w + 2ρ_i β U with U the approach speed and Zhang
@@ -191,16 +203,14 @@ export function computeForces(
               uz = vzi - viscVZ[j]!
             }
           }
-          const fj = f * invRhoj
-          arp += fj * (dvx * dx + dvy * dy + dvz * dz)
+          arp += f * vj * (dvx * dx + dvy * dy + dvz * dz)
           const vdotr = (ux * dx + uy * dy + uz * dz) * viscous
           const mu = h * vdotr * invR2
           const muAbs = Math.abs(mu)
-          const sumInvRho = invRhoi + invRhoj
-          // −m (p_i + p_j)/(ρ_iρ_j) + artificial viscosity, times f below
-          const coef =
-            -m * (pOverRhoi + pj * invRhoi) * invRhoj + quarterAlphaC0M * (mu - muAbs) * sumInvRho
-          const lam = nuM * sumInvRho * fr * viscous
+          const sumV = vi + vj
+          // −V_j (p_i + p_j)/ρ_i + artificial viscosity, times f below
+          const coef = -(pi + pj) * invRhoi * vj + quarterAlphaC0 * (mu - muAbs) * sumV
+          const lam = nu * sumV * fr * viscous
           lx += lam * ux
           ly += lam * uy
           lz += lam * uz
@@ -217,7 +227,7 @@ export function computeForces(
       accX[i] = aix
       accY[i] = aiy
       accZ[i] = aiz
-      drho[i] = rhoi * m * arp - diffusionCoefficient * diff
+      drho[i] = rhoi * arp - diffusionCoefficient * invC2i * diff
       const a2 = aix * aix + aiy * aiy + aiz * aiz
       if (a2 > maxAcceleration2) maxAcceleration2 = a2
     }

@@ -2,7 +2,7 @@
  * Pressure probes: the kernel-weighted (Shepard) pressure at a point, read from a running solver
  * at its own rate (after any step), e.g. a pressure sensor on a wall.
  *
- *   p(x) = Σ_j p_j W(x − x_j) V_j / Σ_j W(x − x_j) V_j,   V_j = m/ρ_j,
+ *   p(x) = Σ_j p_j W(x − x_j) V_j / Σ_j W(x − x_j) V_j,   V_j = m_j/ρ_j (walls: m/ρ0),
  *
  * over the fluid and wall particles within the support 2h. Fluid pressures come from the current
  * densities (Tait); wall particles carry the pressure extrapolated from the fluid in the last
@@ -61,7 +61,7 @@ export function createPressureSampler(
 
 function readPressure(internals: SolverInternals, point: Readonly<Vec3>): number {
   const { arrays, grid, constants: k } = internals
-  const { posX, posY, posZ, rho, press, kind } = arrays
+  const { posX, posY, posZ, rho, press, kind, mass } = arrays
   const p = grid.params
   const nx = p[GRID_PARAM.nx]!
   const ny = p[GRID_PARAM.ny]!
@@ -89,7 +89,6 @@ function readPressure(internals: SolverInternals, point: Readonly<Vec3>): number
   const invH = 1 / k.h
   const alpha = k.kernelAlpha
   const wendland = k.kernelCode === KERNEL_CODE.wendland
-  const mass = k.particleMass
   const rho0 = k.referenceDensity
   let sumW = 0
   let sumPW = 0
@@ -122,13 +121,19 @@ function readPressure(internals: SolverInternals, point: Readonly<Vec3>): number
           const t = 2 - q
           w = alpha * 0.25 * t * t * t
         }
-        const density = rho[j]!
         let pressure: number
+        let volume: number
         if (kind[j] === FLUID) {
           fluidNear = true
+          const density = rho[j]!
           pressure = k.stiffness * (Math.pow(density / rho0, k.gamma) - 1)
-        } else pressure = press[j]!
-        const weight = (w * mass) / density
+          volume = mass[j]! / density
+        } else {
+          // a wall's extrapolated pressure over its lattice cell (see walls.ts)
+          pressure = press[j]!
+          volume = mass[j]! / rho0
+        }
+        const weight = w * volume
         sumW += weight
         sumPW += pressure * weight
       }

@@ -11,7 +11,7 @@ import { fillStencilRows } from './stencil.ts'
 const STRIDE = PACK_STRIDE
 
 /** Free-surface thresholds of the shifting on ∇·r (3 inside the fluid, in 3D). */
-export const SHIFT_NEAR_SURFACE_DIVERGENCE = 2.75
+export const SHIFT_NEAR_SURFACE_DIVERGENCE = 2.9
 export const SHIFT_SPLASH_DIVERGENCE = 1.5
 /** Tensile-instability term 1 + R (W/W(dp))ⁿ of the shifting (Sun et al. 2017: R = 0.2, n = 4). */
 const SHIFT_R = 0.2
@@ -46,7 +46,6 @@ export function shiftParticles(
   const alpha = k.kernelAlpha
   const gradFactor = k.kernelGradFactor
   const wendland = k.kernelCode === KERNEL_CODE.wendland
-  const m = k.particleMass
   const invWdp = 1 / k.kernelAtDp
   const lyu = k.shiftingCode === 2
   const maxShift = SHIFT_MAX_DP * k.particleDiameter
@@ -98,8 +97,8 @@ export function shiftParticles(
             w = alpha * 0.25 * t * t * t
             f = (gradFactor * (-0.75 * t * t)) / q
           }
-          const invRhoj = packed[o + 7]!
-          const vf = m * (invRhoj < 0 ? -invRhoj : invRhoj) * f
+          const volume = packed[o + 7]!
+          const vf = (volume < 0 ? -volume : volume) * f
           gx += vf * dx
           gy += vf * dy
           gz += vf * dz

@@ -14,12 +14,13 @@ const STRIDE = PACK_STRIDE
 
 /**
  * Tait pressure and 1/ρ for fluid particles (and dynamic boundary walls) in a particle index range,
- * and the neighbour records (see PACK) of every particle in the range. Generalized-wall records
- * get their position, velocity and sign here (the sort moved them), their pressure and density in
- * extrapolateWalls.
+ * and the neighbour records (see PACK) of every particle in the range: the last slot holds the
+ * volume m/ρ (negative for walls; a generalized wall's is its lattice cell m/ρ0, it does not
+ * compress). Generalized-wall records get their position, velocity and volume here (the sort
+ * moved them), their pressure in extrapolateWalls.
  */
 export function computePressures(ctx: InteractionContext, begin: number, end: number): void {
-  const { posX, posY, posZ, velX, velY, velZ, rho, press, invRho, kind, packed } = ctx.arrays
+  const { posX, posY, posZ, velX, velY, velZ, rho, press, invRho, kind, mass, packed } = ctx.arrays
   const k = ctx.constants
   const rho0 = k.referenceDensity
   const invRho0 = 1 / rho0
@@ -38,7 +39,7 @@ export function computePressures(ctx: InteractionContext, begin: number, end: nu
     packed[o + 5] = velZ[i]!
     if (!fluid && !walls) {
       packed[o + 6] = 0
-      packed[o + 7] = -1 / rho0
+      packed[o + 7] = -mass[i]! * invRho0
       continue
     }
     const density = rho[i]!
@@ -55,7 +56,7 @@ export function computePressures(ctx: InteractionContext, begin: number, end: nu
     press[i] = p
     invRho[i] = inv
     packed[o + 6] = p
-    packed[o + 7] = fluid ? inv : -inv
+    packed[o + 7] = fluid ? mass[i]! * inv : -mass[i]! * inv
   }
 }
 
@@ -73,7 +74,7 @@ export function extrapolateWalls(
   const a = ctx.arrays
   const { posX, posY, posZ, velX, velY, velZ, rho, press, invRho, kind, accX, accY, accZ, packed } =
     a
-  const { viscVX, viscVY, viscVZ, normalX, normalY, normalZ } = a
+  const { viscVX, viscVY, viscVZ, normalX, normalY, normalZ, mass } = a
   const cellStart = ctx.grid.cellStart
   const rowBegin = ctx.rowBegin
   const rowEnd = ctx.rowEnd
@@ -87,6 +88,7 @@ export function extrapolateWalls(
   const wendland = k.kernelCode === KERNEL_CODE.wendland
   const [gx, gy, gz] = k.gravity
   const rho0 = k.referenceDensity
+  const invRho0 = 1 / rho0
   const invStiffness = 1 / k.stiffness
   const invGamma = 1 / k.gamma
   const densityMin = k.densityMin
@@ -189,7 +191,8 @@ export function extrapolateWalls(
       }
       const o = i * STRIDE
       packed[o + 6] = press[i]!
-      packed[o + 7] = -invRho[i]!
+      // the wall's volume in the pair terms is its lattice cell, m/ρ0: the wall does not compress
+      packed[o + 7] = -mass[i]! * invRho0
     }
   }
 }
