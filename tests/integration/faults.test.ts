@@ -98,9 +98,10 @@ describeEachDialect('kill -9 faults', (dialect) => {
     ...(await checkSizes(db(), dataDir, organizationId, await consumed())),
     ...(await checkCredits(db(), organizationId, startingCredits)),
   ]
-  const record = (kind: string, problems: string[]) => {
+  const record = (kind: string, problems: string[], moment: string) => {
     const count = counts[kind]!
     count.tried++
+    if (LONG) console.log(`[${dialect}] ${kind} kill ${count.tried}: ${moment}`)
     if (problems.length === 0) count.recovered++
     else {
       count.lost++
@@ -183,7 +184,7 @@ describeEachDialect('kill -9 faults', (dialect) => {
         problems.push(
           ...checkOutputsComplete(dataDir, simulationId, listedBefore.id, await listedOutputs()),
         )
-        record('run', problems)
+        record('run', problems, `after output ${reached.outputs.at(-1)}`)
       }
       const done = await pollUntil(simulationState, (s) => END_STATES.includes(s.state), 150_000)
       expect(done.state).toBe('completed')
@@ -221,7 +222,11 @@ describeEachDialect('kill -9 faults', (dialect) => {
         if (cut.status === 201 && uploadsAfter.length !== uploadsBefore.length + 1)
           problems.push('an upload answered 201 is gone after the start')
         problems.push(...(await checkSizes(db(), dataDir, organizationId, await consumed())))
-        record('upload', problems)
+        record(
+          'upload',
+          problems,
+          `${cut.sentBytes} of ${stl.length} bytes sent, answered ${cut.status ?? 'nothing'}`,
+        )
       }
       expect(await checkAtRest()).toEqual([])
       expect(counts.upload!.lost).toBe(0)
@@ -258,7 +263,7 @@ describeEachDialect('kill -9 faults', (dialect) => {
         if (stateAtKill === 'completed' && after?.state !== 'completed')
           problems.push(`a completed export reads ${after?.state} after the start`)
         problems.push(...(await checkSizes(db(), dataDir, organizationId, await consumed())))
-        record('export', problems)
+        record('export', problems, `while ${stateAtKill}`)
       }
       const posted = await api.request('POST', path, body)
       expect(posted.status, posted.text).toBe(201)
