@@ -76,7 +76,9 @@ test('builds the dam break from an empty simulation, discretizes, runs it and op
   await expect(status).toContainText('Discretized', { timeout: 60_000 })
   const widget = page.getByRole('group', { name: 'Discretization' })
   await widget.getByText(/[\d,]+ particles/).click()
-  await expect(widget.getByRole('row', { name: /^Water Fluid 1,000$/ })).toBeVisible()
+  await expect(
+    widget.getByRole('row', { name: /^Water Fluid 8 L of 8 L \(0 %\) 1,000$/ }),
+  ).toBeVisible()
   const points = page.getByTestId('viewport-points')
   await expect(points).toHaveText('1,000 points', { timeout: 30_000 })
   await setup.shot('discretized')
