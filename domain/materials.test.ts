@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   MaterialSchema,
   MaterialUpdateSchema,
+  DEFAULT_SPEED_OF_SOUND,
   availableViscosityKinds,
   canDeleteMaterial,
   checkMaterial,
@@ -38,6 +39,12 @@ describe('material labels and defaults', () => {
       kinematicViscosity: 1e-6,
       viscosityKind: 'constant',
     })
+    // a floor under the solver's own c0 = 10 √(gH), not a value that overrides it: the solver's
+    // rule wins from a fluid height of 0.102 m (a half-metre tank: 22 m/s, where 100 m/s cost
+    // 4.5 × its steps)
+    expect(m.speedOfSound).toBe(DEFAULT_SPEED_OF_SOUND)
+    expect(DEFAULT_SPEED_OF_SOUND).toBeLessThan(10 * Math.sqrt(9.81 * 0.102))
+    expect(DEFAULT_SPEED_OF_SOUND).toBeGreaterThan(10 * Math.sqrt(9.81 * 0.101))
     expect(checkMaterial(m, { thermodynamics: true })).toEqual([])
     expect(checkMaterial(m, { thermodynamics: true, profile: 'strict' })).toEqual([])
   })
