@@ -333,11 +333,11 @@ async function main(): Promise<number> {
     )
   if (wanted('piston')) {
     const results: PistonResult[] = []
-    for (const perDepth of quick ? [8] : [10, 16]) {
+    for (const perDepth of quick ? [6] : [10, 16]) {
       const result = await runPistonCase({
         particlesPerDepth: perDepth,
         particlesDeep: 3,
-        endTimeS: 0.6,
+        endTimeS: quick ? 0.4 : 0.6,
         threads,
         ...(quick ? { speedTolerance: 0.1 } : {}),
       })

@@ -54,11 +54,11 @@ describe('validation cases (coarse)', () => {
     for (const m of metrics) expect(m, m.metric).toMatchObject({ ok: true, value: 0 })
   }, 120_000)
 
-  it('makes a piston bore at 8 particles across the depth within 10 % of the shallow-water speed (5 % at 10–16)', async () => {
+  it('makes a piston bore at 6 particles across the depth within 10 % of the shallow-water speed (8 % measured; 5 % at 10–16)', async () => {
     const result = await runPistonCase({
-      particlesPerDepth: 8,
+      particlesPerDepth: 6,
       particlesDeep: 3,
-      endTimeS: 0.45,
+      endTimeS: 0.4,
       speedTolerance: 0.1,
     })
     for (const m of result.metrics) expect(m, m.metric).toMatchObject({ ok: true })
