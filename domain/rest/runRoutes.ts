@@ -10,6 +10,7 @@ import { DiscretizationCreateSchema, DiscretizationSchema } from '../discretizat
 import { IdParamSchema, SimulationSchema } from '../projects.ts'
 import type { RouteDef } from '../rest.ts'
 import { OutputInfoSchema } from '../results.ts'
+import { LOG_LEVELS } from '../constants.ts'
 import { RunNumericsReplySchema } from '../runNumerics.ts'
 import { SIMULATION_STATES } from '../simulationState.ts'
 
@@ -176,6 +177,29 @@ export const LogListSchema = v.object({
 /** GET /simulations/{id}/logs reply. */
 export type LogList = v.InferOutput<typeof LogListSchema>
 
+/** GET /simulations/{id}/history query: the run (default: the active run). */
+export const HistoryQuerySchema = v.object({ runId: v.optional(idQuerySchema('runId')) })
+
+/**
+ * One entry of a run's history (the Run sidebar's History tab): when, its level (spec/results.md
+ * §9 log levels) and its words. Progress lines of the solver are DEBUG entries, sent to admins only.
+ */
+export const RunHistoryEntrySchema = v.object({
+  at: v.string(),
+  level: v.picklist(LOG_LEVELS),
+  message: v.string(),
+})
+/** One entry of a run's history. */
+export type RunHistoryEntry = v.InferOutput<typeof RunHistoryEntrySchema>
+
+/** GET /simulations/{id}/history: the run's log, oldest first (runId null: no run yet). */
+export const RunHistorySchema = v.object({
+  runId: v.nullable(v.number()),
+  entries: v.array(RunHistoryEntrySchema),
+})
+/** GET /simulations/{id}/history reply. */
+export type RunHistory = v.InferOutput<typeof RunHistorySchema>
+
 /** GET /simulations/{id}/conditions query: -1 (default) lists the conditions of the next run. */
 export const ConditionListQuerySchema = v.object({
   runId: v.optional(
@@ -265,6 +289,17 @@ export const RUN_ROUTES = {
     params: IdParamSchema,
     query: LogQuerySchema,
     response: LogListSchema,
+  },
+  getRunHistory: {
+    method: 'GET',
+    path: '/simulations/{id}/history',
+    summary:
+      'The log of the active run (or runId) with levels; DEBUG entries (progress lines) only for admins',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    query: HistoryQuerySchema,
+    response: RunHistorySchema,
   },
   listOutputs: {
     method: 'GET',

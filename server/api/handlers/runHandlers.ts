@@ -24,6 +24,7 @@ import type { Database, SimulationRow } from '../../db/schema.ts'
 import { jobRunnerFor } from '../../jobs/services.ts'
 import { assertStorageAvailable } from '../../storage/usage.ts'
 import { ACTIVE_SIMULATION_STATES, toRunRecord } from '../../jobs/records.ts'
+import { readRunHistory } from '../../jobs/runHistory.ts'
 import { loadSimulationView } from '../../jobs/views.ts'
 import { listSensorOutputStates } from '../../sensors/store.ts'
 import { ApiError, notFound } from '../apiError.ts'
@@ -300,6 +301,21 @@ const listLogs: AreaHandlers<typeof RUN_ROUTES>['listLogs'] = async (
   }
 }
 
+/** The run's log with levels; progress lines (DEBUG) only for admins (spec/results.md §6). */
+const getRunHistory: AreaHandlers<typeof RUN_ROUTES>['getRunHistory'] = async (
+  { params, query },
+  { db, user, dataDir },
+) => {
+  const simulation = await findAccessibleSimulation(db, user, params.id)
+  const run = await findRunOf(db, simulation, query.runId)
+  if (!run) return { runId: null, entries: [] }
+  const end = { state: run.state, message: run.message, endedAt: run.ended_at }
+  return {
+    runId: run.id,
+    entries: readRunHistory(dataDir, simulation.id, run.id, end, user.role === 'admin'),
+  }
+}
+
 /** The numerical parameters the solver stored for a run; null when it has not (yet) or they break. */
 export function readRunNumerics(
   dataDir: string,
@@ -370,6 +386,7 @@ export const runHandlers: AreaHandlers<typeof RUN_ROUTES> = {
   getRunNumerics,
   listSolvers,
   listLogs,
+  getRunHistory,
   listOutputs,
   ...conditionHandlers,
   ...discretizationHandlers,
