@@ -1,0 +1,348 @@
+/**
+ * `npm run million [-- --fluid=1000000] [-- --outputs=2] [-- --threads=2] [-- --keep] [-- --no-browser]`:
+ * issue 12 item 4 end to end through the product. Starts a real server (server/main.ts, SQLite on a
+ * temp data dir), creates through the API a simulation with a closed box tank and a water column
+ * whose particle diameter gives at least `fluid` fluid particles, discretizes it, runs it with
+ * `threads` cores until output `outputs` is written (then stops it through the API), and opens the
+ * outputs in Results in headless chromium (/usr/bin/chromium; the UI must be built: `npm run
+ * build`). Prints the figures: discretization time, time per step, output sizes, and the server
+ * process's resident memory (peak and per phase; the job thread and the solver's worker threads
+ * live in that process). Writes the screenshot to /tmp/dive-million/results.png.
+ * Heavy: run it alone, e.g. `nice -n 10 npm run million`.
+ */
+import { spawn } from 'node:child_process'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from '@playwright/test'
+import {
+  checkpointFile,
+  outputDirectory,
+  runDirectory,
+  runLogFile,
+} from '../domain/output/layout.ts'
+import { DEMO_PASSWORD, DEMO_USERS } from '../server/db/demoAccounts.ts'
+
+const REPO_ROOT = join(import.meta.dirname, '..')
+const SHOT_DIR = join(tmpdir(), 'dive-million')
+
+function option(name: string, fallback: number): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`))
+  return arg ? Number(arg.slice(name.length + 3)) : fallback
+}
+const flag = (name: string) => process.argv.includes(`--${name}`)
+
+const FLUID = option('fluid', 1_000_000)
+const OUTPUTS = option('outputs', 2)
+const THREADS = option('threads', 2)
+
+/** The case: a water column 0.4 × 0.5 × 0.3 m in a closed 1.2 × 0.5 × 0.4 m box tank. */
+const TANK = { size: [1.2, 0.5, 0.4] as const }
+const COLUMN = { size: [0.4, 0.5, 0.3] as const }
+const COLUMN_VOLUME = COLUMN.size[0] * COLUMN.size[1] * COLUMN.size[2]
+/** Rounded down to 0.1 mm so the fill (volume / dp³ particles) holds at least FLUID of them. */
+const DP = Math.floor(Math.cbrt(COLUMN_VOLUME / FLUID) * 1e4) / 1e4
+/** About 7 steps per output at c0 = 10 √(g · 0.3 m) and CFL 0.2; the run is stopped at OUTPUTS. */
+const OUTPUT_INTERVAL = option('interval', 0.0005)
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`
+
+/** Resident memory of a process from /proc: now and its peak (VmHWM), bytes. */
+function residentBytes(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const field = (name: string) =>
+    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024
+  return { rss: field('VmRSS'), peak: field('VmHWM') }
+}
+
+/** Samples a process's resident memory every 200 ms, keeping the peak of each named phase. */
+function memorySampler(pid: number) {
+  const peaks = new Map<string, number>()
+  let phase = 'start'
+  const sample = () => {
+    try {
+      const { rss } = residentBytes(pid)
+      peaks.set(phase, Math.max(peaks.get(phase) ?? 0, rss))
+    } catch {
+      // the process is gone
+    }
+  }
+  const timer = setInterval(sample, 200)
+  return {
+    phase(name: string) {
+      sample()
+      phase = name
+      sample()
+    },
+    peaks,
+    stop: () => clearInterval(timer),
+  }
+}
+
+async function startServer(dataDir: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIVE_DATA_DIR: dataDir, DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  child.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[server] ${chunk.toString()}`))
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const match = /http:\/\/localhost:(\d+)/.exec(stdout)
+      if (match) resolve(Number(match[1]))
+    })
+    child.on('exit', (code) => reject(new Error(`the server exited (${code})`)))
+  })
+  return { child, baseUrl: `http://127.0.0.1:${port}` }
+}
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function apiClient(baseUrl: string, token: string) {
+  return async (method: string, path: string, body?: unknown): Promise<Json> => {
+    const reply = await fetch(`${baseUrl}/api${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await reply.text()
+    if (reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${text}`)
+    return text === '' ? {} : (JSON.parse(text) as Json)
+  }
+}
+
+/** A box part spanning [min, min + size] (stl_cube meshes are centred on their translation). */
+function box(min: readonly number[], size: readonly number[]) {
+  return {
+    type: 'stl_cube',
+    dimensions: [...size],
+    translation: size.map((s, i) => min[i]! + s / 2),
+  }
+}
+
+/** Bytes of the files under a directory. */
+function directoryBytes(path: string): number {
+  let total = 0
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const full = join(path, entry.name)
+    total += entry.isDirectory() ? directoryBytes(full) : statSync(full).size
+  }
+  return total
+}
+
+async function openInResults(baseUrl: string, simulationId: number) {
+  mkdirSync(SHOT_DIR, { recursive: true })
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+  try {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
+    const start = performance.now()
+    await page.goto(`${baseUrl}/login`)
+    await page.getByLabel('Email').fill(DEMO_USERS.manager.email)
+    await page.getByLabel('Password').fill(DEMO_PASSWORD)
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.waitForURL(/\/projects/)
+    await page.goto(`${baseUrl}/simulation/${simulationId}/postprocessor`)
+    const opened = performance.now()
+    await page.locator('.viewport[data-engine-status="ready"]').waitFor({ timeout: 120_000 })
+    const points = page.getByTestId('viewport-points')
+    const until = Date.now() + 300_000
+    let text = ''
+    while (Date.now() < until) {
+      text = (await points.textContent().catch(() => '')) ?? ''
+      if (text !== '' && text !== '0 points') break
+      await sleep(500)
+    }
+    const drawnS = (performance.now() - opened) / 1000
+    await page.getByTestId('viewport-shown-output').waitFor({ timeout: 120_000 })
+    // let the first frames settle (SwiftShader: about 1 s a frame at a million points)
+    await sleep(5000)
+    const shot = join(SHOT_DIR, 'results.png')
+    await page.screenshot({ path: shot })
+    const shown = (await page.getByTestId('viewport-shown-output').textContent()) ?? ''
+    return { points: text, shown, drawnS, totalS: (performance.now() - start) / 1000, shot }
+  } finally {
+    await browser.close()
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dive-million-'))
+  const figures: [string, string][] = []
+  const say = (label: string, value: string) => {
+    figures.push([label, value])
+    console.log(`${label}: ${value}`)
+  }
+  const server = await startServer(dataDir)
+  const pid = server.child.pid!
+  const memory = memorySampler(pid)
+  try {
+    memory.phase('idle')
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO_USERS.manager.email, password: DEMO_PASSWORD }),
+    })
+    const { accessToken } = (await login.json()) as { accessToken: string }
+    const api = apiClient(server.baseUrl, accessToken)
+
+    const project = await api('POST', '/projects', { name: 'A million particles' })
+    const simulation = await api('POST', `/projects/${project.id}/simulations`, {
+      name: `Dam break, ${FLUID.toLocaleString('en-US')} fluid particles`,
+    })
+    const id = simulation.id as number
+    await api('PUT', `/simulations/${id}/settings`, {
+      particleDiameter: DP,
+      outputTimeInterval: OUTPUT_INTERVAL,
+      endTime: OUTPUT_INTERVAL * Math.max(5, OUTPUTS + 1),
+    })
+    await api('PUT', `/simulations/${id}/materials/0`, { name: 'Water', density: 1000 })
+    await api('POST', `/simulations/${id}/parts`, {
+      name: 'Tank',
+      component: { type: 'rigid', velocityKind: 'slip' },
+      shape: box([0, 0, 0], TANK.size),
+    })
+    await api('POST', `/simulations/${id}/parts`, {
+      name: 'Water column',
+      materialId: 0,
+      component: { type: 'filling', height: COLUMN.size[2] },
+      shape: box([0, 0, 0], COLUMN.size),
+    })
+
+    memory.phase('discretization')
+    let started = performance.now()
+    await api('POST', `/simulations/${id}/discretizations`, {})
+    let discretization: Json
+    for (;;) {
+      discretization = await api('GET', `/simulations/${id}/discretizations`)
+      if (!['scheduled', 'running'].includes(String(discretization.state))) break
+      await sleep(250)
+    }
+    const discretizeS = (performance.now() - started) / 1000
+    if (discretization.state !== 'done')
+      throw new Error(`discretization ${discretization.state}: ${JSON.stringify(discretization)}`)
+    const summary = discretization.summary as Json
+    say('particle diameter', `${DP} m`)
+    say(
+      'particles',
+      `${summary.fluidCount} fluid + ${summary.wallCount} wall = ${summary.particleCount}`,
+    )
+    say('discretization (POST to done, through the job runner)', `${discretizeS.toFixed(1)} s`)
+    say(
+      'data directory after discretization (database, point clouds)',
+      mib(directoryBytes(dataDir)),
+    )
+
+    memory.phase('run')
+    started = performance.now()
+    const solvers = (await api('GET', '/solvers')) as unknown as Json[]
+    await api('POST', `/simulations/${id}/jobs`, { cores: THREADS, solver_id: solvers[0]!.id })
+    let outputs: Json[] = []
+    let state = ''
+    for (;;) {
+      outputs = (await api('GET', `/simulations/${id}/outputs`)) as unknown as Json[]
+      state = (await api('GET', `/simulations/${id}`)).state as string
+      if (outputs.length > OUTPUTS || ['completed', 'failed', 'stopped'].includes(state)) break
+      await sleep(1000)
+    }
+    if (state === 'failed')
+      throw new Error(
+        `the run failed: ${JSON.stringify(await api('GET', `/simulations/${id}/history`))}`,
+      )
+    if (!['completed', 'stopped'].includes(state)) {
+      await api('DELETE', `/simulations/${id}/jobs`)
+      for (;;) {
+        state = (await api('GET', `/simulations/${id}`)).state as string
+        if (['completed', 'failed', 'stopped'].includes(state)) break
+        await sleep(500)
+      }
+    }
+    const runS = (performance.now() - started) / 1000
+    outputs = (await api('GET', `/simulations/${id}/outputs`)) as unknown as Json[]
+    say('run', `${state} after output ${outputs.at(-1)?.outputNo} in ${runS.toFixed(0)} s wall`)
+
+    // the run's own log (JSON lines: step, runtime) for the time per step
+    const runs = (await api('GET', `/simulations/${id}/jobs`)) as unknown as Json[]
+    const runId = runs[0]!.id as number
+    const lines = readFileSync(join(dataDir, runLogFile(id, runId)), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Json)
+    const stepped = lines.filter((line) => line.step > 0)
+    const first = lines.find((line) => line.message === 'Simulation started.') ?? lines[0]!
+    const last = stepped.at(-1)
+    if (last) {
+      const steps = last.step - (stepped[0]!.step - 1)
+      const ms = last.runtime - stepped[0]!.runtime
+      say(
+        'steps',
+        `${last.step} (dt ${Number(last.dt).toExponential(2)} s, simulated ${Number(last.time).toFixed(2)} ms)`,
+      )
+      say(
+        'time per step',
+        `${(ms / Math.max(1, steps - 1) / 1000).toFixed(2)} s (${THREADS} threads, between the first and the last logged step)`,
+      )
+      say(
+        'run start to first step (discretize, solver set-up, output 0)',
+        `${((stepped[0]!.runtime - first.runtime) / 1000).toFixed(1)} s`,
+      )
+    }
+    const numerics = lines.find((line) => line.numerics)?.message as string | undefined
+    if (numerics) console.log(numerics)
+    for (const output of outputs) {
+      const no = output.outputNo as number
+      const bytes = directoryBytes(join(dataDir, outputDirectory(id, runId, no)))
+      say(`output ${no}: objects (full + fast)`, mib(bytes))
+      const checkpoint = join(dataDir, checkpointFile(id, runId, no))
+      if (existsSync(checkpoint)) say(`output ${no}: checkpoint`, mib(statSync(checkpoint).size))
+    }
+    say('run directory', mib(directoryBytes(join(dataDir, runDirectory(id, runId)))))
+
+    if (!flag('no-browser')) {
+      if (!existsSync(join(REPO_ROOT, 'dist', 'index.html')))
+        throw new Error('dist/ is missing: run `npm run build` first')
+      memory.phase('results')
+      const results = await openInResults(server.baseUrl, id)
+      say('Results viewport', `${results.points}, ${results.shown}`)
+      say('Results: first particles drawn', `${results.drawnS.toFixed(0)} s after opening`)
+      say('screenshot', results.shot)
+    }
+    memory.phase('end')
+    const { peak } = residentBytes(pid)
+    for (const [phase, bytes] of memory.peaks)
+      if (phase !== 'start' && phase !== 'end') say(`server RSS peak, ${phase}`, mib(bytes))
+    say('server RSS peak (VmHWM, job and solver threads included)', mib(peak))
+  } finally {
+    memory.stop()
+    server.child.kill('SIGTERM')
+    await sleep(500)
+    if (flag('keep')) console.log(`data dir kept: ${dataDir}`)
+    else rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+await main()
