@@ -3,6 +3,7 @@
  * "Refinement", "Sensor", "Volume clip"), their schemas and the geometry rules of §5 "General".
  */
 import * as v from 'valibot'
+import { idSchema, indexSchema } from './ids.ts'
 import { AppearanceSchema, AppearanceUpdateSchema, checkAppearance } from './parts.ts'
 import { SensorSampleRateSchema } from './sensorSampling.ts'
 import { checkNumber, checkVector, isPreliminary, issue, type Issue } from './validation.ts'
@@ -41,6 +42,8 @@ const planeEntries = { width: num, length: num, height: num, normal: LooseVec3Sc
 const cylinderEntries = { radius: num, height: num, axis: LooseVec3Schema, cylinderResolution: num }
 const rectangleEntries = { height: num, width: num, normal: LooseVec3Schema, angle: num }
 const complexEntries = { fileId: v.nullable(v.number()), cache: v.optional(v.boolean(), false) }
+/** In a body the upload id is refused with 400 unless a whole number from 1 to ID_MAX. */
+const complexBodyEntries = { ...complexEntries, fileId: v.nullable(idSchema('fileId')) }
 
 const readEntries = {
   id: v.number(),
@@ -80,7 +83,7 @@ export const MeshBodySchema = v.variant('kind', [
   v.strictObject({ kind: v.literal('cube'), ...optionalCommon, ...opt(cubeEntries) }),
   v.strictObject({ kind: v.literal('cylinder'), ...optionalCommon, ...opt(cylinderEntries) }),
   v.strictObject({ kind: v.literal('circle'), ...optionalCommon, ...opt(circleEntries) }),
-  v.strictObject({ kind: v.literal('complex'), ...optionalCommon, ...opt(complexEntries) }),
+  v.strictObject({ kind: v.literal('complex'), ...optionalCommon, ...opt(complexBodyEntries) }),
   v.strictObject({ kind: v.literal('plane'), ...optionalCommon, ...opt(planeEntries) }),
   v.strictObject({ kind: v.literal('sphere'), ...optionalCommon, ...opt(sphereEntries) }),
 ])
@@ -255,7 +258,7 @@ export const RefinementCreateSchema = v.strictObject({
   name: objectName,
   kind: v.optional(v.literal(REFINEMENT_KIND), REFINEMENT_KIND),
   level: v.optional(num, DEFAULT_REFINEMENT_LEVEL),
-  meshId: v.number(),
+  meshId: idSchema('meshId'),
   appearance: v.optional(AppearanceUpdateSchema),
 })
 export type RefinementCreate = v.InferOutput<typeof RefinementCreateSchema>
@@ -264,7 +267,7 @@ export type RefinementCreate = v.InferOutput<typeof RefinementCreateSchema>
 export const RefinementUpdateSchema = v.strictObject({
   name: v.optional(objectName),
   level: v.optional(num),
-  meshId: v.optional(v.number()),
+  meshId: v.optional(idSchema('meshId')),
   appearance: v.optional(AppearanceUpdateSchema),
 })
 export type RefinementUpdate = v.InferOutput<typeof RefinementUpdateSchema>
@@ -323,7 +326,7 @@ export const SensorCreateSchema = v.variant('kind', [
   v.strictObject({
     name: objectName,
     kind: v.literal('surface'),
-    meshId: v.number(),
+    meshId: idSchema('meshId'),
     outputs: v.optional(sensorOutputs),
     sampleRate: v.optional(SensorSampleRateSchema),
   }),
@@ -334,7 +337,7 @@ export type SensorCreate = v.InferOutput<typeof SensorCreateSchema>
 export const SensorUpdateSchema = v.strictObject({
   name: v.optional(objectName),
   position: v.optional(LooseVec3Schema),
-  meshId: v.optional(v.number()),
+  meshId: v.optional(idSchema('meshId')),
   outputs: v.optional(sensorOutputs),
   sampleRate: v.optional(SensorSampleRateSchema),
   appearance: v.optional(v.strictObject({ visibility: v.boolean() })),
@@ -367,8 +370,8 @@ export type VolumeClip = v.InferOutput<typeof VolumeClipSchema>
 /** POST /simulations/{id}/volume_clips. */
 export const VolumeClipCreateSchema = v.strictObject({
   name: objectName,
-  meshId: v.number(),
-  materialId: v.optional(v.nullable(v.number()), null),
+  meshId: idSchema('meshId'),
+  materialId: v.optional(v.nullable(indexSchema('materialId')), null),
   inverted: v.optional(v.boolean(), false),
   appearance: v.optional(AppearanceUpdateSchema),
 })
@@ -377,10 +380,10 @@ export type VolumeClipCreate = v.InferOutput<typeof VolumeClipCreateSchema>
 /** PUT /simulations/{id}/volume_clips: clips with their ids and any changed fields. */
 export const VolumeClipBulkUpdateSchema = v.array(
   v.strictObject({
-    id: v.number(),
+    id: idSchema('id'),
     name: v.optional(objectName),
-    meshId: v.optional(v.number()),
-    materialId: v.optional(v.nullable(v.number())),
+    meshId: v.optional(idSchema('meshId')),
+    materialId: v.optional(v.nullable(indexSchema('materialId'))),
     inverted: v.optional(v.boolean()),
     appearance: v.optional(AppearanceUpdateSchema),
   }),

@@ -138,6 +138,56 @@ describeEachDialect('hostile numbers and ids', (dialect) => {
     )
   })
 
+  it('answers 400 for mesh, sensor and volume clip ids that are fractions, huge or past 2^31 - 1', async () => {
+    // domain/meshes.ts took any number as an id: SQLite answered 404 'Mesh not found' and
+    // PostgreSQL the database's generic out-of-range refusal.
+    const path = `/simulations/${simulationId}`
+    const plate = await api('POST', `${path}/meshes`, {
+      kind: 'rectangle',
+      width: 0.1,
+      height: 0.1,
+    })
+    const box = await api('POST', `${path}/meshes`, { kind: 'cube', dimensions: [0.1, 0.1, 0.1] })
+    expect([plate.status, box.status], plate.text + box.text).toEqual([201, 201])
+    const sensor = await api('POST', `${path}/custom_sensors`, {
+      name: 'Plate',
+      kind: 'surface',
+      meshId: plate.body.id,
+    })
+    const clip = await api('POST', `${path}/volume_clips`, { name: 'Box', meshId: box.body.id })
+    expect([sensor.status, clip.status], sensor.text + clip.text).toEqual([201, 201])
+    for (const bad of [1.5, 1e308, ID_MAX + 1, 0, -3]) {
+      expect400(
+        await api('POST', `${path}/custom_sensors`, { name: 'S', kind: 'surface', meshId: bad }),
+        'meshId',
+      )
+      expect400(await api('PUT', `/custom_sensors/${sensor.body.id}`, { meshId: bad }), 'meshId')
+      expect400(await api('POST', `${path}/volume_clips`, { name: 'C', meshId: bad }), 'meshId')
+      expect400(await api('PUT', `${path}/volume_clips`, [{ id: bad, name: 'x' }]), '0.id')
+      expect400(
+        await api('PUT', `${path}/volume_clips`, [{ id: clip.body.id, meshId: bad }]),
+        '0.meshId',
+      )
+      expect400(await api('POST', `${path}/meshes`, { kind: 'complex', fileId: bad }), 'fileId')
+      expect400(
+        await api('PUT', `/meshes/${plate.body.id}`, { kind: 'complex', fileId: bad }),
+        'fileId',
+      )
+    }
+    for (const bad of [1.5, 1e308, ID_MAX + 1, -1])
+      expect400(
+        await api('POST', `${path}/volume_clips`, {
+          name: 'C',
+          meshId: box.body.id,
+          materialId: bad,
+        }),
+        'materialId',
+      )
+    // A well-formed mesh id that does not exist is the route's 404.
+    const missing = await api('POST', `${path}/volume_clips`, { name: 'C', meshId: ID_MAX })
+    expect(missing.status, missing.text).toBe(404)
+  })
+
   it('refuses NUL characters with 400 (PostgreSQL answered 500) and keeps nothing', async () => {
     const reply = await api('POST', '/projects', { name: 'Bad\u0000name' })
     expect400(reply, 'name')
