@@ -48,7 +48,11 @@ async function checkCondition(db: Db, simulation: SimulationRow, body: Condition
   }
   if (body.allowInvalidThreshold) return
   const settings = readSettings(simulation.settings)
-  const runId = body.runId === -1 ? simulation.active_run_id : body.runId
+  // The next run goes on from the active run only when it can be resumed; a restart begins at
+  // time 0 (issue 14: a Restart's time alert was compared with the previous run's end).
+  const continuesActiveRun = simulation.setup_locked === 1 && simulation.resumable === 1
+  const runId =
+    body.runId !== -1 ? body.runId : continuesActiveRun ? simulation.active_run_id : null
   let line: RunLogLine | null = null
   if (runId !== null) {
     const run = await db
