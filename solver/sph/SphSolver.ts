@@ -49,6 +49,7 @@ import type {
   SolverDescription,
   SolverSnapshot,
   SolverStepReport,
+  WorkSplitReport,
 } from './solverTypes.ts'
 
 export type {
@@ -58,6 +59,7 @@ export type {
   SolverDescription,
   SolverSnapshot,
   SolverStepReport,
+  WorkSplitReport,
 } from './solverTypes.ts'
 
 // imported constants as module bindings: test runners turn imports into getters, slow in loops
@@ -415,6 +417,17 @@ class SphSolver implements Solver {
       seconds: (performance.now() - started) / 1000,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       threads: runner.threadCount(),
+    }
+  }
+
+  workSplit(): WorkSplitReport {
+    const threads = this.#runner.threadCount()
+    const balance = this.#runner.balance()
+    return {
+      threads,
+      forcesMaxOverMean: balance.forces,
+      wallsMaxOverMean: balance.walls,
+      expectedSpeedup: threads / balance.forces,
     }
   }
 

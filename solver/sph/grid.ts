@@ -46,6 +46,10 @@ export const GRID_PARAM = {
 } as const
 export const GRID_PARAM_LENGTH = 14
 
+/** Cells per block of the per-thread work estimate (workSplit.ts), and its values per block. */
+export const WORK_BLOCK_CELLS = 8
+export const WORK_STRIDE = 2
+
 export interface Box {
   min: [number, number, number]
   max: [number, number, number]
@@ -62,6 +66,8 @@ export interface GridBuffers {
    * skip such cells until the next sort); length maxCells.
    */
   dryGeneration: SharedArrayBuffer
+  /** Per block of WORK_BLOCK_CELLS cells: the estimated work of two passes (workSplit.ts). */
+  work: SharedArrayBuffer
   maxCells: number
 }
 
@@ -71,6 +77,9 @@ export function allocateGridBuffers(maxCells: number): GridBuffers {
     cellStart: new SharedArrayBuffer((maxCells + 2) * 4),
     fluidBefore: new SharedArrayBuffer((maxCells + 1) * 4),
     dryGeneration: new SharedArrayBuffer(Math.max(maxCells, 1) * 4),
+    work: new SharedArrayBuffer(
+      WORK_STRIDE * (Math.ceil(Math.max(maxCells, 1) / WORK_BLOCK_CELLS) + 1) * 8,
+    ),
     maxCells,
   }
 }
@@ -319,6 +328,8 @@ export interface GridView {
   cellStart: Int32Array
   fluidBefore: Int32Array
   dryGeneration: Int32Array
+  /** Per block of cells: the work estimate (Float64, WORK_STRIDE values; see workSplit.ts). */
+  work: Float64Array
 }
 
 export function viewGrid(grid: GridBuffers): GridView {
@@ -327,6 +338,7 @@ export function viewGrid(grid: GridBuffers): GridView {
     cellStart: new Int32Array(grid.cellStart),
     fluidBefore: new Int32Array(grid.fluidBefore),
     dryGeneration: new Int32Array(grid.dryGeneration),
+    work: new Float64Array(grid.work),
   }
 }
 

@@ -48,6 +48,18 @@ export interface SolverDescription {
   fixedDtS: number | null
 }
 
+/**
+ * How the last sort split the work over the threads (issue 22): the estimated largest over mean
+ * per-thread work of the force pass and of the wall extrapolation (1: even; workSplit.ts), and
+ * the speedup over one thread that the force pass's split allows, threads ÷ that ratio.
+ */
+export interface WorkSplitReport {
+  threads: number
+  forcesMaxOverMean: number
+  wallsMaxOverMean: number
+  expectedSpeedup: number
+}
+
 export interface RunHooks {
   onStep?: (report: SolverStepReport) => void
   /** Checked after every step; true stops the run early. */
@@ -72,6 +84,8 @@ export interface Solver {
    * from the sort order.
    */
   measureInteractionPass(kind: 'forces' | 'reference', passes: number): PassMeasurement
+  /** How the last sort split the work over the threads. */
+  workSplit(): WorkSplitReport
   /** Ends the worker threads. */
   dispose(): Promise<void>
 }

@@ -1,7 +1,8 @@
 /**
  * Fork–join over worker threads for the interaction passes. The calling thread posts a phase
  * through an Atomics sequence counter, runs its own share (range 0), and waits on a done counter;
- * each worker runs the range of its slot. Ranges are contiguous cells with balanced particle counts.
+ * each worker runs the range of its slot. Ranges are contiguous cells, split per phase by what the
+ * phase's loop costs (workSplit.ts): the split is made again after every sort.
  */
 import { Worker } from 'node:worker_threads'
 import { readFileSync } from 'node:fs'
@@ -9,8 +10,21 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { SphConstants } from './config.ts'
+import { BOUNDARY_CODE } from './config.ts'
 import type { GridBuffers } from './grid.ts'
-import { GRID_PARAM, partitionCells, viewGrid } from './grid.ts'
+import { GRID_PARAM, viewGrid } from './grid.ts'
+import type { Split } from './workSplit.ts'
+import {
+  BLOCK_CELLS,
+  maxOverMean,
+  measureCellWork,
+  SPLIT,
+  SPLIT_COUNT,
+  splitByPrefix,
+  splitByWork,
+  WORK,
+  WORK_STRIDE,
+} from './workSplit.ts'
 import type { InteractionContext } from './interactions.ts'
 import {
   computeForces,
@@ -38,6 +52,8 @@ export const PHASE = {
   rungeKutta4: 10,
   shift: 11,
   exit: 12,
+  /** The per-block work estimate of the forces and walls splits (workSplit.ts). */
+  measure: 13,
 } as const
 export type Phase = (typeof PHASE)[keyof typeof PHASE]
 
@@ -52,6 +68,7 @@ const CONTROL_LENGTH = 4
 /** What a worker needs to build its own views of the shared state. */
 export interface PhaseWorkerData {
   slot: number
+  threads: number
   particles: ParticleBuffers
   grid: GridBuffers
   control: SharedArrayBuffer
@@ -61,6 +78,30 @@ export interface PhaseWorkerData {
   constants: SphConstants
 }
 
+/** The split a phase runs on (see workSplit.ts). */
+export function splitOfPhase(phase: Phase, dynamicWalls: boolean): Split {
+  switch (phase) {
+    case PHASE.walls:
+      return SPLIT.walls
+    case PHASE.forces:
+    case PHASE.reference:
+    case PHASE.shift:
+      return SPLIT.forces
+    case PHASE.measure:
+      return SPLIT.measure
+    case PHASE.predict:
+    case PHASE.correct:
+    case PHASE.rungeKutta1:
+    case PHASE.rungeKutta2:
+    case PHASE.rungeKutta3:
+    case PHASE.rungeKutta4:
+      // dynamic walls integrate their density too
+      return dynamicWalls ? SPLIT.particles : SPLIT.fluid
+    default:
+      return SPLIT.particles
+  }
+}
+
 /** Runs one phase for the cell range of `slot` (the same code on every thread). */
 export function runPhaseRange(
   ctx: InteractionContext,
@@ -68,9 +109,12 @@ export function runPhaseRange(
   params: Float64Array,
   phase: Phase,
   slot: number,
+  threads: number,
 ): void {
-  const cellBegin = ranges[slot]!
-  const cellEnd = ranges[slot + 1]!
+  const dynamicWalls = ctx.constants.boundaryCode === BOUNDARY_CODE.dynamic
+  const offset = splitOfPhase(phase, dynamicWalls) * (threads + 1)
+  const cellBegin = ranges[offset + slot]!
+  const cellEnd = ranges[offset + slot + 1]!
   const cellStart = ctx.grid.cellStart
   const begin = cellStart[cellBegin]!
   const end = cellStart[cellEnd]!
@@ -109,6 +153,9 @@ export function runPhaseRange(
     case PHASE.shift:
       shiftParticles(ctx, cellBegin, cellEnd, dt)
       break
+    case PHASE.measure:
+      measureCellWork(ctx.grid, ctx.grid.work, cellBegin, cellEnd, dynamicWalls)
+      break
     case PHASE.exit:
       break
   }
@@ -138,7 +185,7 @@ export function servePhases(data: PhaseWorkerData, announceReady: () => void): v
     const phase = Atomics.load(control, CONTROL.phase) as Phase
     if (phase === PHASE.exit) return
     try {
-      runPhaseRange(ctx, ranges, params, phase, data.slot)
+      runPhaseRange(ctx, ranges, params, phase, data.slot, data.threads)
     } catch (error) {
       console.error(error)
       Atomics.store(control, CONTROL.failed, 1)
@@ -195,6 +242,8 @@ export class PhaseRunner {
   #ranges: Int32Array
   #workers: Worker[]
   #threads: number
+  #forcesBalance = 1
+  #wallsBalance = 1
 
   private constructor(
     ctx: InteractionContext,
@@ -219,7 +268,7 @@ export class PhaseRunner {
   }): Promise<PhaseRunner> {
     const control = new SharedArrayBuffer(CONTROL_LENGTH * 4)
     const params = new SharedArrayBuffer(PARAM_LENGTH * 8)
-    const ranges = new SharedArrayBuffer((input.threads + 1) * 4)
+    const ranges = new SharedArrayBuffer(SPLIT_COUNT * (input.threads + 1) * 4)
     const stats = new SharedArrayBuffer(input.threads * STAT_STRIDE * 8)
     const ctx = createInteractionContext(
       viewParticleArrays(input.particles),
@@ -231,6 +280,7 @@ export class PhaseRunner {
       Array.from({ length: input.threads - 1 }, (_, k) =>
         startWorker({
           slot: k + 1,
+          threads: input.threads,
           particles: input.particles,
           grid: input.grid,
           control,
@@ -267,10 +317,68 @@ export class PhaseRunner {
     return this.#ctx.stats
   }
 
-  /** Splits the current grid's cells over the threads by particle count. */
+  /**
+   * Splits the current grid's cells over the threads, each phase by its own cost (workSplit.ts):
+   * particle and fluid counts from the sort's prefix sums, the forces and walls splits from a
+   * parallel estimate of their pair work.
+   */
   partition(): void {
-    const cellCount = this.#ctx.grid.params[GRID_PARAM.cellCount]!
-    partitionCells(this.#ctx.grid.cellStart, cellCount, this.#threads, this.#ranges)
+    const grid = this.#ctx.grid
+    const cellCount = grid.params[GRID_PARAM.cellCount]!
+    const threads = this.#threads
+    const stride = threads + 1
+    const ranges = this.#ranges
+    const dynamicWalls = this.#ctx.constants.boundaryCode === BOUNDARY_CODE.dynamic
+    const particles = SPLIT.particles * stride
+    splitByPrefix(grid.cellStart, cellCount, threads, ranges, particles)
+    if (!dynamicWalls)
+      splitByPrefix(grid.fluidBefore, cellCount, threads, ranges, SPLIT.fluid * stride)
+    if (threads === 1) {
+      for (const split of [SPLIT.forces, SPLIT.walls, SPLIT.measure]) {
+        ranges[split * stride] = 0
+        ranges[split * stride + 1] = cellCount
+      }
+      this.#forcesBalance = 1
+      this.#wallsBalance = 1
+      return
+    }
+    const measure = SPLIT.measure * stride
+    for (let t = 0; t < threads; t++)
+      ranges[measure + t] = ranges[particles + t]! - (ranges[particles + t]! % BLOCK_CELLS)
+    ranges[measure + threads] = cellCount
+    this.run(PHASE.measure)
+    splitByWork(grid.work, WORK.forces, cellCount, threads, ranges, SPLIT.forces * stride)
+    splitByWork(grid.work, WORK.walls, cellCount, threads, ranges, SPLIT.walls * stride)
+    this.#forcesBalance = this.#estimatedBalance(WORK.forces, SPLIT.forces)
+    this.#wallsBalance = this.#estimatedBalance(WORK.walls, SPLIT.walls)
+  }
+
+  /** Largest over mean estimated work of the threads in a split (1: perfect). */
+  #estimatedBalance(which: number, split: Split): number {
+    const work = this.#ctx.grid.work
+    const stride = this.#threads + 1
+    const shares: number[] = []
+    for (let t = 0; t < this.#threads; t++) {
+      const cellBegin = this.#ranges[split * stride + t]!
+      const cellEnd = this.#ranges[split * stride + t + 1]!
+      let sum = 0
+      // ranges start at block starts (or at the grid's end, empty)
+      if (cellEnd > cellBegin) {
+        const end = Math.ceil(cellEnd / BLOCK_CELLS)
+        for (let b = Math.floor(cellBegin / BLOCK_CELLS); b < end; b++)
+          sum += work[WORK_STRIDE * b + which]!
+      }
+      shares.push(sum)
+    }
+    return maxOverMean(shares)
+  }
+
+  /**
+   * The estimated largest over mean per-thread work of the last split, of the force pass (and
+   * the loops sharing its split) and of the wall extrapolation: 1 on one thread.
+   */
+  balance(): { forces: number; walls: number } {
+    return { forces: this.#forcesBalance, walls: this.#wallsBalance }
   }
 
   /** Runs a phase on all threads and returns when every thread has finished it. */
@@ -284,7 +392,7 @@ export class PhaseRunner {
       Atomics.add(control, CONTROL.sequence, 1)
       Atomics.notify(control, CONTROL.sequence)
     }
-    runPhaseRange(this.#ctx, this.#ranges, this.#params, phase, 0)
+    runPhaseRange(this.#ctx, this.#ranges, this.#params, phase, 0, this.#threads)
     if (workers > 0) {
       for (;;) {
         const done = Atomics.load(control, CONTROL.done)

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { BLOCK_CELLS, maxOverMean, splitByPrefix, splitByWork, WORK_STRIDE } from './workSplit.ts'
+
+describe('work split', () => {
+  it('splits cells into ranges of balanced prefix increments', () => {
+    const cellStart = Int32Array.from([0, 10, 10, 20, 30, 40, 40, 100])
+    const out = new Int32Array(4)
+    splitByPrefix(cellStart, 7, 3, out)
+    expect([...out]).toEqual([0, 4, 6, 7])
+  })
+
+  it('splits blocks by their work, not their cells, and leaves workless blocks out of the count', () => {
+    // 10 blocks: the first four hold all the work (walls without fluid cost nothing)
+    const blocks = 10
+    const work = new Float64Array(WORK_STRIDE * blocks)
+    for (const [b, w] of [
+      [0, 100],
+      [1, 100],
+      [2, 100],
+      [3, 100],
+    ] as const)
+      work[WORK_STRIDE * b] = w
+    const cellCount = blocks * BLOCK_CELLS - 3
+    const out = new Int32Array(5)
+    splitByWork(work, 0, cellCount, 4, out)
+    expect([...out]).toEqual([0, BLOCK_CELLS, 2 * BLOCK_CELLS, 3 * BLOCK_CELLS, cellCount])
+    const shares = [0, 1, 2, 3].map((t) => {
+      let sum = 0
+      for (let b = out[t]! / BLOCK_CELLS; b < Math.ceil(out[t + 1]! / BLOCK_CELLS); b++)
+        sum += work[WORK_STRIDE * b]!
+      return sum
+    })
+    expect(maxOverMean(shares)).toBe(1)
+  })
+
+  it('gives empty ranges rather than going backwards when there are more threads than work', () => {
+    const work = new Float64Array(WORK_STRIDE * 2)
+    work[0] = 5
+    const out = new Int32Array(5)
+    splitByWork(work, 0, 2 * BLOCK_CELLS, 4, out)
+    for (let t = 0; t < 4; t++) expect(out[t + 1]).toBeGreaterThanOrEqual(out[t]!)
+    expect(out[0]).toBe(0)
+    expect(out[4]).toBe(2 * BLOCK_CELLS)
+  })
+})
