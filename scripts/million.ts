@@ -29,10 +29,14 @@ import {
   runDirectory,
   runLogFile,
 } from '../domain/output/layout.ts'
-import { DEMO_PASSWORD, DEMO_USERS } from '../server/db/demoAccounts.ts'
+import {
+  DEMO_PASSWORD,
+  DEMO_PROJECT_NAME,
+  DEMO_SIMULATION_NAME,
+  DEMO_USERS,
+} from '../server/db/demoAccounts.ts'
 
 const REPO_ROOT = join(import.meta.dirname, '..')
-const SHOT_DIR = join(tmpdir(), 'dive-million')
 
 function option(name: string, fallback: number): number {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`))
@@ -42,6 +46,9 @@ const flag = (name: string) => process.argv.includes(`--${name}`)
 
 const FLUID = option('fluid', 1_000_000)
 const OUTPUTS = option('outputs', 2)
+/** --demo: the seeded demo instead, run to its end (settings overridable: --endTime=0.1 …). */
+const DEMO = flag('demo')
+const SHOT_DIR = join(tmpdir(), DEMO ? 'dive-demo' : 'dive-million')
 const THREADS = option('threads', 2)
 
 /** The case: a water column 0.4 × 0.5 × 0.3 m in a closed 1.2 × 0.5 × 0.4 m box tank. */
@@ -144,7 +151,7 @@ function directoryBytes(path: string): number {
   return total
 }
 
-async function openInResults(baseUrl: string, simulationId: number) {
+async function openInResults(baseUrl: string, simulationId: number, lastOutput: number) {
   mkdirSync(SHOT_DIR, { recursive: true })
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -178,16 +185,62 @@ async function openInResults(baseUrl: string, simulationId: number) {
       await sleep(500)
     }
     const drawnS = (performance.now() - opened) / 1000
-    await page.getByTestId('viewport-shown-output').waitFor({ timeout: 120_000 })
+    const shownOutput = page.getByTestId('viewport-shown-output')
+    await shownOutput.waitFor({ timeout: 120_000 })
+    await page
+      .getByRole('group', { name: 'Timeline' })
+      .getByLabel('Output')
+      .fill(String(lastOutput))
+    for (let until = Date.now() + 300_000; Date.now() < until; await sleep(500))
+      if ((await shownOutput.textContent()) === `Output ${lastOutput}`) break
     // let the first frames settle (SwiftShader: about 1 s a frame at a million points)
     await sleep(5000)
     const shot = join(SHOT_DIR, 'results.png')
     await page.screenshot({ path: shot })
-    const shown = (await page.getByTestId('viewport-shown-output').textContent()) ?? ''
+    const shown = (await shownOutput.textContent()) ?? ''
     return { points: text, shown, drawnS, totalS: (performance.now() - start) / 1000, shot }
   } finally {
     await browser.close()
   }
+}
+
+type Api = ReturnType<typeof apiClient>
+
+/** The seeded demo dam break of the manager's demo project. */
+async function demoSimulation(api: Api): Promise<number> {
+  const projects = (await api('GET', '/projects?pageLimit=30')).results as Json[]
+  const project = projects.find((p) => p.name === DEMO_PROJECT_NAME)
+  const simulations = (project?.simulations ?? []) as Json[]
+  const simulation = simulations.find((s) => s.name === DEMO_SIMULATION_NAME)
+  if (!simulation) throw new Error('the seeded demo simulation is missing')
+  return simulation.id as number
+}
+
+/** The million case through the API: settings, water, a closed box tank and the water column. */
+async function createMillionCase(api: Api): Promise<number> {
+  const project = await api('POST', '/projects', { name: 'A million particles' })
+  const simulation = await api('POST', `/projects/${project.id}/simulations`, {
+    name: `Dam break, ${FLUID.toLocaleString('en-US')} fluid particles`,
+  })
+  const id = simulation.id as number
+  await api('PUT', `/simulations/${id}/settings`, {
+    particleDiameter: DP,
+    outputTimeInterval: OUTPUT_INTERVAL,
+    endTime: OUTPUT_INTERVAL * Math.max(5, OUTPUTS + 1),
+  })
+  await api('PUT', `/simulations/${id}/materials/0`, { name: 'Water', density: 1000 })
+  await api('POST', `/simulations/${id}/parts`, {
+    name: 'Tank',
+    component: { type: 'rigid', velocityKind: 'slip' },
+    shape: box([0, 0, 0], TANK.size),
+  })
+  await api('POST', `/simulations/${id}/parts`, {
+    name: 'Water column',
+    materialId: 0,
+    component: { type: 'filling', height: COLUMN.size[2] },
+    shape: box([0, 0, 0], COLUMN.size),
+  })
+  return id
 }
 
 async function main(): Promise<void> {
@@ -210,28 +263,21 @@ async function main(): Promise<void> {
     const { accessToken } = (await login.json()) as { accessToken: string }
     const api = apiClient(server.baseUrl, accessToken)
 
-    const project = await api('POST', '/projects', { name: 'A million particles' })
-    const simulation = await api('POST', `/projects/${project.id}/simulations`, {
-      name: `Dam break, ${FLUID.toLocaleString('en-US')} fluid particles`,
-    })
-    const id = simulation.id as number
-    await api('PUT', `/simulations/${id}/settings`, {
-      particleDiameter: DP,
-      outputTimeInterval: OUTPUT_INTERVAL,
-      endTime: OUTPUT_INTERVAL * Math.max(5, OUTPUTS + 1),
-    })
-    await api('PUT', `/simulations/${id}/materials/0`, { name: 'Water', density: 1000 })
-    await api('POST', `/simulations/${id}/parts`, {
-      name: 'Tank',
-      component: { type: 'rigid', velocityKind: 'slip' },
-      shape: box([0, 0, 0], TANK.size),
-    })
-    await api('POST', `/simulations/${id}/parts`, {
-      name: 'Water column',
-      materialId: 0,
-      component: { type: 'filling', height: COLUMN.size[2] },
-      shape: box([0, 0, 0], COLUMN.size),
-    })
+    const id = DEMO ? await demoSimulation(api) : await createMillionCase(api)
+    if (DEMO) {
+      const overrides = Object.fromEntries(
+        (['particleDiameter', 'endTime', 'outputTimeInterval'] as const)
+          .filter((key) => process.argv.some((a) => a.startsWith(`--${key}=`)))
+          .map((key) => [key, option(key, 0)]),
+      )
+      if (Object.keys(overrides).length > 0)
+        await api('PUT', `/simulations/${id}/settings`, overrides)
+      const settings = (await api('GET', `/simulations/${id}/settings`)).settings as Json
+      say(
+        'demo settings',
+        `dp ${settings.particleDiameter} m, end ${settings.endTime} s, output every ${settings.outputTimeInterval} s`,
+      )
+    }
 
     memory.phase('discretization')
     let started = performance.now()
@@ -246,7 +292,7 @@ async function main(): Promise<void> {
     if (discretization.state !== 'done')
       throw new Error(`discretization ${discretization.state}: ${JSON.stringify(discretization)}`)
     const summary = discretization.summary as Json
-    say('particle diameter', `${DP} m`)
+    if (!DEMO) say('particle diameter', `${DP} m`)
     say(
       'particles',
       `${summary.fluidCount} fluid + ${summary.wallCount} wall = ${summary.particleCount}`,
@@ -266,7 +312,8 @@ async function main(): Promise<void> {
     for (;;) {
       outputs = (await api('GET', `/simulations/${id}/outputs`)) as unknown as Json[]
       state = (await api('GET', `/simulations/${id}`)).state as string
-      if (outputs.length > OUTPUTS || ['completed', 'failed', 'stopped'].includes(state)) break
+      if ((!DEMO && outputs.length > OUTPUTS) || ['completed', 'failed', 'stopped'].includes(state))
+        break
       await sleep(1000)
     }
     if (state === 'failed')
@@ -326,7 +373,7 @@ async function main(): Promise<void> {
       if (!existsSync(join(REPO_ROOT, 'dist', 'index.html')))
         throw new Error('dist/ is missing: run `npm run build` first')
       memory.phase('results')
-      const results = await openInResults(server.baseUrl, id)
+      const results = await openInResults(server.baseUrl, id, outputs.at(-1)!.outputNo as number)
       say('Results viewport', `${results.points}, ${results.shown}`)
       say('Results: first particles drawn', `${results.drawnS.toFixed(0)} s after opening`)
       say('screenshot', results.shot)

@@ -124,11 +124,12 @@ export async function seedDatabase(db: Kysely<Database>, clock: Clock): Promise<
       {
         name: DEMO_PROJECT_NAME,
         description:
-          'Dam break study: a water column collapses under gravity and floods a tank, the classic benchmark for free-surface flow.',
+          'Dam break study: a water column collapses under gravity, floods a tank and hits an obstacle, the classic benchmark for free-surface flow.',
       },
       {
         name: DEMO_SIMULATION_NAME,
-        description: 'Collapse of a water column, twice as high as wide, in a closed tank.',
+        description:
+          'A water column collapses in a closed tank and its surge hits a box on the floor (after SPHERIC Test 2, at a third of its size).',
         settings: damBreakSettings(),
       },
     )

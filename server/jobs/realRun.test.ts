@@ -57,10 +57,11 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
     const summary = record.summary
     expect(summary.particleCount).toBe(summary.fluidCount + summary.wallCount)
     expect(summary.fluidCount).toBeGreaterThan(0)
-    // the water column keeps its volume: 0.2 × 0.1 × 0.4 m = 8 L in 1,000 particles of 2 cm
+    // the water column keeps its volume: 0.38 × 0.3 × 0.18 m = 20.52 L in 19 × 15 × 9 = 2,565
+    // particles of 2 cm
     const water = (summary.parts as Json[]).find((p) => p.role === 'fluid')
-    expect(water.particleCount).toBe(1000)
-    expect(water.geometricVolume).toBeCloseTo(0.008, 9)
+    expect(water.particleCount).toBe(2565)
+    expect(water.geometricVolume).toBeCloseTo(0.02052, 7)
     expect(Math.abs(water.volumeDifference as number)).toBeLessThan(1e-6)
     const parts = (await server.request('GET', `/api/simulations/${simulationId}/parts`, { token }))
       .body as Json[]
@@ -79,10 +80,17 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
 
   it('runs, stops after an output, resumes from that checkpoint to completed, with log and credits', async () => {
     const path = `/api/simulations/${simulationId}`
-    // a pressure sensor near the floor under the water column, sampled every step
+    // a pressure sensor in the water column, sampled every step: 4 particles (more than the
+    // kernel's support) above the floor and below the surface of the 2 cm copy, so neither the
+    // wall nor the free surface is within its reach
     const sensor = await server.request('POST', `${path}/custom_sensors`, {
       token,
-      body: { name: 'Floor', kind: 'point', position: [0.1, 0.05, 0.02], sampleRate: 'every_step' },
+      body: {
+        name: 'Middle',
+        kind: 'point',
+        position: [0.1, 0.15, 0.08],
+        sampleRate: 'every_step',
+      },
     })
     expect(sensor.status, sensor.text).toBe(201)
     const restarted = await server.request('POST', `${path}/jobs`, {
@@ -112,10 +120,10 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
       numerics: {
         kernel: 'wendland',
         particleDiameter: 0.02,
-        speedOfSound: 20,
-        speedOfSoundRule: 'material',
+        // the material's 10 m/s is under the solver's 10 √(g H) for the 0.18 m of water
+        speedOfSoundRule: 'gravity_wave',
         integrator: 'rk4_dual_step',
-        fluidParticles: 1000,
+        fluidParticles: 2565,
         threads: 1,
       },
     })
@@ -148,9 +156,9 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
     expect(times[0]).toBe(0)
     expect(times.at(-1)).toBeCloseTo(0.06, 9)
     for (let k = 1; k < times.length; k++) expect(times[k]).toBeGreaterThan(times[k - 1]!)
-    // hydrostatic at the start: about ρ g (0.4 − 0.02) = 3.7 kPa
-    expect(series.pressure[0]).toBeGreaterThan(0.9 * 1000 * 9.81 * 0.38)
-    expect(series.pressure[0]).toBeLessThan(1.1 * 1000 * 9.81 * 0.38)
+    // hydrostatic at the start: about ρ g (0.18 − 0.08) = 0.98 kPa
+    expect(series.pressure[0]).toBeGreaterThan(0.9 * 1000 * 9.81 * 0.1)
+    expect(series.pressure[0]).toBeLessThan(1.1 * 1000 * 9.81 * 0.1)
   }, 200_000)
 
   it('ends a stop during the launch of a real job thread cleanly, with nothing half-started', async () => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { defaultMaterialProperties } from '../../domain/materials.ts'
+import { DEFAULT_SPEED_OF_SOUND, defaultMaterialProperties } from '../../domain/materials.ts'
 import { defaultAppearance, defaultComponent, type Part } from '../../domain/parts.ts'
 import { defaultSettings, type SimulationSettings } from '../../domain/settings.ts'
 import type { Vec3 } from '../../domain/vector.ts'
@@ -7,36 +7,39 @@ import { buildBoxMesh, computeShapeInfo, transformMesh } from '../../solver/geom
 import type { Database } from '../db/schema.ts'
 
 /*
- * The setup of the seeded 'Dam break' demo: a water column of width a and height 2a (Martin & Moyce
- * 1952) at the left end of a closed tank, collapsing under gravity. Sizes sit in one constant so the
- * solver side can tune the run time (about a minute on 2 cores) without touching the seed.
+ * The setup of the seeded 'Dam break' demo: a three-dimensional dam break hitting an obstacle, after
+ * SPHERIC Test 2 (Kleefsman et al. 2005, J. Comput. Phys. 206; a 3.22 × 1 × 1 m tank, a water
+ * column 1.228 m long and 0.55 m high across the tank's width, a 0.161 × 0.403 × 0.161 m box on
+ * the floor), scaled to about a third (0.31) and mirrored so the water starts at the origin:
+ * the column collapses, its surge hits the box at about t = 0.2 s, runs up its face, wraps around
+ * it and reaches the far wall. Sizes sit in one constant so the solver side can tune the run time
+ * (about two minutes on 2 cores) without touching the seed.
  */
 
 /** Sizes in m, s, m/s. */
 export const DEMO_DAM_BREAK = {
-  /** Column width a (x) and height 2a (z). */
-  columnWidth: 0.2,
-  columnHeight: 0.4,
-  /** Depth of tank and column (y): a slab, so the flow is nearly two-dimensional. */
-  depth: 0.1,
-  /** Tank length 4a: the surge front reaches the far wall at about T = t·√(2g/a) ≈ 3. */
-  tankLength: 0.8,
-  tankHeight: 0.5,
+  /** Water column: length (x), the tank's whole width (y) and height (z). */
+  columnLength: 0.38,
+  columnHeight: 0.18,
+  /** Tank width (y), which the column spans. */
+  depth: 0.3,
+  tankLength: 1,
+  tankHeight: 0.3,
+  /** The obstacle: a box on the floor, centred across the tank, 0.2 m before the far wall. */
+  obstacleMin: [0.74, 0.09, 0] as const,
+  obstacleSize: [0.06, 0.12, 0.06] as const,
   /**
-   * 10 × 20 × 5 = 1,000 fluid and about 8,000 wall particles. Measured here: at 0.007 m (23,142
-   * fluid + 70,620 wall particles) a step takes about 0.5 s on 2 idle cores and the time step is
-   * 1.4e-4 s, i.e. about an hour for 1 s; cost per simulated second scales with N·c/dp, so
-   * 0.02 m with c = 25 m/s is about 100× cheaper: roughly a minute.
+   * 38 × 30 × 18 = 20,520 fluid particles (every size above is a whole number of 2 cm cells, so
+   * coarser copies of the demo at 2 cm fill exactly too: 2,565 fluid particles).
    */
-  particleDiameter: 0.02,
-  endTime: 1,
-  outputTimeInterval: 0.02,
+  particleDiameter: 0.01,
+  endTime: 0.5,
+  outputTimeInterval: 0.01,
   /**
-   * Weakly compressible: about 7 × the largest flow speed √(2g·2a) ≈ 2.8 m/s, and the solver's own
-   * floor 10√(g·2a) ≈ 19.8 m/s. Measured (solver/run, 2 threads, 1,000 fluid + 10,686 wall
-   * particles, default settings): 65 s for the 1 s run at 20 m/s, 85 s at 25 m/s.
+   * The material's speed of sound: the default floor, so the solver's own rule 10·√(g·H) =
+   * 13.3 m/s chooses c0 (solver/sph/NUMERICS.md, 'Speed of sound').
    */
-  speedOfSound: 20,
+  speedOfSound: DEFAULT_SPEED_OF_SOUND,
   /** Margin of the deletion boundary around the tank. */
   domainMargin: 0.05,
 } as const
@@ -82,7 +85,7 @@ function boxShape(min: Vec3, dimensions: Vec3): Part['shape'] {
 
 /**
  * Writes the demo setup of a fresh simulation (created with damBreakSettings()): water (material 0),
- * the rigid tank and the water column filled to its height.
+ * the rigid tank, the obstacle and the water column filled to its height.
  */
 export async function seedDamBreakSetup(
   db: Kysely<Database>,
@@ -113,9 +116,16 @@ export async function seedDamBreakSetup(
       appearance: { ...defaultAppearance(4), opacity: 0.3, translucent: true },
     },
     {
+      name: 'Obstacle',
+      component: { ...defaultComponent('rigid'), velocityKind: 'slip' },
+      shape: boxShape([...d.obstacleMin], [...d.obstacleSize]),
+      material_id: null,
+      appearance: defaultAppearance(2),
+    },
+    {
       name: 'Water column',
       component: { ...defaultComponent('filling'), height: d.columnHeight },
-      shape: boxShape([0, 0, 0], [d.columnWidth, d.depth, d.columnHeight]),
+      shape: boxShape([0, 0, 0], [d.columnLength, d.depth, d.columnHeight]),
       material_id: 0,
       appearance: defaultAppearance(0),
     },

@@ -258,7 +258,7 @@ describeEachDialect('setup API: movements, datatables, clone, run setup', (diale
 
   // ── Demo, run setup, OpenAPI ─────────────────────────────────────────────────────────────────
 
-  it('seeds the dam break with a runnable setup: water, a tank and a column twice as high as wide', async () => {
+  it('seeds the dam break with a runnable setup: water, a tank, an obstacle and the water column', async () => {
     const projects = await api('GET', '/projects?q=Demo')
     const demo = (projects.body.results as Json[]).find((p) => p.name === DEMO_PROJECT_NAME)
     const simulationId = demo.simulations[0].id as number
@@ -278,15 +278,23 @@ describeEachDialect('setup API: movements, datatables, clone, run setup', (diale
     expect(setup.materials).toEqual([
       expect.objectContaining({ id: 0, name: 'Water', speedOfSound: DEMO_DAM_BREAK.speedOfSound }),
     ])
-    const [tank, column] = setup.parts
+    const [tank, obstacle, column] = setup.parts
     expect(tank?.component.type).toBe('rigid')
+    expect(obstacle?.component.type).toBe('rigid')
+    const obstacleBox = obstacle?.shape.info?.boundingBox
+    expect(obstacleBox?.min[0]).toBeCloseTo(DEMO_DAM_BREAK.obstacleMin[0], 6)
+    expect(obstacleBox && obstacleBox.max[2] - obstacleBox.min[2]).toBeCloseTo(
+      DEMO_DAM_BREAK.obstacleSize[2],
+      6,
+    )
     expect(column?.component).toMatchObject({
       type: 'filling',
       height: DEMO_DAM_BREAK.columnHeight,
     })
     const box = column?.shape.info?.boundingBox
-    expect(box && box.max[2] - box.min[2]).toBeCloseTo(2 * DEMO_DAM_BREAK.columnWidth, 6)
-    expect(box && box.max[0] - box.min[0]).toBeCloseTo(DEMO_DAM_BREAK.columnWidth, 6)
+    expect(box && box.max[2] - box.min[2]).toBeCloseTo(DEMO_DAM_BREAK.columnHeight, 6)
+    expect(box && box.max[0] - box.min[0]).toBeCloseTo(DEMO_DAM_BREAK.columnLength, 6)
+    expect(box && box.max[1] - box.min[1]).toBeCloseTo(DEMO_DAM_BREAK.depth, 6)
     expect(setup.meshes).toEqual({})
     expect(await checkRunnableSetup(t.server.database.handle.db, simulationId)).toMatchObject({
       runnable: true,
