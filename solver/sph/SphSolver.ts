@@ -124,6 +124,8 @@ class SphSolver implements Solver {
   #count: number
   #fluidCount = 0
   #wallsAtRest = false
+  /** Every part was at rest at the last placeWalls (a sort since then only lost accelerations). */
+  #wallsPlacedAtRest = false
   #timeS = 0
   #step = 0
   #deletedOutside = 0
@@ -241,7 +243,14 @@ class SphSolver implements Solver {
       anyMoving ||= moving === 1
     }
     if (!anyMoving && this.#wallsAtRest) return
+    if (!anyMoving && this.#wallsPlacedAtRest) {
+      // only a sort came between: the threads put the walls back at rest (same numbers)
+      this.#runner.run(PHASE.restWalls)
+      this.#wallsAtRest = true
+      return
+    }
     this.#wallsAtRest = !anyMoving
+    this.#wallsPlacedAtRest = !anyMoving
     placeWalls(this.#arrays, this.#count, this.#transforms, this.#partMoving)
   }
 

@@ -188,3 +188,22 @@ export function updateRungeKutta(
     velZ[i] = startVZ[i]! + step * kvz
   }
 }
+
+/**
+ * Walls of parts at rest, over a particle range: back at their rest position with zero velocity
+ * and acceleration (what placeWalls does for a part at rest), so that threads can share it after
+ * a sort, which does not carry the accelerations and viscous velocities.
+ */
+export function restWalls(a: ParticleArrays, begin: number, end: number): void {
+  const { posX, posY, posZ, refX, refY, refZ, velX, velY, velZ, accX, accY, accZ, kind } = a
+  const { viscVX, viscVY, viscVZ } = a
+  for (let i = begin; i < end; i++) {
+    if (kind[i] === FLUID) continue
+    posX[i] = refX[i]!
+    posY[i] = refY[i]!
+    posZ[i] = refZ[i]!
+    velX[i] = velY[i] = velZ[i] = 0
+    accX[i] = accY[i] = accZ[i] = 0
+    viscVX[i] = viscVY[i] = viscVZ[i] = 0
+  }
+}

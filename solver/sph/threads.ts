@@ -35,7 +35,13 @@ import {
   shiftParticles,
   STAT_STRIDE,
 } from './interactions.ts'
-import { correctSymplectic, predictSymplectic, RK_STAGE, updateRungeKutta } from './integration.ts'
+import {
+  correctSymplectic,
+  predictSymplectic,
+  restWalls,
+  RK_STAGE,
+  updateRungeKutta,
+} from './integration.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
 
@@ -54,8 +60,23 @@ export const PHASE = {
   exit: 12,
   /** The per-block work estimate of the forces and walls splits (workSplit.ts). */
   measure: 13,
+  /** Walls of parts at rest back at rest (after a sort, see restWalls). */
+  restWalls: 14,
 } as const
 export type Phase = (typeof PHASE)[keyof typeof PHASE]
+
+/** Sorts between two estimates of the per-block work on an unchanged grid (see partition()). */
+const REMEASURE_SORTS = 8
+/** The grid parameters that fix which cells a block holds. */
+const GRID_KEY = [
+  GRID_PARAM.originX,
+  GRID_PARAM.originY,
+  GRID_PARAM.originZ,
+  GRID_PARAM.cellSize,
+  GRID_PARAM.nx,
+  GRID_PARAM.ny,
+  GRID_PARAM.nz,
+] as const
 
 /** Phase parameters (Float64Array): the time step of an integration phase, the shift scale. */
 const PARAM = { dt: 0 } as const
@@ -153,6 +174,9 @@ export function runPhaseRange(
     case PHASE.shift:
       shiftParticles(ctx, cellBegin, cellEnd, dt)
       break
+    case PHASE.restWalls:
+      restWalls(ctx.arrays, begin, end)
+      break
     case PHASE.measure:
       measureCellWork(ctx.grid, ctx.grid.work, cellBegin, cellEnd, dynamicWalls)
       break
@@ -242,8 +266,9 @@ export class PhaseRunner {
   #ranges: Int32Array
   #workers: Worker[]
   #threads: number
-  #forcesBalance = 1
-  #wallsBalance = 1
+  /** The grid parameters (GRID_KEY) of the last work estimate, and sorts since it was made. */
+  #gridKey = new Float64Array(GRID_KEY.length).fill(NaN)
+  #sortsSinceMeasure = 0
 
   private constructor(
     ctx: InteractionContext,
@@ -338,10 +363,23 @@ export class PhaseRunner {
         ranges[split * stride] = 0
         ranges[split * stride + 1] = cellCount
       }
-      this.#forcesBalance = 1
-      this.#wallsBalance = 1
       return
     }
+    // the estimate is made again every REMEASURE_SORTS sorts, or at once when the grid changed
+    // shape (its blocks would be other cells): particles move under 0.02 h per step
+    const p = grid.params
+    const key = this.#gridKey
+    let same = this.#sortsSinceMeasure < REMEASURE_SORTS - 1
+    for (let k = 0; k < GRID_KEY.length; k++) {
+      const value = p[GRID_KEY[k]!]!
+      if (key[k] !== value) same = false
+      key[k] = value
+    }
+    if (same) {
+      this.#sortsSinceMeasure++
+      return
+    }
+    this.#sortsSinceMeasure = 0
     const measure = SPLIT.measure * stride
     for (let t = 0; t < threads; t++)
       ranges[measure + t] = ranges[particles + t]! - (ranges[particles + t]! % BLOCK_CELLS)
@@ -349,8 +387,6 @@ export class PhaseRunner {
     this.run(PHASE.measure)
     splitByWork(grid.work, WORK.forces, cellCount, threads, ranges, SPLIT.forces * stride)
     splitByWork(grid.work, WORK.walls, cellCount, threads, ranges, SPLIT.walls * stride)
-    this.#forcesBalance = this.#estimatedBalance(WORK.forces, SPLIT.forces)
-    this.#wallsBalance = this.#estimatedBalance(WORK.walls, SPLIT.walls)
   }
 
   /** Largest over mean estimated work of the threads in a split (1: perfect). */
@@ -378,7 +414,11 @@ export class PhaseRunner {
    * the loops sharing its split) and of the wall extrapolation: 1 on one thread.
    */
   balance(): { forces: number; walls: number } {
-    return { forces: this.#forcesBalance, walls: this.#wallsBalance }
+    if (this.#threads === 1) return { forces: 1, walls: 1 }
+    return {
+      forces: this.#estimatedBalance(WORK.forces, SPLIT.forces),
+      walls: this.#estimatedBalance(WORK.walls, SPLIT.walls),
+    }
   }
 
   /** Runs a phase on all threads and returns when every thread has finished it. */
