@@ -21,6 +21,7 @@ import {
   pageSchema,
 } from './projects.ts'
 import { ASSEMBLY_ROUTES } from './rest/assemblyRoutes.ts'
+import { DASHBOARD_ROUTES } from './rest/dashboardRoutes.ts'
 import { EXPORT_ROUTES } from './rest/exportRoutes.ts'
 import { RESULTS_ROUTES } from './rest/resultsRoutes.ts'
 import { RUN_ROUTES } from './rest/runRoutes.ts'
@@ -281,6 +282,7 @@ export const ROUTES = {
   ...EXPORT_ROUTES,
   ...VIEWPORT_ROUTES,
   ...ASSEMBLY_ROUTES,
+  ...DASHBOARD_ROUTES,
 } as const satisfies Record<string, RouteDef>
 
 export type RouteName = keyof typeof ROUTES

@@ -24,6 +24,7 @@ import type { Database } from './db/schema.ts'
 import { registerExports } from './exports/registerExports.ts'
 import { registerSimulationFileRoutes } from './files/simulationFiles.ts'
 import { registerImageRoutes } from './images/imageRoutes.ts'
+import { registerGraphUpload } from './dashboards/graphs.ts'
 import { registerJobs, type JobOptions } from './jobs/registerJobs.ts'
 import { registerOutputBundleRoute } from './results/bundleRoute.ts'
 import { registerResultsChannel } from './results/session/resultsChannel.ts'
@@ -195,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSimulationFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerUploadRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   registerImageRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
+  registerGraphUpload(app, { db: options.db, clock })
   registerOutputBundleRoute(app, { db: options.db, clock, dataDir: options.dataDir })
   registerSetupFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerResultsChannel(app, { db: options.db, clock, dataDir: options.dataDir })

@@ -1,5 +1,12 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
 import type { AssembliesTable, AssemblyPartsTable } from '../assemblies/tables.ts'
+import type {
+  DashboardGraphsTable,
+  DashboardTemplatesTable,
+  DashboardTilesTable,
+  DashboardVariablesTable,
+  DashboardViewsTable,
+} from '../dashboards/tables.ts'
 
 /*
  * One schema for SQLite and PostgreSQL: timestamps are ISO-8601 text (they sort as text), JSON is
@@ -377,6 +384,11 @@ export interface Database {
   user_export_files: UserExportFilesTable
   assemblies: AssembliesTable
   assembly_parts: AssemblyPartsTable
+  dashboard_views: DashboardViewsTable
+  dashboard_tiles: DashboardTilesTable
+  dashboard_templates: DashboardTemplatesTable
+  dashboard_variables: DashboardVariablesTable
+  dashboard_graphs: DashboardGraphsTable
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>

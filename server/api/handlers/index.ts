@@ -9,6 +9,7 @@ import {
 } from './account.ts'
 import { login, logout, refresh } from './auth.ts'
 import { assemblyHandlers } from './assemblyHandlers.ts'
+import { dashboardHandlers } from '../../dashboards/handlers.ts'
 import { exportHandlers } from './exportHandlers.ts'
 import { resultsHandlers } from './resultsHandlers.ts'
 import { runHandlers } from './runHandlers.ts'
@@ -62,5 +63,6 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     ...exportHandlers,
     ...viewportHandlers,
     ...assemblyHandlers,
+    ...dashboardHandlers,
   }
 }
