@@ -7,6 +7,7 @@ import {
   toDiscretization,
 } from '../../jobs/records.ts'
 import { findEditableSimulation } from '../../setup/access.ts'
+import { assertStorageAvailable } from '../../storage/usage.ts'
 import { findAccessibleSimulation } from '../access.ts'
 import { notFound } from '../apiError.ts'
 import type { AreaHandlers } from '../context.ts'
@@ -39,6 +40,8 @@ const startDiscretization: Handlers['startDiscretization'] = async (
       DISCRETIZATION_BLOCKED.text,
       issues.filter((i) => i.level !== 'warning'),
     )
+  // A discretization writes point clouds: refused while the organization's storage is full.
+  await assertStorageAvailable(db, simulation.organization_id, 0)
   const nowIso = clock.nowIso()
   const row = await db
     .insertInto('jobs')

@@ -7,6 +7,7 @@ import {
 } from '../../../domain/results.ts'
 import { exportRunnerFor } from '../../exports/exportRegistry.ts'
 import { listOutputManifests, resolveRunId } from '../../results/outputFiles.ts'
+import { assertStorageAvailable } from '../../storage/usage.ts'
 import { ApiError } from '../apiError.ts'
 import { findAccessibleSimulation } from '../access.ts'
 import type { AreaHandlers } from '../context.ts'
@@ -53,6 +54,8 @@ export const exportHandlers: AreaHandlers<typeof EXPORT_ROUTES> = {
       .where('simulation_id', '=', simulation.id)
     if (!body.allObjects) sensorQuery = sensorQuery.where('id', 'in', [0, ...body.sensors])
     const sensors = await sensorQuery.orderBy('id').execute()
+    // An export writes files: refused while the organization's storage is full.
+    await assertStorageAvailable(context.db, simulation.organization_id, 0)
     return exportRunnerFor(context.db).startExport(simulation, runId, manifests, body, sensors)
   },
 

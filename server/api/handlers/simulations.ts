@@ -13,6 +13,7 @@ import { copySetup } from '../../setup/copySetup.ts'
 import { refuseUnavailableSwitches } from '../../setup/settings.ts'
 import { planSimulationRemoval, removeSimulationFiles } from '../../storage/removal.ts'
 import { findAccessibleImage } from '../../images/imageAccess.ts'
+import { assertStorageAvailable } from '../../storage/usage.ts'
 
 type Db = Kysely<Database>
 
@@ -139,6 +140,8 @@ export const cloneSimulation: RouteHandlers['cloneSimulation'] = async (
 async function cloneOnce(db: Db, user: SessionUser, nowIso: string, originalId: number) {
   return db.transaction().execute(async (trx) => {
     const original = await findAccessibleSimulation(trx, user, originalId)
+    // A clone is a new simulation that will fill the storage: refused while it is full.
+    await assertStorageAvailable(trx, original.organization_id, 0)
     const name = chooseCloneName(original.name, await simulationNamesIn(trx, original.project_id))
     const { id } = await trx
       .insertInto('simulations')
