@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises'
 import type { Kysely } from 'kysely'
 import { assemblyRunnerFor } from '../assemblies/AssemblyRunner.ts'
 import type { Database } from '../db/schema.ts'
+import { IMAGE_UPLOAD_KIND } from '../images/imageAccess.ts'
 import { jobRunnerFor } from '../jobs/services.ts'
 import { flippedMeshStoredPath } from '../setup/meshFiles.ts'
 import { removeStoredFile, resolveStoredPath } from './files.ts'
@@ -9,8 +10,9 @@ import { simulationStorageDirectories } from './usage.ts'
 
 /*
  * Files go with what owns them (issue 13 item 6): a deleted simulation (alone or with its project)
- * takes its run directories, exports, point clouds and STEP files, and the uploads only it used.
- * An upload another simulation of the organization still uses, or that none ever used, stays.
+ * takes its run directories, exports, point clouds and STEP files, and the uploads only it used:
+ * STL parts, acceleration file, datatable CSVs and its post image. An upload another simulation of
+ * the organization still uses, or that none ever used, stays.
  */
 
 type Db = Kysely<Database>
@@ -28,13 +30,20 @@ function positiveId(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null
 }
 
-/** Upload ids the simulations' parts (STL shapes) and settings (acceleration file) name. */
+/**
+ * Upload ids the simulations' parts (STL shapes), settings (acceleration file) and post images
+ * name.
+ */
 async function namedUploadIds(db: Db, simulationIds: readonly number[]): Promise<Set<number>> {
   const ids = new Set<number>()
   if (simulationIds.length === 0) return ids
   const [parts, simulations] = await Promise.all([
     db.selectFrom('parts').select('shape').where('simulation_id', 'in', simulationIds).execute(),
-    db.selectFrom('simulations').select('settings').where('id', 'in', simulationIds).execute(),
+    db
+      .selectFrom('simulations')
+      .select(['settings', 'post_image_id'])
+      .where('id', 'in', simulationIds)
+      .execute(),
   ])
   for (const part of parts) {
     const id = positiveId(parseObject(part.shape).fileId)
@@ -43,6 +52,7 @@ async function namedUploadIds(db: Db, simulationIds: readonly number[]): Promise
   for (const simulation of simulations) {
     const id = positiveId(parseObject(simulation.settings).accelerationFileId)
     if (id !== null) ids.add(id)
+    if (simulation.post_image_id !== null) ids.add(simulation.post_image_id)
   }
   return ids
 }
@@ -125,7 +135,8 @@ async function removeUnusedUploads(
     // The row first: the file is never served once its deletion has begun.
     await db.deleteFrom('uploads').where('id', '=', upload.id).execute()
     if (upload.stored_path !== '') await removeStoredFile(dataDir, upload.stored_path)
-    await removeStoredFile(dataDir, flippedMeshStoredPath(organizationId, upload.id))
+    if (upload.kind !== IMAGE_UPLOAD_KIND)
+      await removeStoredFile(dataDir, flippedMeshStoredPath(organizationId, upload.id))
   }
 }
 
