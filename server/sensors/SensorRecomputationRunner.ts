@@ -11,7 +11,15 @@ import type { Clock } from '../clock.ts'
 import type { Database, JobsTable } from '../db/schema.ts'
 import { computeTriangleCentroids } from '../meshes/triangles.ts'
 import { listOutputManifests } from '../results/outputFiles.ts'
+import { refreshSimulationSize } from '../storage/usage.ts'
 import type { SensorJobInput } from './computeOutput.ts'
+import {
+  SENSOR_JOB_KIND,
+  emptyRecomputation,
+  readMessages,
+  readPayload,
+  type SensorJobPayload,
+} from './recomputationRecord.ts'
 import { runSensorsDirectory } from './layout.ts'
 import {
   SENSOR_SHUTDOWN_REASON,
@@ -39,15 +47,7 @@ import {
 type Db = Kysely<Database>
 type JobRow = Selectable<JobsTable>
 
-/** Kind of the recomputation rows in `jobs`. */
-export const SENSOR_JOB_KIND = 'sensorRecomputation'
-
-/** What a recomputation row keeps in `payload`. */
-interface SensorJobPayload {
-  runId: number
-  sensorIds: number[]
-  outputs: number[]
-}
+export { SENSOR_JOB_KIND, emptyRecomputation } from './recomputationRecord.ts'
 
 /** Options of a runner. */
 export interface SensorRunnerOptions {
@@ -55,47 +55,6 @@ export interface SensorRunnerOptions {
   clock: Clock
   dataDir: string
   executor?: SensorExecutor
-}
-
-function readPayload(job: JobRow): SensorJobPayload {
-  try {
-    const parsed = JSON.parse(job.payload) as Partial<SensorJobPayload>
-    return {
-      runId: parsed.runId ?? 0,
-      sensorIds: parsed.sensorIds ?? [],
-      outputs: parsed.outputs ?? [],
-    }
-  } catch {
-    return { runId: 0, sensorIds: [], outputs: [] }
-  }
-}
-
-function readMessages(text: string): JobMessage[] {
-  try {
-    const parsed = JSON.parse(text) as unknown
-    return Array.isArray(parsed) ? (parsed as JobMessage[]) : []
-  } catch {
-    return []
-  }
-}
-
-/** The record of GET …/sensor_outputs/recomputation when none was ever started. */
-export function emptyRecomputation(simulationId: number): SensorRecomputation {
-  return {
-    id: null,
-    simulationId,
-    runId: null,
-    state: 'unknown',
-    progress: 0,
-    sensorIds: [],
-    outputsDone: 0,
-    outputsTotal: 0,
-    failedOutputs: [],
-    errors: [],
-    warnings: [],
-    createdAt: null,
-    updatedAt: null,
-  }
 }
 
 /** Runs sensor recomputations; one per simulation at a time. */
@@ -166,6 +125,7 @@ export class SensorRecomputationRunner {
     const outputs = manifests.map((manifest) => manifest.outputNo)
     await deleteRunSensorSamples(this.#dataDir, simulationId, runId)
     await clearSensorOutputStates(this.#db, simulationId)
+    await this.#measure(simulationId)
     const nowIso = this.#clock.nowIso()
     const payload: SensorJobPayload = { runId, sensorIds, outputs }
     const { id } = await this.#db
@@ -199,7 +159,19 @@ export class SensorRecomputationRunner {
       await active.done
     }
     await this.#removeTemporaryFiles(simulationId, readPayload(job).runId)
+    await this.#measure(simulationId)
     return true
+  }
+
+  /**
+   * Stores the simulation's size as the bytes on disk once its sensor results changed (issue 13:
+   * a recomputation wrote them without the size or the organization's consumption following).
+   * A failed measurement leaves the last size; the next write or start measures again.
+   */
+  async #measure(simulationId: number): Promise<void> {
+    await refreshSimulationSize(this.#db, this.#dataDir, simulationId).catch((error: unknown) =>
+      console.error(`Measuring simulation ${simulationId} after its sensors failed`, error),
+    )
   }
 
   async #latestJob(simulationId: number): Promise<JobRow | undefined> {
@@ -252,6 +224,7 @@ export class SensorRecomputationRunner {
     entry.done = this.#run(job, controller.signal)
       .catch(async (error: unknown) => {
         if (this.#closed) return
+        await this.#measure(job.simulation_id)
         const description = error instanceof Error ? error.message : String(error)
         await this.#finish(job.id, 'failed', [{ description }]).catch(() => undefined)
       })
@@ -333,6 +306,8 @@ export class SensorRecomputationRunner {
       signal,
     )
     if (this.#closed || outcome === 'aborted') return
+    // Measured before the end is recorded: a client that sees 'done' sees the new size.
+    await this.#measure(job.simulation_id)
     const record = await this.#toRecord((await this.#readJob(job.id)) ?? job)
     await this.#finish(
       job.id,
