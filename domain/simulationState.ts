@@ -80,6 +80,30 @@ export function statusTooltip(state: SimulationState): string {
   }
 }
 
+/** Why a run stopped by itself: its stop condition (the server's lastStopCondition). */
+export const STOP_CONDITION_TOOLTIPS: Readonly<Record<string, string>> = {
+  time: 'Simulation stopped: physical time limit reached.',
+  runtime: 'Simulation stopped: runtime limit reached.',
+  credits: 'Simulation stopped: credit limit reached.',
+  particle_nbr: 'Simulation stopped: particle count limit reached.',
+}
+/** A run the organization's credits ran out for (lastStopCondition credits at threshold 0). */
+export const CREDITS_RAN_OUT_TOOLTIP = 'The simulation stopped: not enough credits left.'
+
+/**
+ * The status badge's tooltip with the stop's cause: 'Simulation stopped by user.' only when no
+ * stop condition ended the run (issue 14: a credit stop read as a user's).
+ */
+export function statusTooltipOf(
+  state: SimulationState,
+  lastStopCondition: { valueType: string; threshold: number } | null,
+): string {
+  if (state !== 'stopped' || lastStopCondition === null) return statusTooltip(state)
+  if (lastStopCondition.valueType === 'credits' && lastStopCondition.threshold === 0)
+    return CREDITS_RAN_OUT_TOOLTIP
+  return STOP_CONDITION_TOOLTIPS[lastStopCondition.valueType] ?? statusTooltip(state)
+}
+
 /** Toast on a state change (not shown on the dashboard); null where the spec has none. */
 export function stateChangeToast(
   state: SimulationState,

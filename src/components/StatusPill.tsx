@@ -1,4 +1,4 @@
-import { statusTooltip, type SimulationState } from '../../domain/simulationState.ts'
+import { statusTooltipOf, type SimulationState } from '../../domain/simulationState.ts'
 import { capitalize } from '../lib/format.ts'
 import { Tooltip } from './Tooltip.tsx'
 
@@ -18,9 +18,16 @@ const TONES: Record<SimulationState, string> = {
   'creation failed': 'danger',
 }
 
-export function StatusPill({ state }: { state: SimulationState }) {
+export function StatusPill({
+  state,
+  lastStopCondition = null,
+}: {
+  state: SimulationState
+  /** What ended a stopped run by itself (null: the user stopped it, or not stopped). */
+  lastStopCondition?: { valueType: string; threshold: number } | null
+}) {
   return (
-    <Tooltip content={statusTooltip(state)}>
+    <Tooltip content={statusTooltipOf(state, lastStopCondition)}>
       <span className={`pill pill--${TONES[state]}`} tabIndex={0}>
         <span className="pill__dot" aria-hidden="true" />
         {capitalize(state)}

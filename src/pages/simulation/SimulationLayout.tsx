@@ -152,7 +152,7 @@ function SimulationFrame({ id, mode }: { id: string; mode: SimulationMode }) {
       <header className="sim-header">
         <div className="sim-header__title-row">
           <h1 className="page__title">{simulation.name}</h1>
-          <StatusPill state={simulation.state} />
+          <StatusPill state={simulation.state} lastStopCondition={simulation.lastStopCondition} />
           {simulation.uploadedSetup && <span className="tag">Uploaded setup</span>}
           <RunControls simulation={simulation} />
         </div>

@@ -39,6 +39,7 @@ import {
 import { ResultsConnectionToast } from './statistics/ConnectionToast.tsx'
 import { StatisticsPanel } from './statistics/StatisticsPanel.tsx'
 import { Timeline } from './timeline/Timeline.tsx'
+import { RunSidebarToggle } from '../sidebar/RunSidebarToggle.tsx'
 
 /** Still-running simulations get new outputs: poll at the outputs rate, otherwise rarely. */
 function manifestPollMs(simulation: Simulation): number {
@@ -154,6 +155,7 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
           <OutputLoadingChip list={list} />
           <span className="results-page__toolbar-spacer" />
           <ExportPanel simulation={simulation} list={list} />
+          <RunSidebarToggle simulation={simulation} mode="postprocessor" />
         </div>
         <div className="results-page__viewport">
           <Viewport label="Results 3D view">

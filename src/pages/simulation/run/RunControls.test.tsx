@@ -7,6 +7,7 @@ import { permissionsForRole, type User } from '../../../../domain/account.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
 import { tokenStore } from '../../../api/index.ts'
 import { CurrentUserContext } from '../../../lib/currentUser.ts'
+import { toastsAtom } from '../../../state/toastsAtom.ts'
 import { RunControls } from './RunControls.tsx'
 
 const USER: User = {
@@ -63,12 +64,15 @@ function replyTo(path: string): Response {
   if (path === 'POST /api/simulations/4/jobs')
     return json(simulationIn({ state: 'launching', setupLocked: true }), 201)
   if (path === 'DELETE /api/simulations/4/jobs')
-    return json(simulationIn({ state: 'stopping', setupLocked: true }))
+    return stopFails
+      ? json({ code: 'internal', title: 'Internal error', description: 'Unknown error' }, 500)
+      : json(simulationIn({ state: 'stopping', setupLocked: true }))
   return json({ code: 'resource_not_found', title: 'x', description: 'x' }, 404)
 }
 
 let requests: { method: string; url: URL; body: unknown }[] = []
 let runnable = true
+let stopFails = false
 
 class FakeWebSocket {
   readyState = 0
@@ -83,6 +87,7 @@ class FakeWebSocket {
 beforeEach(() => {
   requests = []
   runnable = true
+  stopFails = false
   tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
   vi.stubGlobal('WebSocket', FakeWebSocket)
   vi.stubGlobal(
@@ -109,8 +114,9 @@ afterEach(() => {
 
 function renderControls(simulation: Simulation) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const store = createStore()
   render(
-    <JotaiProvider store={createStore()}>
+    <JotaiProvider store={store}>
       <QueryClientProvider client={queryClient}>
         <CurrentUserContext value={USER}>
           <RunControls simulation={simulation} />
@@ -118,6 +124,7 @@ function renderControls(simulation: Simulation) {
       </QueryClientProvider>
     </JotaiProvider>,
   )
+  return { queryClient, store }
 }
 
 describe('RunControls', () => {
@@ -191,5 +198,39 @@ describe('RunControls', () => {
     renderControls(simulationIn({ state: 'completed', setupLocked: true, resumable: false }))
     fireEvent.click(screen.getByRole('button', { name: 'Restart' }))
     expect(screen.getByRole('dialog', { name: 'Restart simulation?' })).toBeTruthy()
+  })
+
+  it('tells of a failed stop in the spec’s words only, without the server’s (issue 14)', async () => {
+    stopFails = true
+    const { store } = renderControls(simulationIn({ state: 'running', setupLocked: true }))
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, stop' }))
+    await waitFor(() => expect(store.get(toastsAtom)).toHaveLength(1))
+    expect(store.get(toastsAtom)[0]).toMatchObject({
+      kind: 'error',
+      title: 'Simulation could not be stopped',
+      description: 'Please try again in a few moments',
+    })
+  })
+
+  it('does not refetch the organization on the launching screen (issue 14)', async () => {
+    const { queryClient } = renderControls(simulationIn({}))
+    fireEvent.click(await screen.findByRole('button', { name: 'Run' }))
+    await screen.findByRole('dialog', { name: 'Run simulation' })
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Start' }))
+    await screen.findByText('The simulation is launching!')
+    const organizationCalls = () =>
+      requests.filter((r) => r.url.pathname === '/api/organizations').length
+    const before = organizationCalls()
+    // What every TransactionMessage of the live channel does while the run bills its credits.
+    for (let i = 0; i < 3; i++) await queryClient.invalidateQueries({ queryKey: ['organizations'] })
+    expect(organizationCalls()).toBe(before)
+  })
+
+  it('labels the solver once with its kind', async () => {
+    renderControls(simulationIn({}))
+    fireEvent.click(await screen.findByRole('button', { name: 'Run' }))
+    expect(await screen.findByRole('radio', { name: 'Dive SPH (CPU)' })).toBeTruthy()
   })
 })

@@ -16,7 +16,7 @@ import { Dialog } from '../../../components/Dialog.tsx'
 import { Spinner } from '../../../components/Spinner.tsx'
 import { useCurrentUser } from '../../../lib/currentUser.ts'
 import { useHasFeature, useOrganizationQuery } from '../../../queries/queries.ts'
-import { coreOptions } from './runButton.ts'
+import { coreOptions, solverLabel } from './runButton.ts'
 import {
   useAddConditionMutation,
   useDeleteConditionMutation,
@@ -46,6 +46,69 @@ export function StartRunDialog({
   solvers: readonly Solver[]
   onClose: () => void
 }) {
+  const start = useStartRunMutation(simulation.id)
+  // The result screen observes nothing but the start: while launching, the organization's credits
+  // change with every log line, and an observed organizations query refetched each time (issue 14).
+  if (start.isIdle)
+    return (
+      <StartForm
+        simulation={simulation}
+        mode={mode}
+        solvers={solvers}
+        onClose={onClose}
+        onStart={(input) => start.mutate(input)}
+      />
+    )
+  return (
+    <Dialog title={TITLES[mode]} onClose={onClose} size="small">
+      <div className="dialog__body run-result" role="status">
+        {start.isPending && (
+          <>
+            <Spinner size={22} label="Starting" />
+            <p>Starting the simulation…</p>
+          </>
+        )}
+        {start.isError && (
+          <>
+            <p className="run-result__title run-result__title--error">{RUN_TEXTS.startFailed}</p>
+            <p>{messageOf(start.error)}</p>
+          </>
+        )}
+        {start.isSuccess && (
+          <>
+            <p className="run-result__title">The simulation is launching!</p>
+            <p>Progress shows in the header and on the Monitor page.</p>
+          </>
+        )}
+      </div>
+      <footer className="dialog__footer">
+        {start.isError && (
+          <button type="button" className="button button--secondary" onClick={() => start.reset()}>
+            Back
+          </button>
+        )}
+        <button type="button" className="button button--primary" onClick={onClose} data-autofocus>
+          Done
+        </button>
+      </footer>
+    </Dialog>
+  )
+}
+
+/** Steps 1 (General) and 2 (Alerts) of the start form. */
+function StartForm({
+  simulation,
+  mode,
+  solvers,
+  onClose,
+  onStart,
+}: {
+  simulation: Simulation
+  mode: keyof typeof TITLES
+  solvers: readonly Solver[]
+  onClose: () => void
+  onStart: (input: { cores: number; solverId: number; resume: boolean }) => void
+}) {
   const user = useCurrentUser()
   const organization = useOrganizationQuery(user.organization.id)
   const cpuChoice = useHasFeature(user.organization.id, 'cpu')
@@ -58,53 +121,12 @@ export function StartRunDialog({
   const choosable = mode === 'resume' ? solvers.filter((s) => s.gpu === simulation.gpu) : solvers
   const [chosenSolverId, setSolverId] = useState<number | undefined>(undefined)
   const solverId = chosenSolverId ?? choosable[0]?.id
-  const start = useStartRunMutation(simulation.id)
   const coresId = useId()
   const solverLabelId = useId()
 
-  if (start.isPending || start.isError || start.isSuccess)
-    return (
-      <Dialog title={TITLES[mode]} onClose={onClose} size="small">
-        <div className="dialog__body run-result" role="status">
-          {start.isPending && (
-            <>
-              <Spinner size={22} label="Starting" />
-              <p>Starting the simulation…</p>
-            </>
-          )}
-          {start.isError && (
-            <>
-              <p className="run-result__title run-result__title--error">{RUN_TEXTS.startFailed}</p>
-              <p>{messageOf(start.error)}</p>
-            </>
-          )}
-          {start.isSuccess && (
-            <>
-              <p className="run-result__title">The simulation is launching!</p>
-              <p>Progress shows in the header and on the Monitor page.</p>
-            </>
-          )}
-        </div>
-        <footer className="dialog__footer">
-          {start.isError && (
-            <button
-              type="button"
-              className="button button--secondary"
-              onClick={() => start.reset()}
-            >
-              Back
-            </button>
-          )}
-          <button type="button" className="button button--primary" onClick={onClose} data-autofocus>
-            Done
-          </button>
-        </footer>
-      </Dialog>
-    )
-
   const submit = () => {
     if (solverId === undefined) return
-    start.mutate({ cores: coreCount, solverId, resume: mode === 'resume' })
+    onStart({ cores: coreCount, solverId, resume: mode === 'resume' })
   }
 
   return (
@@ -136,7 +158,7 @@ export function StartRunDialog({
                     disabled={!cpuChoice && choosable.length > 1}
                     onChange={() => setSolverId(solver.id)}
                   />
-                  {solver.name} ({solver.gpu ? 'GPU' : 'CPU'})
+                  {solverLabel(solver, solver.gpu)}
                 </label>
               ))}
             </div>
@@ -194,7 +216,7 @@ export function StartRunDialog({
 }
 
 /** Stop and warning conditions of the next run: the list and a row to add one. */
-function AlertsStep({ simulation }: { simulation: Simulation }) {
+export function AlertsStep({ simulation }: { simulation: Simulation }) {
   const conditions = useNextRunConditionsQuery(simulation.id, true)
   const add = useAddConditionMutation(simulation.id)
   const remove = useDeleteConditionMutation()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RUN_TEXTS } from '../../../../domain/rest/runRoutes.ts'
 import { runStatus } from '../../../../domain/simulationState.ts'
-import { coreOptions, runButtonFor } from './runButton.ts'
+import { coreOptions, runButtonFor, solverLabel } from './runButton.ts'
 
 const ready = { solverAvailable: true, setupBlocked: false }
 
@@ -76,5 +76,15 @@ describe('coreOptions', () => {
     expect(coreOptions(4)).toEqual([1, 2, 3, 4])
     expect(coreOptions(undefined)).toEqual([1])
     expect(coreOptions(0)).toEqual([1])
+  })
+})
+
+describe('solverLabel', () => {
+  it('does not repeat the kind a solver name already carries (issue 14)', () => {
+    expect(solverLabel({ name: 'Dive SPH (CPU)' }, false)).toBe('Dive SPH (CPU)')
+  })
+  it('adds CPU or GPU to a name without it', () => {
+    expect(solverLabel({ name: 'Dive SPH' }, true)).toBe('Dive SPH (GPU)')
+    expect(solverLabel({ name: 'Dive SPH' }, false)).toBe('Dive SPH (CPU)')
   })
 })

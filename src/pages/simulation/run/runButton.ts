@@ -83,3 +83,12 @@ export function coreOptions(maxCores: number | undefined): number[] {
   const max = Math.max(1, Math.floor(maxCores ?? 1))
   return Array.from({ length: max }, (_, i) => i + 1)
 }
+
+/**
+ * A solver as people read it: its name with CPU or GPU, unless the name already says so
+ * ('Dive SPH (CPU)', not 'Dive SPH (CPU) (CPU)').
+ */
+export function solverLabel(solver: { name: string }, gpu: boolean): string {
+  const kind = gpu ? 'GPU' : 'CPU'
+  return /\((CPU|GPU)\)$/.test(solver.name.trim()) ? solver.name : `${solver.name} (${kind})`
+}

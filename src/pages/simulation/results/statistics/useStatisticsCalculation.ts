@@ -1,3 +1,4 @@
+import { useSetAtom } from 'jotai'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ResultsSession, StreamHandle } from '../../../../../engine/results/ResultsSession.ts'
 import type { StatisticsConfig } from '../../../../../domain/results.ts'
@@ -8,6 +9,7 @@ import {
   startedResult,
   type StatisticsResult,
 } from './statisticsModel.ts'
+import { statisticsJobAtom } from '../../sidebar/statisticsJob.ts'
 
 /** Frames are folded into React state at most this often, so a long stream re-renders ~10×/s. */
 const FLUSH_INTERVAL_MS = 100
@@ -70,6 +72,21 @@ export function useStatisticsCalculation(session: ResultsSession | null, simId: 
 
   // Leaving the page stops what runs.
   useEffect(() => cancel, [cancel])
+
+  // The calculation is a job of the Run sidebar's Jobs Progress, which can cancel it there.
+  const publishJob = useSetAtom(statisticsJobAtom)
+  useEffect(() => {
+    publishJob(
+      result && {
+        simulationId: simId,
+        state: result.state,
+        progress: result.progress,
+        outputCount: result.outputs.length,
+        cancel,
+      },
+    )
+  }, [result, simId, cancel, publishJob])
+  useEffect(() => () => publishJob(null), [publishJob])
 
   return { result, start, cancel, setResult }
 }
