@@ -63,6 +63,16 @@ export const RunNumericsSchema = v.object({
   fluidParticles: v.number(),
   wallParticles: v.number(),
   threads: v.number(),
+  /**
+   * The speedup over one thread that the work split allows at the start: threads ÷ the largest
+   * over mean per-thread work of the force pass (issue 22). Absent in older records.
+   */
+  expectedSpeedup: v.optional(v.number()),
+  /** Process CPU time ÷ wall time over the run's stepping, written when the run ends. */
+  coresBusy: v.optional(v.number()),
+  /** CPU and wall seconds of the run's stepping (coresBusy is their ratio). */
+  cpuSeconds: v.optional(v.number()),
+  wallSeconds: v.optional(v.number()),
 })
 /** The numerical parameters of one run. */
 export type RunNumerics = v.InferOutput<typeof RunNumericsSchema>
@@ -114,6 +124,16 @@ export function describeSpeedOfSound(numerics: RunNumerics): string {
   return `c0 = ${n(numerics.speedOfSound)} m/s: ${rule}${others.length > 0 ? ` (${others.join(', ')})` : ''}`
 }
 
+/** Threads, the speedup their work split allows and, once the run ended, the cores it kept busy. */
+export function describeThreads(numerics: RunNumerics): string {
+  const parts = [String(numerics.threads)]
+  if (numerics.expectedSpeedup !== undefined && numerics.threads > 1)
+    parts.push(`expected speedup ${formatNumber(numerics.expectedSpeedup, 3)} ×`)
+  if (numerics.coresBusy !== undefined)
+    parts.push(`${formatNumber(numerics.coresBusy, 3)} of ${numerics.threads} cores busy`)
+  return parts.join(', ')
+}
+
 /** The parameters as labelled lines, in the order the run's details and log show them. */
 export function runNumericsLines(numerics: RunNumerics): [label: string, value: string][] {
   const viscosity = [
@@ -157,7 +177,7 @@ export function runNumericsLines(numerics: RunNumerics): [label: string, value: 
       'Particles',
       `${formatCount(numerics.fluidParticles)} fluid + ${formatCount(numerics.wallParticles)} wall`,
     ],
-    ['Threads', String(numerics.threads)],
+    ['Threads', describeThreads(numerics)],
   ]
 }
 

@@ -103,5 +103,6 @@ export function describeRunNumerics(solver: Solver, options: RunSimulationOption
     fluidParticles: report.fluidCount,
     wallParticles: report.particleCount - report.fluidCount,
     threads: description.threads,
+    expectedSpeedup: solver.workSplit().expectedSpeedup,
   }
 }

@@ -142,7 +142,16 @@ describe('runSimulation', () => {
       RunNumericsSchema,
       JSON.parse(await readFile(join(dataDir, runNumericsFile(7, 3)), 'utf8')),
     )
-    expect(log[1]!.numerics).toEqual(stored)
+    // the end adds the cores the run kept busy (issue 22 item 4) to what the start logged
+    const { coresBusy, cpuSeconds, wallSeconds, ...atStart } = stored
+    expect(log[1]!.numerics).toEqual(atStart)
+    expect(coresBusy).toBeGreaterThan(0)
+    expect(coresBusy).toBeCloseTo(cpuSeconds! / wallSeconds!, 9)
+    const busyLine = log.find((line) => line.message?.startsWith('Cores busy: '))
+    expect(busyLine?.message).toMatch(
+      /^Cores busy: [0-9.]+ of 2 \([0-9.e-]+ s of CPU time in [0-9.e-]+ s of stepping\); the work split expected a speedup of [0-9.]+ × on 2 threads\.$/,
+    )
+    expect(log.at(-1)!.coresBusy).toBeGreaterThan(0)
     // 4 × 4 × 6 fluid particles 0.025 m apart: H = 0.15 m, 10·√(9.81 · 0.15) = 12.1305 m/s
     expect(stored).toEqual<RunNumerics>({
       kernel: 'wendland',
@@ -174,7 +183,14 @@ describe('runSimulation', () => {
       fluidParticles: 96,
       wallParticles: stored.wallParticles,
       threads: 2,
+      expectedSpeedup: expect.any(Number) as number,
+      coresBusy,
+      cpuSeconds,
+      wallSeconds,
     })
+    // the work split: 2 threads with at most 5 % more than their mean share of the force pass
+    expect(stored.expectedSpeedup).toBeGreaterThan(2 / 1.05)
+    expect(stored.expectedSpeedup).toBeLessThanOrEqual(2)
     expect(stored.wallParticles).toBeGreaterThan(500)
     expect(log[1]!.message).toContain(
       'Numerical parameters: Kernel Wendland C2; Smoothing length h = 1.5 dp = 0.0375 m;',

@@ -11,6 +11,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { checkpointFile, runLogFile, runNumericsFile } from '../../domain/output/layout.ts'
 import { runNumericsMessage, type RunNumerics } from '../../domain/runNumerics.ts'
+import { formatNumber } from '../../domain/units.ts'
 import { isConditionMet } from '../../domain/conditions.ts'
 import { SolverSetupError } from '../sph/config.ts'
 import type { Solver, SolverStepReport } from '../sph/SphSolver.ts'
@@ -67,6 +68,18 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
   let startTimeS = 0
   /** The sensors sampled while stepping (null: none asked for it). */
   let sampler: SensorSampler | null = null
+  /** Process CPU time and wall clock when the stepping began (null before). */
+  let busySince: { cpu: NodeJS.CpuUsage; wallMs: number } | null = null
+  /** The numerical parameters logged at the start (rewritten with the cores busy at the end). */
+  let startNumerics: RunNumerics | null = null
+  let busyLogged = false
+  const busy = () => {
+    if (!busySince) return null
+    const cpu = process.cpuUsage(busySince.cpu)
+    const cpuS = (cpu.user + cpu.system) / 1e6
+    const wallS = (performance.now() - busySince.wallMs) / 1000
+    return { cpuS, wallS, coresBusy: wallS > 0 ? cpuS / wallS : 0 }
+  }
 
   const runtimeMs = () => state.runtimeOffsetMs + (performance.now() - wallStart)
   const creditsThisRun = () =>
@@ -102,6 +115,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       level,
       ...(message === undefined ? {} : { message }),
       ...(numerics === undefined ? {} : { numerics }),
+      ...(busySince === null ? {} : { coresBusy: busy()!.coresBusy }),
     }
   }
   const log = async (
@@ -120,6 +134,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     condition: RunCondition | null = null,
   ): Promise<RunResult> => {
     await sampler?.flush()
+    await logCoresBusy()
     await log(
       endState === 'completed' ? 'SUCCESS' : endState === 'failed' ? 'ERROR' : 'INFO',
       message,
@@ -160,11 +175,41 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
   /** The numerical parameters: stored beside the log and logged as its second line. */
   async function logNumerics(solver: Solver): Promise<void> {
     const numerics = describeRunNumerics(solver, options)
+    startNumerics = numerics
     await writeFileAtomically(
       join(dataDir, runNumericsFile(simulationId, runId)),
       JSON.stringify(numerics),
     )
     await log('INFO', runNumericsMessage(numerics), numerics)
+  }
+
+  /**
+   * At the end of a run that stepped: the cores it kept busy, logged against the speedup its work
+   * split expected, and added to the numerical parameters (the run's details).
+   */
+  async function logCoresBusy(): Promise<void> {
+    const measured = busy()
+    if (!measured || !startNumerics || busyLogged || measured.wallS <= 0) return
+    const { threads, expectedSpeedup } = startNumerics
+    const numerics: RunNumerics = {
+      ...startNumerics,
+      coresBusy: measured.coresBusy,
+      cpuSeconds: measured.cpuS,
+      wallSeconds: measured.wallS,
+    }
+    await writeFileAtomically(
+      join(dataDir, runNumericsFile(simulationId, runId)),
+      JSON.stringify(numerics),
+    )
+    const expected =
+      expectedSpeedup !== undefined && threads > 1
+        ? `; the work split expected a speedup of ${formatNumber(expectedSpeedup, 3)} × on ${threads} threads`
+        : ''
+    await log(
+      'INFO',
+      `Cores busy: ${formatNumber(measured.coresBusy, 3)} of ${threads} (${formatNumber(measured.cpuS, 3)} s of CPU time in ${formatNumber(measured.wallS, 3)} s of stepping)${expected}.`,
+    )
+    busyLogged = true
   }
 
   async function runSolver(solver: Solver): Promise<RunResult> {
@@ -245,6 +290,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       await writeOutputAndCheckpoint()
     }
 
+    busySince = { cpu: process.cpuUsage(), wallMs: performance.now() }
     const logIntervalMs = options.logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS
     let lastLogMs = performance.now()
     let lastYieldMs = performance.now()

@@ -158,6 +158,11 @@ export interface RunLogLine {
   message?: string
   /** The line after the start: the numerical parameters of the run (also in numerics.json). */
   numerics?: RunNumerics
+  /**
+   * Process CPU time ÷ wall time since the stepping began (progress and end lines): the cores the
+   * run keeps busy (the whole process: other runs in it count too).
+   */
+  coresBusy?: number
 }
 
 /**
