@@ -52,6 +52,6 @@ export function decodeRunCheckpoint(bytes: Uint8Array): {
     RunCheckpointHeader | undefined
   if (header?.version !== 1) throw new RunCheckpointError('Unknown run checkpoint version.')
   const dataStart = Math.ceil((12 + length) / 8) * 8
-  // a copy, so that the solver's checkpoint starts at an aligned offset of its own buffer
-  return { header, solverBytes: bytes.slice(dataStart) }
+  // a view, not a copy (1.5 M particles: 144 MiB): the solver copies only a misaligned input
+  return { header, solverBytes: bytes.subarray(dataStart) }
 }
