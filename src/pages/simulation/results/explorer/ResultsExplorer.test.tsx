@@ -28,6 +28,7 @@ import { resultsSessionFactoryAtom } from '../../../../state/resultsSession.ts'
 import { viewportEngineAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
 import { sensorDataVersionAtom } from './explorerAtoms.ts'
 import { ResultsExplorer } from './ResultsExplorer.tsx'
+import { COMPUTE_SENSORS_WHILE_RUNNING } from './SensorsSection.tsx'
 
 /*
  * The explorer against a fake API (fetch stub keeping sensors, clips, meshes and the
@@ -570,6 +571,18 @@ describe('ResultsExplorer: sensor computation', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(
       'Computation failed for outputs: 2, 5',
     )
+  })
+
+  it('cannot compute sensors while the simulation runs (issue 14)', async () => {
+    server.sensors = [sensor()]
+    renderExplorer({ ...SIMULATION, state: 'running' })
+    await screen.findByText('Probe')
+    const compute = await screen.findByRole<HTMLButtonElement>('button', {
+      name: 'Compute Sensors',
+    })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(compute.disabled).toBe(true)
+    expect(compute.title).toBe(COMPUTE_SENSORS_WHILE_RUNNING)
   })
 
   it('cannot compute without sensors', async () => {

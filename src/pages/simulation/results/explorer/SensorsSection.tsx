@@ -33,6 +33,10 @@ import {
 import { SensorDialog } from './SensorDialog.tsx'
 import { NO_SERIES_MESSAGE, usePlotSensorSeries } from './sensorSeriesPlot.ts'
 
+/** Compute Sensors waits for the run (issue 14: it stayed enabled while the simulation ran). */
+export const COMPUTE_SENSORS_WHILE_RUNNING =
+  'Sensors are computed from the outputs once the simulation is no longer running.'
+
 /**
  * Sensors: the list with each sensor's pre/post mode at the shown output, add, edit and delete
  * (not while the simulation runs or is scheduled), the Compute Sensors job, and for a sensor the
@@ -92,7 +96,13 @@ export function SensorsSection({
       <ComputeSensorsButton
         simulation={simulation}
         record={record}
-        disabledReason={list.length === 0 ? NO_SENSORS_MESSAGE : null}
+        disabledReason={
+          list.length === 0
+            ? NO_SENSORS_MESSAGE
+            : !canEditSensors(simulation.state)
+              ? COMPUTE_SENSORS_WHILE_RUNNING
+              : null
+        }
       />
       {lockedReason && <p className="explorer__note">{lockedReason}</p>}
       {failed.length > 0 && (
