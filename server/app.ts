@@ -211,7 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   const openApiDocument = buildOpenApiDocument(version)
-  registerLoginThrottle(app, clock)
+  await registerLoginThrottle(app, options.db, clock)
   const stopSessionSweep = startSessionSweep(options.db, clock)
   app.addHook('onClose', (_instance, done) => {
     stopSessionSweep()

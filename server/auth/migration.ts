@@ -23,3 +23,30 @@ export function sessionFamiliesMigration(): Migration {
     },
   }
 }
+
+/**
+ * '0011_login_failures': login throttling slots (server/auth/tables.ts), one row per (scope, key,
+ * slot), indexed by time for the sweep of rows that left the window.
+ */
+export function loginFailuresMigration(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('login_failures')
+        .addColumn('scope', 'text', (column) => column.notNull())
+        .addColumn('key', 'text', (column) => column.notNull())
+        .addColumn('slot', 'integer', (column) => column.notNull())
+        .addColumn('failed_at', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint('login_failures_pk', ['scope', 'key', 'slot'])
+        .execute()
+      await db.schema
+        .createIndex('login_failures_time_idx')
+        .on('login_failures')
+        .column('failed_at')
+        .execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('login_failures').execute()
+    },
+  }
+}

@@ -1,6 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import { assembliesMigration } from '../assemblies/migration.ts'
-import { sessionFamiliesMigration } from '../auth/migration.ts'
+import { loginFailuresMigration, sessionFamiliesMigration } from '../auth/migration.ts'
 import { dashboardsMigration } from '../dashboards/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
 import { jobsMigration } from '../jobs/migration.ts'
@@ -292,6 +292,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0008_sensor_sample_rate': sensorSampleRateMigration(),
     '0009_session_families': sessionFamiliesMigration(),
     '0010_dashboards': dashboardsMigration(dialect),
+    '0011_login_failures': loginFailuresMigration(),
   }
 }
 

@@ -1,9 +1,14 @@
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   LOGIN_THROTTLE,
   WRONG_CREDENTIALS_MESSAGE,
   tooManyLoginAttemptsMessage,
 } from '../../domain/auth.ts'
+import { buildApp } from '../../server/app.ts'
+import { createClock } from '../../server/clock.ts'
 import { DEMO_PASSWORD, DEMO_USERS } from '../../server/db/demoAccounts.ts'
 import { describeEachDialect, startTestServer, type TestServer } from './harness.ts'
 
@@ -70,5 +75,66 @@ describeEachDialect('login throttling', (dialect) => {
     expect(next.body.code).toBe('too_many_requests')
     server.advanceClockMs(LOGIN_THROTTLE.windowMs + 1000)
     expect((await attempt(DEMO_USERS.contributor.email, DEMO_PASSWORD)).status).toBe(200)
+  })
+})
+
+// Issue 13: the counts lived in memory, so a restart forgot them and a second process did not see them.
+describeEachDialect('login throttling across processes', (dialect) => {
+  let server: TestServer
+  const others: FastifyInstance[] = []
+  beforeAll(async () => {
+    server = await startTestServer(dialect)
+  })
+  afterAll(async () => {
+    for (const app of others) await app.close()
+    await server?.close()
+  })
+
+  /** Another server on the same database and data directory, with its own clock. */
+  const startAnother = async (offsetMs = 0) => {
+    const app = await buildApp({
+      db: server.database.handle.db,
+      dataDir: server.dataDir,
+      distDir: join(server.dataDir, 'no-dist'),
+      clock: createClock(() => Date.now() + offsetMs),
+    })
+    others.push(app)
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    return {
+      app,
+      login: async (email: string, password: string) =>
+        (
+          await fetch(`${baseUrl}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email, password }),
+          })
+        ).status,
+    }
+  }
+  const rows = async () =>
+    (await server.database.handle.db.selectFrom('login_failures').selectAll().execute()).length
+
+  it('refuses on a second server what the first counted, after a restart too, and sweeps old rows', async () => {
+    const email = DEMO_USERS.contributor.email
+    for (let i = 0; i < LOGIN_THROTTLE.accountFailures; i += 1) {
+      const reply = await server.request('POST', '/api/auth/login', {
+        body: { email, password: `wrong-${i}` },
+      })
+      expect(reply.status).toBe(401)
+    }
+    const second = await startAnother()
+    expect(await second.login(email, DEMO_PASSWORD)).toBe(429)
+    await second.app.close()
+    // A restart on the same database still refuses.
+    const restarted = await startAnother()
+    expect(await restarted.login(email, DEMO_PASSWORD)).toBe(429)
+    await restarted.app.close()
+    // Rows that left the window are deleted at start; the account may log in again.
+    expect(await rows()).toBeGreaterThan(0)
+    const later = await startAnother(LOGIN_THROTTLE.windowMs + 1000)
+    expect(await rows()).toBe(0)
+    expect(await later.login(email, DEMO_PASSWORD)).toBe(200)
   })
 })
