@@ -1,9 +1,10 @@
 /**
- * `npm run million [-- --fluid=1000000] [-- --outputs=2] [-- --threads=2] [-- --keep] [-- --no-browser]`:
+ * `npm run million [-- --fluid=1000000] [-- --outputs=1] [-- --interval=0.0003] [-- --threads=2] [-- --keep] [-- --no-browser]`:
  * issue 12 item 4 end to end through the product. Starts a real server (server/main.ts, SQLite on a
  * temp data dir), creates through the API a simulation with a closed box tank and a water column
  * whose particle diameter gives at least `fluid` fluid particles, discretizes it, runs it with
- * `threads` cores until output `outputs` is written (then stops it through the API), and opens the
+ * `threads` cores until output `outputs` is written (default 1: outputs 0 and 1; then stops it through
+ * the API), and opens the
  * outputs in Results in headless chromium (/usr/bin/chromium; the UI must be built: `npm run
  * build`). Prints the figures: discretization time, time per step, output sizes, and the server
  * process's resident memory (peak and per phase; the job thread and the solver's worker threads
@@ -20,7 +21,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 import {
@@ -45,7 +46,7 @@ function option(name: string, fallback: number): number {
 const flag = (name: string) => process.argv.includes(`--${name}`)
 
 const FLUID = option('fluid', 1_000_000)
-const OUTPUTS = option('outputs', 2)
+const OUTPUTS = option('outputs', 1)
 /** --demo: the seeded demo instead, run to its end (settings overridable: --endTime=0.1 …). */
 const DEMO = flag('demo')
 const SHOT_DIR = join(tmpdir(), DEMO ? 'dive-demo' : 'dive-million')
@@ -57,8 +58,8 @@ const COLUMN = { size: [0.4, 0.5, 0.3] as const }
 const COLUMN_VOLUME = COLUMN.size[0] * COLUMN.size[1] * COLUMN.size[2]
 /** Rounded down to 0.1 mm so the fill (volume / dp³ particles) holds at least FLUID of them. */
 const DP = Math.floor(Math.cbrt(COLUMN_VOLUME / FLUID) * 1e4) / 1e4
-/** About 7 steps per output at c0 = 10 √(g · 0.3 m) and CFL 0.2; the run is stopped at OUTPUTS. */
-const OUTPUT_INTERVAL = option('interval', 0.0005)
+/** About 2 steps per output (dt ≈ 1.35e-4 s at c0 = 10 √(g · 0.3 m)); the run is stopped at OUTPUTS. */
+const OUTPUT_INTERVAL = option('interval', 0.0003)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`
@@ -69,6 +70,12 @@ function residentBytes(pid: number): { rss: number; peak: number } {
   const field = (name: string) =>
     Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024
   return { rss: field('VmRSS'), peak: field('VmHWM') }
+}
+
+/** CPU time of a process (user + system, all its threads), s: /proc/PID/stat at 100 ticks a second. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 /** Samples a process's resident memory every 200 ms, keeping the peak of each named phase. */
@@ -116,9 +123,22 @@ async function startServer(dataDir: string) {
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function apiClient(baseUrl: string, token: string) {
-  return async (method: string, path: string, body?: unknown): Promise<Json> => {
-    const reply = await fetch(`${baseUrl}/api${path}`, {
+async function logIn(baseUrl: string): Promise<string> {
+  const reply = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: DEMO_USERS.manager.email, password: DEMO_PASSWORD }),
+  })
+  if (reply.status !== 200) throw new Error(`login: ${reply.status} ${await reply.text()}`)
+  return ((await reply.json()) as { accessToken: string }).accessToken
+}
+
+/** JSON calls as the demo manager; logs in again when the access token expired (15 min). */
+function apiClient(baseUrl: string) {
+  let token: string | null = null
+  const call = async (method: string, path: string, body?: unknown) => {
+    token ??= await logIn(baseUrl)
+    return fetch(`${baseUrl}/api${path}`, {
       method,
       headers: {
         authorization: `Bearer ${token}`,
@@ -126,6 +146,13 @@ function apiClient(baseUrl: string, token: string) {
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
+  }
+  return async (method: string, path: string, body?: unknown): Promise<Json> => {
+    let reply = await call(method, path, body)
+    if (reply.status === 401) {
+      token = null
+      reply = await call(method, path, body)
+    }
     const text = await reply.text()
     if (reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${text}`)
     return text === '' ? {} : (JSON.parse(text) as Json)
@@ -255,13 +282,7 @@ async function main(): Promise<void> {
   const memory = memorySampler(pid)
   try {
     memory.phase('idle')
-    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DEMO_USERS.manager.email, password: DEMO_PASSWORD }),
-    })
-    const { accessToken } = (await login.json()) as { accessToken: string }
-    const api = apiClient(server.baseUrl, accessToken)
+    const api = apiClient(server.baseUrl)
 
     const id = DEMO ? await demoSimulation(api) : await createMillionCase(api)
     if (DEMO) {
@@ -305,6 +326,7 @@ async function main(): Promise<void> {
 
     memory.phase('run')
     started = performance.now()
+    const cpuAtStart = cpuSeconds(pid)
     const solvers = (await api('GET', '/solvers')) as unknown as Json[]
     await api('POST', `/simulations/${id}/jobs`, { cores: THREADS, solver_id: solvers[0]!.id })
     let outputs: Json[] = []
@@ -329,8 +351,15 @@ async function main(): Promise<void> {
       }
     }
     const runS = (performance.now() - started) / 1000
+    const runCpuS = cpuSeconds(pid) - cpuAtStart
     outputs = (await api('GET', `/simulations/${id}/outputs`)) as unknown as Json[]
     say('run', `${state} after output ${outputs.at(-1)?.outputNo} in ${runS.toFixed(0)} s wall`)
+    say(
+      'server CPU time during the run',
+      `${runCpuS.toFixed(0)} s (${(runCpuS / runS).toFixed(2)} cores busy on average; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    )
 
     // the run's own log (JSON lines: step, runtime) for the time per step
     const runs = (await api('GET', `/simulations/${id}/jobs`)) as unknown as Json[]
