@@ -1,85 +1,169 @@
-import { progressBarType, statusTooltip } from '../../../domain/simulationState.ts'
-import { StatusPill } from '../../components/StatusPill.tsx'
-import { formatCredits, formatDateTime, formatSize } from '../../lib/format.ts'
-import { Fact } from '../../components/Fact.tsx'
-import { PostImageCard } from './results/canvas/PostImageCard.tsx'
+import { useEffect, useState } from 'react'
+import {
+  ADD_VIEW_FAILED_MESSAGE,
+  defaultGraphSettings,
+  type DashboardView,
+  type GraphSource,
+} from '../../../domain/dashboards.ts'
+import { messageOf } from '../../api/ApiError.ts'
+import { usePushToast } from '../../components/Toasts.tsx'
+import { IconPlus } from '../../components/icons.tsx'
+import { AddGraphDialog } from './dashboard/AddGraphDialog.tsx'
+import { DashboardGrid } from './dashboard/DashboardGrid.tsx'
+import type { TileContext } from './dashboard/DashboardTiles.tsx'
+import {
+  useDashboardMutations,
+  useDashboardViewsQuery,
+  useSensorsListQuery,
+  useTemplatesQuery,
+  useUploadedGraphsQuery,
+  useVariablesQuery,
+} from './dashboard/dashboardQueries.ts'
+import { ViewBar } from './dashboard/ViewBar.tsx'
 import { RunNumericsCard } from './run/RunNumericsCard.tsx'
+import './dashboard/dashboard.css'
 import { useSimulationContext } from './SimulationLayout.tsx'
 
-/** Progress (a 0 … 1 fraction in the log) in percent, 0 … 100. */
-function progressPercent(progress: number | undefined): number {
-  if (progress === undefined || !Number.isFinite(progress)) return 0
-  return Math.min(100, Math.max(0, progress * 100))
+/** The clock the progress tile's launch delay reads, ticking once a minute. */
+function useMinuteClock(): number {
+  const [nowMs, setNowMs] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = window.setInterval(() => setNowMs(Date.now()), 60_000)
+    return () => window.clearInterval(timer)
+  }, [])
+  return nowMs
 }
 
-/** Monitor: state and progress now; the tile dashboard comes with a later issue. */
+/**
+ * Monitor (spec/results.md §2 Dashboard): the views of the simulation's dashboard, its tiles on a
+ * 12-column grid, templates, the graph-unit switch and the floating Add Graph button.
+ */
 export function DashboardPage() {
   const { simulation } = useSimulationContext()
-  const percent = progressPercent(simulation.log?.progress)
-  const log = simulation.log
+  const views = useDashboardViewsQuery(simulation.id)
+  const templates = useTemplatesQuery()
+  const variables = useVariablesQuery(simulation.id)
+  const graphs = useUploadedGraphsQuery(simulation.id)
+  const sensors = useSensorsListQuery(simulation.id)
+  const mutations = useDashboardMutations(simulation.id)
+  const pushToast = usePushToast()
+  const nowMs = useMinuteClock()
+  const [selectedId, setSelectedId] = useState<number | null>(null)
+  const [addingGraph, setAddingGraph] = useState(false)
+
+  if (views.isError)
+    return (
+      <p className="placeholder__text" role="alert">
+        The dashboard could not be loaded. {messageOf(views.error)}
+      </p>
+    )
+  if (!views.data) return <p className="placeholder__text">Loading the dashboard…</p>
+  const current: DashboardView | undefined =
+    views.data.find((view) => view.id === selectedId) ??
+    views.data.find((view) => view.default) ??
+    views.data[0]
+  if (!current) return null
+
+  const graphTiles = current.tiles.filter((tile) => tile.type === 'graph')
+  const allPercentage = graphTiles.length > 0 && graphTiles.every((tile) => tile.graph?.percentage)
+  const failed = (title: string) => (error: unknown) =>
+    pushToast({ kind: 'error', title, description: messageOf(error) })
+
+  const context: TileContext = {
+    simulation,
+    sensors: sensors.data ?? [],
+    graphs: graphs.data ?? [],
+    variables: variables.data ?? [],
+    nowMs,
+    savingTileId: mutations.updateTile.isPending
+      ? (mutations.updateTile.variables?.id ?? null)
+      : null,
+    onUpdate: (id, body) =>
+      mutations.updateTile.mutateAsync({ id, body }).catch(failed('Saving the tile failed')),
+    onRemove: (id) =>
+      mutations.deleteTile.mutate(id, { onError: failed('Removing the tile failed') }),
+    onAddVariable: (variable) => mutations.createVariable.mutateAsync(variable),
+    onRemoveVariable: (id) =>
+      mutations.deleteVariable.mutate(id, { onError: failed('Removing the variable failed') }),
+  }
+
+  const addGraph = (source: GraphSource) => {
+    mutations.createTile.mutate(
+      { viewId: current.id, body: { type: 'graph', graph: defaultGraphSettings(source) } },
+      { onSuccess: () => setAddingGraph(false), onError: failed('Adding the graph failed') },
+    )
+  }
+
   return (
-    <div className="sim-grid">
-      <section className="card card--padded" aria-labelledby="progress-heading">
-        <h2 id="progress-heading" className="card__title">
-          Progress
-        </h2>
-        <div className="progress-summary">
-          <StatusPill state={simulation.state} />
-          <span className="progress-summary__text">{statusTooltip(simulation.state)}</span>
-        </div>
-        <div
-          className={`progress progress--${progressBarType(simulation.state)}`}
-          role="progressbar"
-          aria-label="Simulation progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(percent)}
-          title={`${Math.round(percent)} %`}
-        >
-          <span className="progress__fill" style={{ width: `${percent}%` }} />
-        </div>
-        <p className="progress__label">{Math.round(percent)} % complete</p>
-        <dl className="facts">
-          {/* The log counts time and runtime in ms. */}
-          <Fact term="Simulated time">{log ? `${(log.time / 1000).toFixed(3)} s` : '–'}</Fact>
-          <Fact term="Runtime">{log ? `${Math.round(log.runtime / 1000)} s` : '–'}</Fact>
-          <Fact term="Particles">{log ? log.particles.toLocaleString('en-US') : '–'}</Fact>
-          <Fact term="Outputs written">{log ? log.output : '–'}</Fact>
-        </dl>
-      </section>
-      <section className="card card--padded" aria-labelledby="details-heading">
-        <h2 id="details-heading" className="card__title">
-          Details
-        </h2>
-        <dl className="facts">
-          <Fact term="Credits used">{formatCredits(simulation.creditsConsumed)}</Fact>
-          <Fact term="Simulation hours">{simulation.simulationHoursConsumed.toFixed(2)}</Fact>
-          <Fact term="Solver">
-            {simulation.solver
-              ? `${simulation.solver.name} (${simulation.gpu ? 'GPU' : 'CPU'})`
-              : 'Not chosen yet'}
-          </Fact>
-          <Fact term="Cores">{simulation.cores ?? '–'}</Fact>
-          <Fact term="Started">{formatDateTime(simulation.startedAt)}</Fact>
-          <Fact term="Last edit">{formatDateTime(simulation.updatedAt)}</Fact>
-          <Fact term="Size">{formatSize(simulation.size)}</Fact>
-          <Fact term="Owned by">{simulation.creator.fullName}</Fact>
-        </dl>
-      </section>
-      <RunNumericsCard simulation={simulation} />
-      <PostImageCard simulation={simulation} />
-      <section
-        className="card card--padded placeholder sim-grid__wide"
-        aria-labelledby="tiles-heading"
-      >
-        <h2 id="tiles-heading" className="card__title">
-          Dashboard
-        </h2>
+    <div className="dashboard">
+      <ViewBar
+        views={views.data}
+        current={current}
+        templates={templates.data ?? []}
+        onSelect={setSelectedId}
+        onCreateView={({ name, templateId }) =>
+          mutations.createView.mutateAsync({ name, templateId }).then(
+            (view) => setSelectedId(view.id),
+            (error: unknown) => {
+              failed(ADD_VIEW_FAILED_MESSAGE)(error)
+              throw error
+            },
+          )
+        }
+        onCreateTemplate={(name) =>
+          mutations.createTemplate.mutateAsync({ name, dashboardId: current.id })
+        }
+        onMakeDefault={() =>
+          mutations.updateView.mutate(
+            { id: current.id, body: { default: true } },
+            { onError: failed('Making the view the default failed') },
+          )
+        }
+        onDeleteView={() =>
+          mutations.deleteView.mutate(current.id, {
+            onSuccess: () => setSelectedId(null),
+            onError: failed('Deleting the view failed'),
+          })
+        }
+        percentage={allPercentage}
+        onPercentageChange={(percentage) => {
+          for (const tile of graphTiles)
+            if (tile.graph && tile.graph.percentage !== percentage)
+              void context.onUpdate(tile.id, { graph: { ...tile.graph, percentage } })
+        }}
+      />
+      {current.tiles.length === 0 && (
         <p className="placeholder__text">
-          Live graphs (particles, runtime per simulated second, time step), alerts, notes and images
-          will be arranged here as tiles once the simulation runs.
+          This view has no tiles yet: add a graph with the button at the bottom right.
         </p>
-      </section>
+      )}
+      <DashboardGrid
+        view={current}
+        context={context}
+        onPlacesChange={(tiles) =>
+          mutations.updateView.mutate(
+            { id: current.id, body: { tiles } },
+            { onError: failed('Saving the layout failed') },
+          )
+        }
+      />
+      <RunNumericsCard simulation={simulation} />
+      <button
+        type="button"
+        className="button button--primary dashboard-fab"
+        onClick={() => setAddingGraph(true)}
+      >
+        <IconPlus /> Add graph
+      </button>
+      {addingGraph && (
+        <AddGraphDialog
+          sensors={sensors.data ?? []}
+          graphs={graphs.data ?? []}
+          onAdd={addGraph}
+          onUpload={(input) => mutations.uploadGraph.mutateAsync(input)}
+          onClose={() => setAddingGraph(false)}
+        />
+      )}
     </div>
   )
 }

@@ -1,0 +1,198 @@
+import {
+  Chart as ChartJS,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  Tooltip,
+  type ChartData,
+} from 'chart.js'
+import { useMemo, useState } from 'react'
+import { Line } from 'react-chartjs-2'
+import { graphSettingsErrors, type GraphSettings } from '../../../../../domain/dashboards.ts'
+import { Dialog } from '../../../../components/Dialog.tsx'
+import { drawablePoints, graphChartOptions, type GraphSeries } from '../graphData.ts'
+
+ChartJS.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Tooltip)
+
+const LINE_COLOUR = '#2D69B2'
+
+/** True when this browser gives canvases a 2D context (chart.js draws nothing without one). */
+function canDrawCharts(): boolean {
+  try {
+    return document.createElement('canvas').getContext('2d') !== null
+  } catch {
+    return false
+  }
+}
+const CHARTS_DRAWABLE = typeof document !== 'undefined' && canDrawCharts()
+
+/**
+ * A graph tile's chart: the series drawn with chart.js, a count of its points for readers (and
+ * tests: `data-points`), or what is missing when there is nothing to draw.
+ */
+export function GraphChart({
+  settings,
+  series,
+  emptyText,
+}: {
+  settings: GraphSettings
+  series: GraphSeries
+  emptyText: string
+}) {
+  const points = useMemo(
+    () => drawablePoints(series.points, settings.logValues),
+    [series.points, settings.logValues],
+  )
+  const data = useMemo<ChartData<'line', { x: number; y: number }[]>>(
+    () => ({
+      datasets: [
+        {
+          label: series.yTitle,
+          data: points,
+          borderColor: LINE_COLOUR,
+          backgroundColor: LINE_COLOUR,
+        },
+      ],
+    }),
+    [points, series.yTitle],
+  )
+  const options = useMemo(() => graphChartOptions(settings, series), [settings, series])
+  const summary =
+    points.length === 0
+      ? emptyText
+      : `${points.length} points, ${series.yTitle} against ${series.xTitle}`
+  return (
+    <div className="dashboard-graph" data-points={points.length}>
+      {points.length === 0 ? (
+        <p className="placeholder__text">{emptyText}</p>
+      ) : (
+        <>
+          {CHARTS_DRAWABLE && (
+            <div className="dashboard-graph__canvas">
+              <Line data={data} options={options} aria-hidden="true" />
+            </div>
+          )}
+          <p className="visually-hidden">{summary}</p>
+        </>
+      )}
+    </div>
+  )
+}
+
+function numberOrNull(text: string): number | null {
+  if (text.trim() === '') return null
+  const value = Number(text)
+  return Number.isFinite(value) ? value : null
+}
+
+/** The graph settings dialog: log values, automatic or manual ranges, percentage on the x axis. */
+export function GraphSettingsDialog({
+  title,
+  settings,
+  onSave,
+  onClose,
+}: {
+  title: string
+  settings: GraphSettings
+  onSave: (settings: GraphSettings) => void
+  onClose: () => void
+}) {
+  const [draft, setDraft] = useState(settings)
+  const [texts, setTexts] = useState({
+    xMin: settings.xMin?.toString() ?? '',
+    xMax: settings.xMax?.toString() ?? '',
+    yMin: settings.yMin?.toString() ?? '',
+    yMax: settings.yMax?.toString() ?? '',
+  })
+  const next: GraphSettings = {
+    ...draft,
+    xMin: numberOrNull(texts.xMin),
+    xMax: numberOrNull(texts.xMax),
+    yMin: numberOrNull(texts.yMin),
+    yMax: numberOrNull(texts.yMax),
+  }
+  const errors = graphSettingsErrors(next)
+  const rangeInput = (key: keyof typeof texts, label: string, disabled: boolean) => (
+    <label className="field field--inline">
+      <span className="field__label">{label}</span>
+      <input
+        className="input"
+        type="number"
+        value={texts[key]}
+        disabled={disabled}
+        onChange={(event) => setTexts({ ...texts, [key]: event.target.value })}
+      />
+    </label>
+  )
+  return (
+    <Dialog title={`Graph settings: ${title}`} onClose={onClose} size="small">
+      <form
+        className="dialog__form"
+        onSubmit={(event) => {
+          event.preventDefault()
+          if (errors.length === 0) onSave(next)
+        }}
+      >
+        <div className="dialog__body form">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.logValues}
+              onChange={(event) => setDraft({ ...draft, logValues: event.target.checked })}
+            />
+            Logarithmic values
+          </label>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.percentage}
+              onChange={(event) => setDraft({ ...draft, percentage: event.target.checked })}
+            />
+            Progress in percent on the x axis
+          </label>
+          <fieldset className="dashboard-fieldset">
+            <legend>X axis</legend>
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={draft.xAuto}
+                onChange={(event) => setDraft({ ...draft, xAuto: event.target.checked })}
+              />
+              Automatic range
+            </label>
+            {rangeInput('xMin', 'X min', draft.xAuto)}
+            {rangeInput('xMax', 'X max', draft.xAuto)}
+          </fieldset>
+          <fieldset className="dashboard-fieldset">
+            <legend>Y axis</legend>
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={draft.yAuto}
+                onChange={(event) => setDraft({ ...draft, yAuto: event.target.checked })}
+              />
+              Automatic range
+            </label>
+            {rangeInput('yMin', 'Y min', draft.yAuto)}
+            {rangeInput('yMax', 'Y max', draft.yAuto)}
+          </fieldset>
+          {errors.map((error) => (
+            <p key={error} className="field__error" role="alert">
+              {error}
+            </p>
+          ))}
+        </div>
+        <footer className="dialog__footer">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={errors.length > 0}>
+            Save
+          </button>
+        </footer>
+      </form>
+    </Dialog>
+  )
+}
