@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { NavLink, Outlet, useNavigate } from 'react-router'
 import { ROLE_LABELS } from '../../../domain/account.ts'
 import { initialsOf } from '../../lib/format.ts'
@@ -6,12 +7,14 @@ import { IconChevronDown, IconExternal, IconHelp, IconWave } from '../icons.tsx'
 import { Menu } from '../Menu.tsx'
 import { StorageBar } from '../StorageBar.tsx'
 import { HELP_LINKS } from './helpLinks.ts'
+import { NewVersionModal, RELEASE_NOTES_VERSION, ReleaseNotesModal } from './ReleaseNotices.tsx'
 
 /** The menu bar over every logged-in page. */
 export function AppShell() {
   return (
     <div className="app">
       <MenuBar />
+      <NewVersionModal />
       <main className="app__main" id="main">
         <Outlet />
       </main>
@@ -22,8 +25,10 @@ export function AppShell() {
 function MenuBar() {
   const user = useCurrentUser()
   const navigate = useNavigate()
+  const [releaseNotesOpen, setReleaseNotesOpen] = useState(false)
   return (
     <header className="menubar">
+      {releaseNotesOpen && <ReleaseNotesModal onClose={() => setReleaseNotesOpen(false)} />}
       <div className="menubar__left">
         <NavLink to="/projects" className="brand" aria-label="Dive home">
           <span className="brand__mark" aria-hidden="true">
@@ -43,13 +48,21 @@ function MenuBar() {
           label="Help"
           triggerClassName="icon-button icon-button--menubar"
           trigger={<IconHelp width={18} height={18} />}
-          entries={HELP_LINKS.map((link) => ({
-            kind: 'link' as const,
-            label: link.label,
-            href: link.href,
-            external: true,
-            icon: <IconExternal className="menu__icon" />,
-          }))}
+          entries={[
+            ...HELP_LINKS.map((link) => ({
+              kind: 'link' as const,
+              label: link.label,
+              href: link.href,
+              external: true,
+              icon: <IconExternal className="menu__icon" />,
+            })),
+            { kind: 'separator' as const },
+            {
+              kind: 'action' as const,
+              label: `What's new in ${RELEASE_NOTES_VERSION}`,
+              onSelect: () => setReleaseNotesOpen(true),
+            },
+          ]}
         />
         <Menu
           label="Profile"
