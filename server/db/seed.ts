@@ -129,7 +129,7 @@ export async function seedDatabase(db: Kysely<Database>, clock: Clock): Promise<
       {
         name: DEMO_SIMULATION_NAME,
         description:
-          'A water column collapses in a closed tank and its surge hits a box on the floor (after SPHERIC Test 2, at a third of its size).',
+          'A water column collapses in a closed tank and its surge hits a box on the floor, in the manner of SPHERIC Test 2.',
         settings: damBreakSettings(),
       },
     )

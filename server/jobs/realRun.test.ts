@@ -57,11 +57,11 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
     const summary = record.summary
     expect(summary.particleCount).toBe(summary.fluidCount + summary.wallCount)
     expect(summary.fluidCount).toBeGreaterThan(0)
-    // the water column keeps its volume: 0.38 × 0.3 × 0.18 m = 20.52 L in 19 × 15 × 9 = 2,565
+    // the water column keeps its volume: 0.4 × 0.38 × 0.14 m = 21.28 L in 20 × 19 × 7 = 2,660
     // particles of 2 cm
     const water = (summary.parts as Json[]).find((p) => p.role === 'fluid')
-    expect(water.particleCount).toBe(2565)
-    expect(water.geometricVolume).toBeCloseTo(0.02052, 7)
+    expect(water.particleCount).toBe(2660)
+    expect(water.geometricVolume).toBeCloseTo(0.02128, 7)
     expect(Math.abs(water.volumeDifference as number)).toBeLessThan(1e-6)
     const parts = (await server.request('GET', `/api/simulations/${simulationId}/parts`, { token }))
       .body as Json[]
@@ -80,15 +80,14 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
 
   it('runs, stops after an output, resumes from that checkpoint to completed, with log and credits', async () => {
     const path = `/api/simulations/${simulationId}`
-    // a pressure sensor in the water column, sampled every step: 4 particles (more than the
-    // kernel's support) above the floor and below the surface of the 2 cm copy, so neither the
-    // wall nor the free surface is within its reach
+    // a pressure sensor in the middle of the water column, sampled every step: the 2 cm copy is
+    // 7 particles deep, so the wall is beyond the kernel's reach (3 dp) and the free surface at it
     const sensor = await server.request('POST', `${path}/custom_sensors`, {
       token,
       body: {
         name: 'Middle',
         kind: 'point',
-        position: [0.1, 0.15, 0.08],
+        position: [0.1, 0.19, 0.07],
         sampleRate: 'every_step',
       },
     })
@@ -120,10 +119,10 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
       numerics: {
         kernel: 'wendland',
         particleDiameter: 0.02,
-        // the material's 10 m/s is under the solver's 10 √(g H) for the 0.18 m of water
+        // the material's 10 m/s is under the solver's 10 √(g H) for the 0.14 m of water
         speedOfSoundRule: 'gravity_wave',
         integrator: 'rk4_dual_step',
-        fluidParticles: 2565,
+        fluidParticles: 2660,
         threads: 1,
       },
     })
@@ -156,9 +155,9 @@ describe.skipIf(!solverPresent)('a real run in a job thread [sqlite]', () => {
     expect(times[0]).toBe(0)
     expect(times.at(-1)).toBeCloseTo(0.06, 9)
     for (let k = 1; k < times.length; k++) expect(times[k]).toBeGreaterThan(times[k - 1]!)
-    // hydrostatic at the start: about ρ g (0.18 − 0.08) = 0.98 kPa
-    expect(series.pressure[0]).toBeGreaterThan(0.9 * 1000 * 9.81 * 0.1)
-    expect(series.pressure[0]).toBeLessThan(1.1 * 1000 * 9.81 * 0.1)
+    // hydrostatic at the start: about ρ g (0.14 − 0.07) = 0.69 kPa
+    expect(series.pressure[0]).toBeGreaterThan(0.9 * 1000 * 9.81 * 0.07)
+    expect(series.pressure[0]).toBeLessThan(1.1 * 1000 * 9.81 * 0.07)
   }, 200_000)
 
   it('ends a stop during the launch of a real job thread cleanly, with nothing half-started', async () => {

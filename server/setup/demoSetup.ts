@@ -7,37 +7,38 @@ import { buildBoxMesh, computeShapeInfo, transformMesh } from '../../solver/geom
 import type { Database } from '../db/schema.ts'
 
 /*
- * The setup of the seeded 'Dam break' demo: a three-dimensional dam break hitting an obstacle, after
- * SPHERIC Test 2 (Kleefsman et al. 2005, J. Comput. Phys. 206; a 3.22 × 1 × 1 m tank, a water
- * column 1.228 m long and 0.55 m high across the tank's width, a 0.161 × 0.403 × 0.161 m box on
- * the floor), scaled to about a third (0.31) and mirrored so the water starts at the origin:
- * the column collapses, its surge hits the box at about t = 0.2 s, runs up its face, wraps around
- * it and reaches the far wall. Sizes sit in one constant so the solver side can tune the run time
- * (about two minutes on 2 cores) without touching the seed.
+ * The setup of the seeded 'Dam break' demo: a three-dimensional dam break hitting an obstacle, in
+ * the manner of SPHERIC Test 2 (Kleefsman et al. 2005, J. Comput. Phys. 206: a water column across
+ * a closed tank whose surge hits a box on the floor), sized for a run of about two minutes on 2
+ * cores: a low, wide column, 14 particles deep, so the surge reaches the box after about
+ * t·√(g/H) = 1.2 and the run ends at 2.4. The column collapses, the surge hits the box at about
+ * t = 0.1 s, runs up its face and wraps around it. Sizes sit in one constant so the solver side
+ * can tune the run time without touching the seed.
  */
 
 /** Sizes in m, s, m/s. */
 export const DEMO_DAM_BREAK = {
   /** Water column: length (x), the tank's whole width (y) and height (z). */
-  columnLength: 0.38,
-  columnHeight: 0.18,
+  columnLength: 0.4,
+  columnHeight: 0.14,
   /** Tank width (y), which the column spans. */
-  depth: 0.3,
+  depth: 0.38,
   tankLength: 1,
-  tankHeight: 0.3,
-  /** The obstacle: a box on the floor, centred across the tank, 0.2 m before the far wall. */
-  obstacleMin: [0.74, 0.09, 0] as const,
+  tankHeight: 0.28,
+  /** The obstacle: a box on the floor, centred across the tank, 0.16 m after the column. */
+  obstacleMin: [0.56, 0.13, 0] as const,
   obstacleSize: [0.06, 0.12, 0.06] as const,
   /**
-   * 38 × 30 × 18 = 20,520 fluid particles (every size above is a whole number of 2 cm cells, so
-   * coarser copies of the demo at 2 cm fill exactly too: 2,565 fluid particles).
+   * 40 × 38 × 14 = 21,280 fluid particles (every size above is a whole number of 2 cm cells, so
+   * coarser copies of the demo at 2 cm fill exactly too: 2,660 fluid particles).
    */
   particleDiameter: 0.01,
-  endTime: 0.5,
-  outputTimeInterval: 0.01,
+  /** About 450 steps of the dual-step RK4 at c0 = 11.7 m/s. */
+  endTime: 0.2,
+  outputTimeInterval: 0.005,
   /**
    * The material's speed of sound: the default floor, so the solver's own rule 10·√(g·H) =
-   * 13.3 m/s chooses c0 (solver/sph/NUMERICS.md, 'Speed of sound').
+   * 11.7 m/s chooses c0 (solver/sph/NUMERICS.md, 'Speed of sound').
    */
   speedOfSound: DEFAULT_SPEED_OF_SOUND,
   /** Margin of the deletion boundary around the tank. */
