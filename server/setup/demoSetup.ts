@@ -35,7 +35,7 @@ export const DEMO_DAM_BREAK = {
   particleDiameter: 0.01,
   /** About 450 steps of the dual-step RK4 at c0 = 11.7 m/s. */
   endTime: 0.2,
-  outputTimeInterval: 0.005,
+  outputTimeInterval: 0.01,
   /**
    * The material's speed of sound: the default floor, so the solver's own rule 10·√(g·H) =
    * 11.7 m/s chooses c0 (solver/sph/NUMERICS.md, 'Speed of sound').
