@@ -24,6 +24,7 @@ import { routeKey, useSimulationQuery } from '../../queries/queries.ts'
 import { NotFoundPage } from '../NotFoundPage.tsx'
 import { projectPageLink, simulationPageLink } from '../projects/projectLinks.ts'
 import { RunControls } from './run/RunControls.tsx'
+import { SimulationTitle } from './SimulationTitle.tsx'
 
 /** The three simulation pages and their breadcrumb labels, in navigation order. */
 export const SIMULATION_MODES = {
@@ -151,7 +152,7 @@ function SimulationFrame({ id, mode }: { id: string; mode: SimulationMode }) {
       </nav>
       <header className="sim-header">
         <div className="sim-header__title-row">
-          <h1 className="page__title">{simulation.name}</h1>
+          <SimulationTitle simulation={simulation} />
           <StatusPill state={simulation.state} lastStopCondition={simulation.lastStopCondition} />
           {simulation.uploadedSetup && <span className="tag">Uploaded setup</span>}
           <RunControls simulation={simulation} />
