@@ -216,10 +216,10 @@ export function defaultViewTiles(): TileSeed[] {
     tile('variables', { x: 9, y: 0, w: 3, h: 2 }),
     tile('job', { x: 0, y: 1, w: 3, h: 2 }),
     graph('particles', 3, 1),
-    graph('runtimePerS', 0, 3),
-    graph('dt', 6, 3),
     tile('note', { x: 9, y: 2, w: 3, h: 2 }, { text: '' }),
-    tile('image', { x: 0, y: 5, w: 3, h: 4 }),
+    graph('runtimePerS', 0, 3),
+    tile('image', { x: 6, y: 3, w: 3, h: 4 }),
+    graph('dt', 0, 5),
   ]
 }
 

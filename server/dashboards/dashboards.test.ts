@@ -69,10 +69,10 @@ describeEachDialect('dashboards (views, tiles, templates, variables, graphs)', (
       'variables',
       'job',
       'graph',
-      'graph',
-      'graph',
       'note',
+      'graph',
       'image',
+      'graph',
     ])
     expect(tiles.filter((t) => t.type === 'graph').map((t) => t.graph?.source)).toEqual([
       { kind: 'log', graph: 'particles' },

@@ -1,0 +1,91 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  CHOOSE_GRAPH_MESSAGE,
+  LAUNCH_DELAYED_MESSAGE,
+  LAUNCH_FAILED_MESSAGE,
+  RUN_FAILED_MESSAGE,
+  VIEW_NAME_TAKEN_MESSAGE,
+  type DashboardView,
+} from '../../../../domain/dashboards.ts'
+import type { Simulation } from '../../../../domain/projects.ts'
+import { AddGraphDialog } from './AddGraphDialog.tsx'
+import { ProgressTileBody, progressMessage } from './tiles/StatusTiles.tsx'
+import { ViewBar } from './ViewBar.tsx'
+
+afterEach(cleanup)
+
+describe('Add Graph', () => {
+  it('keeps Add disabled until a graph is chosen, then adds that graph', () => {
+    const onAdd = vi.fn()
+    render(
+      <AddGraphDialog
+        sensors={[{ id: 7, name: 'Box front' }]}
+        graphs={[]}
+        onAdd={onAdd}
+        onUpload={() => Promise.resolve()}
+        onClose={() => undefined}
+      />,
+    )
+    const add = screen.getByRole('button', { name: 'Add' })
+    expect(add).toHaveProperty('disabled', true)
+    expect(add.getAttribute('title')).toBe(CHOOSE_GRAPH_MESSAGE)
+    fireEvent.click(screen.getByRole('radio', { name: 'Pressure at Box front' }))
+    expect(add).toHaveProperty('disabled', false)
+    fireEvent.click(add)
+    expect(onAdd).toHaveBeenCalledWith({ kind: 'sensor', sensorId: 7, quantity: 'pressure' })
+  })
+})
+
+const SIMULATION = {
+  id: 1,
+  name: 'Dam break',
+  state: 'launching',
+  startedAt: '2026-11-27T10:00:00.000Z',
+  updatedAt: '2026-11-27T10:00:00.000Z',
+  log: null,
+} as unknown as Simulation
+
+describe('progress tile', () => {
+  const start = Date.parse('2026-11-27T10:00:00.000Z')
+  it('says a launch is delayed only after 15 minutes', () => {
+    expect(progressMessage(SIMULATION, start + 15 * 60_000)).toBeNull()
+    expect(progressMessage(SIMULATION, start + 15 * 60_000 + 1)).toBe(LAUNCH_DELAYED_MESSAGE)
+  })
+  it('explains a failed run and a failed launch', () => {
+    render(<ProgressTileBody simulation={{ ...SIMULATION, state: 'failed' }} nowMs={start} />)
+    expect(screen.getByRole('alert').textContent).toBe(RUN_FAILED_MESSAGE)
+    expect(progressMessage({ ...SIMULATION, state: 'launch failed' }, start)).toBe(
+      LAUNCH_FAILED_MESSAGE,
+    )
+  })
+})
+
+describe('views', () => {
+  const view: DashboardView = { id: 1, simulationId: 1, name: 'Default', default: true, tiles: [] }
+  it("refuses a new view's name that is taken, with the spec's tooltip", () => {
+    const onCreateView = vi.fn(() => Promise.resolve())
+    render(
+      <ViewBar
+        views={[view]}
+        current={view}
+        templates={[]}
+        onSelect={() => undefined}
+        onCreateView={onCreateView}
+        onCreateTemplate={() => Promise.resolve()}
+        onMakeDefault={() => undefined}
+        onDeleteView={() => undefined}
+        percentage={false}
+        onPercentageChange={() => undefined}
+      />,
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'New view' }))
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: ' default' } })
+    const add = screen.getByRole('button', { name: 'Add view' })
+    expect(add).toHaveProperty('disabled', true)
+    expect(add.getAttribute('title')).toBe(VIEW_NAME_TAKEN_MESSAGE)
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Pressures' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Add view' }))
+    expect(onCreateView).toHaveBeenCalledWith({ name: 'Pressures', templateId: null })
+  })
+})

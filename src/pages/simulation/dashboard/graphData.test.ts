@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import { defaultGraphSettings } from '../../../../domain/dashboards.ts'
+import type { SensorSeries } from '../../../../domain/sensorSampling.ts'
+import {
+  drawablePoints,
+  graphChartOptions,
+  logGraphSeries,
+  sensorGraphSeries,
+} from './graphData.ts'
+
+/** Three log lines as GET /simulations/{id}/logs sends them: time and runtime in ms. */
+const LOG = {
+  runId: 1,
+  lines: [
+    { time: 0, runtime: 0, particles: 1000, dt: 1e-4, progress: 0 },
+    { time: 100, runtime: 2000, particles: 1000, dt: 2e-4, progress: 0.25 },
+    { time: 200, runtime: 6000, particles: 990, dt: 1.5e-4, progress: 0.5 },
+  ],
+}
+
+describe('log graphs', () => {
+  it('plots particles and dt against simulated time in s', () => {
+    expect(logGraphSeries(LOG, 'particles', false).points).toEqual([
+      { x: 0, y: 1000 },
+      { x: 0.1, y: 1000 },
+      { x: 0.2, y: 990 },
+    ])
+    expect(logGraphSeries(LOG, 'dt', false).yTitle).toBe('Time step (s)')
+  })
+
+  it('plots runtime per simulated second between lines, and progress in percent on request', () => {
+    const series = logGraphSeries(LOG, 'runtimePerS', true)
+    expect(series.points).toEqual([
+      { x: 25, y: 20 },
+      { x: 50, y: 40 },
+    ])
+    expect(series.xTitle).toBe('Progress (%)')
+  })
+
+  it('is empty before the run logs anything', () => {
+    expect(logGraphSeries(undefined, 'particles', false).points).toEqual([])
+  })
+})
+
+describe('sensor graphs', () => {
+  const series: SensorSeries = {
+    sensorId: 3,
+    runId: 1,
+    sampleRate: 'every_step',
+    sampleCount: 3,
+    count: 3,
+    timeS: [0, 0.05, 0.1],
+    pressure: [0, 50_000, null],
+    vx: [3, 0, 1],
+    vy: [4, 0, 1],
+    vz: [0, 0, null],
+  }
+  it('plots pressure, leaving out missing samples, and the velocity magnitude', () => {
+    expect(sensorGraphSeries(series, 'pressure', false, 1).points).toEqual([
+      { x: 0, y: 0 },
+      { x: 0.05, y: 50_000 },
+    ])
+    expect(sensorGraphSeries(series, 'velocity', true, 0.1).points).toEqual([
+      { x: 0, y: 5 },
+      { x: 50, y: 0 },
+    ])
+  })
+})
+
+describe('chart options', () => {
+  const series = logGraphSeries(LOG, 'particles', false)
+  it('draw a logarithmic y axis for logValues, and leave out values it cannot place', () => {
+    const settings = {
+      ...defaultGraphSettings({ kind: 'log', graph: 'particles' } as const),
+      logValues: true,
+    }
+    expect(graphChartOptions(settings, series).scales?.y?.type).toBe('logarithmic')
+    expect(
+      drawablePoints(
+        [
+          { x: 0, y: 0 },
+          { x: 1, y: 2 },
+        ],
+        true,
+      ),
+    ).toEqual([{ x: 1, y: 2 }])
+  })
+  it('use the manual range unless automatic, and never animate', () => {
+    const settings = {
+      ...defaultGraphSettings({ kind: 'log', graph: 'particles' } as const),
+      xAuto: false,
+      xMin: 0.05,
+      xMax: 0.15,
+      yMin: 1,
+      yMax: 2,
+    }
+    const options = graphChartOptions(settings, series)
+    expect(options.scales?.x).toMatchObject({ min: 0.05, max: 0.15 })
+    expect(options.scales?.y).not.toHaveProperty('min')
+    expect(options.animation).toBe(false)
+  })
+})
