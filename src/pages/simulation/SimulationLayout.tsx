@@ -25,6 +25,7 @@ import { NotFoundPage } from '../NotFoundPage.tsx'
 import { projectPageLink, simulationPageLink } from '../projects/projectLinks.ts'
 import { RunControls } from './run/RunControls.tsx'
 import { SimulationTitle } from './SimulationTitle.tsx'
+import { WarningAlertToasts } from './sidebar/WarningAlertToasts.tsx'
 
 /** The three simulation pages and their breadcrumb labels, in navigation order. */
 export const SIMULATION_MODES = {
@@ -177,6 +178,7 @@ function SimulationFrame({ id, mode }: { id: string; mode: SimulationMode }) {
           Open in new tab
         </a>
       </div>
+      <WarningAlertToasts simulation={simulation} />
       <Outlet context={context} />
     </div>
   )

@@ -55,11 +55,12 @@ export function useRunHistoryQuery(simulation: Simulation) {
 }
 
 /** The alerts of a run (-1: the next run), with whether each triggered. */
-export function useRunConditionsQuery(simulation: Simulation, runId: number) {
+export function useRunConditionsQuery(simulation: Simulation, runId: number, enabled = true) {
   const input = { ...paramsOf(simulation.id), query: { runId } }
   return useQuery({
     queryKey: [...routeKey('listConditions', input), simulation.state],
     queryFn: ({ signal }) => callApi('listConditions', input, { signal }),
     refetchInterval: runId !== -1 && isRunGoingOn(simulation) ? HISTORY_POLL_MS : false,
+    enabled,
   })
 }
