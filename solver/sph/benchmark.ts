@@ -90,7 +90,7 @@ export function measureWorkSplits(
   const ctx = createInteractionContext(internals.arrays, grid, constants, stats)
   // the records and wall pressures of the current state, as a step's passes would have them
   solver.measureInteractionPass('reference', 0)
-  measureCellWork(grid, grid.work, 0, cellCount, dynamicWalls)
+  measureCellWork(ctx, 0, cellCount, dynamicWalls)
   const results: WorkSplitMeasurement[] = []
   for (const threads of threadCounts) {
     const ranges = new Int32Array(threads + 1)

@@ -178,7 +178,7 @@ export function runPhaseRange(
       restWalls(ctx.arrays, begin, end)
       break
     case PHASE.measure:
-      measureCellWork(ctx.grid, ctx.grid.work, cellBegin, cellEnd, dynamicWalls)
+      measureCellWork(ctx, cellBegin, cellEnd, dynamicWalls)
       break
     case PHASE.exit:
       break
@@ -381,8 +381,10 @@ export class PhaseRunner {
     }
     this.#sortsSinceMeasure = 0
     const measure = SPLIT.measure * stride
+    // counting pairs costs per fluid particle (dynamic walls: the fluid split is the particles')
+    const fluid = (dynamicWalls ? SPLIT.particles : SPLIT.fluid) * stride
     for (let t = 0; t < threads; t++)
-      ranges[measure + t] = ranges[particles + t]! - (ranges[particles + t]! % BLOCK_CELLS)
+      ranges[measure + t] = ranges[fluid + t]! - (ranges[fluid + t]! % BLOCK_CELLS)
     ranges[measure + threads] = cellCount
     this.run(PHASE.measure)
     splitByWork(grid.work, WORK.forces, cellCount, threads, ranges, SPLIT.forces * stride)

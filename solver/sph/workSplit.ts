@@ -2,26 +2,30 @@
  * Splitting a pass's work over threads (issue 22 item 1): every parallel phase runs on contiguous
  * cells, and each phase has its own split, made after every sort from what its loop costs there:
  *
- * - `particles`: equal particle counts (equation of state and records, the work estimate itself);
+ * - `particles`: equal particle counts (equation of state and records);
  * - `fluid`: equal fluid counts (integration; particle counts with dynamic walls, which integrate);
- * - `forces`: equal estimated pair work, fluid particles × (the particles their stencil rows
- *   scan + the rows): the force pass, the reference loop and shifting scan exactly these
- *   candidates; walls with no fluid near them cost nothing (a dynamic wall counts as its fluid
- *   rows' candidates, which its continuity scans);
+ * - `forces`: equal estimated pair work: the pair interactions of the fluid particles, counted,
+ *   plus a small cost per candidate scanned and per particle (measureCellWork); the force pass,
+ *   the reference loop and shifting scan these pairs. Walls with no fluid near them cost nothing
+ *   (a dynamic wall counts as its fluid rows' candidates, which its continuity scans);
  * - `walls`: wall particles × the candidates of their rows that hold fluid (the generalized-wall
  *   extrapolation skips rows and cells without fluid).
  *
- * The estimate is summed per block of BLOCK_CELLS cells in a parallel phase (measureCellWork on a
- * particle-count split), then each split is a prefix scan over the blocks on the calling thread.
+ * The estimate is summed per block of BLOCK_CELLS cells in a parallel phase (measureCellWork on the
+ * fluid split moved to block starts), then each split is a prefix scan over the blocks on the
+ * calling thread. It is made again every few sorts (threads.ts): it costs about a third of a
+ * force pass.
  * Threads only ever write their own particles, so any split gives bit-identical results.
  */
-import { GRID_PARAM, WORK_BLOCK_CELLS, WORK_STRIDE } from './grid.ts'
-import type { GridView } from './grid.ts'
+import { WORK_BLOCK_CELLS, WORK_STRIDE } from './grid.ts'
+import { PARTICLE_KIND } from './particles.ts'
+import type { InteractionContext } from './stencil.ts'
+import { fillStencilRows } from './stencil.ts'
 
 export { WORK_BLOCK_CELLS as BLOCK_CELLS, WORK_STRIDE } from './grid.ts'
 
 /**
- * The splits, each `threads + 1` cell boundaries in the ranges buffer; `measure` is the particle
+ * The splits, each `threads + 1` cell boundaries in the ranges buffer; `measure` is the fluid
  * split with its boundaries moved down to block starts (the work estimate's own phase).
  */
 export const SPLIT = { particles: 0, fluid: 1, forces: 2, walls: 3, measure: 4 } as const
@@ -31,16 +35,18 @@ export const SPLIT_COUNT = 5
 /** Per block: estimated work of the force pass and of the wall extrapolation (Float64, 2 each). */
 export const WORK = { forces: 0, walls: 1 } as const
 
-/** Fixed cost of a fluid particle in candidates: its stencil rows' bookkeeping (49 rows). */
-const PER_PARTICLE = 49
+/**
+ * Costs in pair interactions: a candidate scanned and left out (a distance check), and a particle's
+ * fixed cost (its stencil rows, its writes). From the force pass at 25 M pairs/s per core against
+ * the plain loop's 75 M candidates/s (NUMERICS.md, Figures).
+ */
+const CANDIDATE_COST = 0.05
+const PARTICLE_COST = 10
+/** Reading a particle's kind and skipping it. */
+const SCAN_COST = 0.05
 
 // imported constants as module bindings: test runners turn imports into getters, slow in loops
-const P_NX = GRID_PARAM.nx
-const P_NY = GRID_PARAM.ny
-const P_NZ = GRID_PARAM.nz
-const P_REACH = GRID_PARAM.reach
-const P_REACH_Y = GRID_PARAM.reachY
-const P_PERIOD_Y = GRID_PARAM.periodY
+const FLUID = PARTICLE_KIND.fluid
 const W_FORCES = WORK.forces
 const W_WALLS = WORK.walls
 const STRIDE = WORK_STRIDE
@@ -48,68 +54,74 @@ const BLOCK = WORK_BLOCK_CELLS
 
 /**
  * Writes the work estimate of the blocks of cells [cellBegin, cellEnd) (block-aligned except at the
- * grid's end) into `work`. With `dynamicWalls`, a wall particle's continuity scans its fluid rows.
+ * grid's end) into the grid's work array. Force pass: the pair interactions of each fluid particle,
+ * counted (positions of the last sort, a distance check per candidate), plus
+ * CANDIDATE_COST per candidate scanned and PARTICLE_COST per fluid particle; with `dynamicWalls`,
+ * a wall particle's continuity counts its fluid rows' candidates. Wall extrapolation: each wall
+ * particle's fluid rows' candidates.
  */
 export function measureCellWork(
-  grid: GridView,
-  work: Float64Array,
+  ctx: InteractionContext,
   cellBegin: number,
   cellEnd: number,
   dynamicWalls: boolean,
 ): void {
-  const p = grid.params
-  const cellStart = grid.cellStart
-  const fluidBefore = grid.fluidBefore
-  const nx = p[P_NX]!
-  const ny = p[P_NY]!
-  const nz = p[P_NZ]!
-  const reach = p[P_REACH]!
-  const period = p[P_PERIOD_Y]!
-  const reachY = period > 0 ? p[P_REACH_Y]! : reach
+  const work = ctx.grid.work
+  const cellStart = ctx.grid.cellStart
+  const { posX, posY, posZ, kind } = ctx.arrays
+  const rowBegin = ctx.rowBegin
+  const rowEnd = ctx.rowEnd
+  const rowShiftY = ctx.rowShiftY
+  const support2 = ctx.constants.support2
+  const MIN_R2 = 1e-24 * support2
   let forces = 0
   let walls = 0
   for (let c = cellBegin; c < cellEnd; c++) {
-    const count = cellStart[c + 1]! - cellStart[c]!
-    if (count > 0) {
-      const fluid = fluidBefore[c + 1]! - fluidBefore[c]!
-      const wall = count - fluid
-      const cx = c % nx
-      const cyz = (c - cx) / nx
-      const cy = cyz % ny
-      const cz = (cyz - cy) / ny
-      const x0 = cx > reach ? cx - reach : 0
-      const x1 = cx < nx - 1 - reach ? cx + reach : nx - 1
-      const z0 = cz > reach ? cz - reach : 0
-      const z1 = cz < nz - 1 - reach ? cz + reach : nz - 1
-      let y0 = cy - reachY
-      let y1 = cy + reachY
-      if (period <= 0) {
-        if (y0 < 0) y0 = 0
-        if (y1 > ny - 1) y1 = ny - 1
-      }
-      let all = 0
+    const pBegin = cellStart[c]!
+    const pEnd = cellStart[c + 1]!
+    if (pEnd > pBegin) {
+      let rows = -1
+      let wetRows = -1
       let wet = 0
-      for (let z = z0; z <= z1; z++) {
-        for (let yy = y0; yy <= y1; yy++) {
-          let y = yy
-          if (period > 0) {
-            y = yy % ny
-            if (y < 0) y += ny
+      for (let i = pBegin; i < pEnd; i++) {
+        if (kind[i] !== FLUID) {
+          if (wetRows < 0) {
+            wetRows = fillStencilRows(ctx, c, true)
+            wet = 0
+            for (let r = 0; r < wetRows; r++) wet += rowEnd[r]! - rowBegin[r]!
+            rows = -1
           }
-          const row = nx * (y + ny * z)
-          const rowCount = cellStart[row + x1 + 1]! - cellStart[row + x0]!
-          all += rowCount
-          if (fluidBefore[row + x1 + 1]! !== fluidBefore[row + x0]!) wet += rowCount
+          if (wetRows > 0) {
+            walls += wet + PARTICLE_COST
+            if (dynamicWalls) forces += CANDIDATE_COST * wet + PARTICLE_COST
+          }
+          continue
         }
+        if (rows < 0) {
+          rows = fillStencilRows(ctx, c, false)
+          wetRows = -1
+        }
+        const xi = posX[i]!
+        const yi = posY[i]!
+        const zi = posZ[i]!
+        let pairs = 0
+        let candidates = 0
+        for (let r = 0; r < rows; r++) {
+          const jEnd = rowEnd[r]!
+          const yr = yi - rowShiftY[r]!
+          candidates += jEnd - rowBegin[r]!
+          for (let j = rowBegin[r]!; j < jEnd; j++) {
+            const dx = xi - posX[j]!
+            const dy = yr - posY[j]!
+            const dz = zi - posZ[j]!
+            const r2 = dx * dx + dy * dy + dz * dz
+            if (r2 < support2 && r2 >= MIN_R2) pairs++
+          }
+        }
+        forces += pairs + CANDIDATE_COST * candidates + PARTICLE_COST
       }
-      if (fluid > 0) forces += fluid * (all + PER_PARTICLE)
-      if (wall > 0 && wet > 0) {
-        walls += wall * (wet + PER_PARTICLE)
-        if (dynamicWalls) forces += wall * (wet + PER_PARTICLE)
-      }
-      // scanning a particle's kind and skipping it
-      forces += count
-      walls += count
+      forces += SCAN_COST * (pEnd - pBegin)
+      walls += SCAN_COST * (pEnd - pBegin)
     }
     if ((c + 1) % BLOCK === 0 || c + 1 === cellEnd) {
       const o = STRIDE * Math.floor(c / BLOCK)
