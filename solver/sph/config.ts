@@ -95,6 +95,15 @@ export interface SolverOptions {
    * 'riemann'); an explicit value overrides it.
    */
   boundary: BoundaryKind | null
+  /**
+   * The wall normal of the Riemann wall (boundary 'riemann'): 'fluid' (default), each wall
+   * particle's direction towards the fluid it sees, −Σ_f ρ_f W (r_w − r_f), found in the wall
+   * extrapolation; 'wall', the wall's own geometry seen from the fluid particle, −Σ_w V_w ∇W_iw
+   * (no fluid in it). The fluid's direction leans wherever a wall particle sees fluid on one side
+   * only (a front's tip, a corner) and then brakes fluid that slides along the wall; see
+   * NUMERICS.md, 'Validation findings', for what each gives.
+   */
+  riemannWallNormal: 'fluid' | 'wall'
   /** Density diffusion: Fourtakas et al. 2019 (hydrostatic-corrected) or Molteni–Colagrossi 2009. */
   densityDiffusion: (typeof DENSITY_DIFFUSION_KINDS)[number]
   /** δ of the density diffusion term. */
@@ -136,6 +145,7 @@ export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
   kernel: 'wendland',
   smoothingLengthFactor: 1.5,
   boundary: null,
+  riemannWallNormal: 'fluid',
   densityDiffusion: 'fourtakas',
   densityDiffusionDelta: 0.1,
   viscosity: 'artificial+laminar',
@@ -193,7 +203,11 @@ export interface SphConstants {
   hydrostaticDensityGradient: [number, number, number]
   /** 0: generalized wall (Adami, also under the Riemann wall), 1: dynamic boundary particles. */
   boundaryCode: number
-  /** 1: fluid–wall pairs use the Riemann interface pressure along the wall normal. */
+  /**
+   * Fluid–wall pairs use the Riemann interface pressure along the wall normal: 0 no, 1 the wall
+   * particles' normals towards the fluid (options.riemannWallNormal 'fluid'), 2 the wall's
+   * kernel gradient at the fluid particle ('wall').
+   */
   riemannWall: number
   /** SHIFTING_CODE of settings.shifting. */
   shiftingCode: number
@@ -352,7 +366,7 @@ export function deriveConstants(
     diffusionCoefficient: diffusion === 'none' ? 0 : 2 * options.densityDiffusionDelta * h * c0,
     hydrostaticDensityGradient: [k * gravity[0], k * gravity[1], k * gravity[2]],
     boundaryCode: BOUNDARY_CODE[boundary],
-    riemannWall: boundary === 'riemann' ? 1 : 0,
+    riemannWall: boundary !== 'riemann' ? 0 : options.riemannWallNormal === 'wall' ? 2 : 1,
     shiftingCode: SHIFTING_CODE[settings.shifting],
     kernelAtDp: kernelValue(factors, dp),
     densityMin: threshold === null ? -Infinity : rho0 * (1 - threshold),

@@ -65,7 +65,10 @@ export function computeForces(
   const stiffness = k.stiffness
   const gamma = k.gamma
   const dynamicWalls = k.boundaryCode === BOUNDARY_CODE.dynamic
+  // 1: along each wall particle's normal (towards the fluid it sees); 2: along the wall's kernel
+  // gradient at the fluid particle
   const riemann = k.riemannWall === 1
+  const riemannGeometric = k.riemannWall === 2
   const c0 = k.speedOfSound
   const FLUID = PARTICLE_KIND.fluid
   const MIN_R2 = 1e-24 * support2
@@ -146,6 +149,13 @@ export function computeForces(
       let lz = 0
       let arp = 0
       let diff = 0
+      let wgx = 0
+      let wgy = 0
+      let wgz = 0
+      let wsum = 0
+      let wvx = 0
+      let wvy = 0
+      let wvz = 0
       for (let r = 0; r < rows; r++) {
         const jEnd = rowEnd[r]!
         const yr = yi - rowShiftY[r]!
@@ -195,6 +205,16 @@ export function computeForces(
                 const beta = 6 * approach < c0 ? 6 * approach : c0
                 pj += 2 * rhoi * beta * approach
               }
+            } else if (riemannGeometric) {
+              // the wall's own kernel gradient at i, Σ_w V_w ∇W_iw, and its weighted velocity
+              const wf = vj * f
+              wgx += wf * dx
+              wgy += wf * dy
+              wgz += wf * dz
+              wsum += wf
+              wvx += wf * packed[o + 3]!
+              wvy += wf * packed[o + 4]!
+              wvz += wf * packed[o + 5]!
             }
             if (noSlip[j] === 0) viscous = 0
             else {
@@ -219,6 +239,24 @@ export function computeForces(
           ax += cf * dx
           ay += cf * dy
           az += cf * dz
+        }
+      }
+      if (wsum !== 0) {
+        // the same Riemann problem along n = −G/|G|, G = Σ_w V_w ∇W_iw (the wall's geometry seen
+        // from i, no fluid in it), U = −(v_i − v̄_w)·n: summed over the wall pairs the extra term
+        // 2ρ_i β U is −2βU G
+        const g = Math.sqrt(wgx * wgx + wgy * wgy + wgz * wgz)
+        if (g > 0) {
+          const iw = 1 / wsum
+          const approach =
+            ((vxi - wvx * iw) * wgx + (vyi - wvy * iw) * wgy + (vzi - wvz * iw) * wgz) / g
+          if (approach > 0) {
+            const beta = 6 * approach < c0 ? 6 * approach : c0
+            const s = -2 * beta * approach
+            ax += s * wgx
+            ay += s * wgy
+            az += s * wgz
+          }
         }
       }
       const aix = ax + lx + gx
