@@ -20,6 +20,7 @@ import { resultsSessionFactoryAtom } from '../../../../state/resultsSession.ts'
 import { toastsAtom } from '../../../../state/toastsAtom.ts'
 import { INITIAL_ENGINE_STATE, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
 import { chartWindowsAtom } from '../charts/chartStore.ts'
+import { sensorDataVersionAtom } from '../explorer/explorerAtoms.ts'
 import { ResultsConnectionToast } from './ConnectionToast.tsx'
 import { StatisticsPanel } from './StatisticsPanel.tsx'
 
@@ -40,6 +41,8 @@ const server = {
   /** Drops the first socket when it is asked stats.info. */
   dropFirstStatsInfo: false,
   sensorState: 'pending' as 'pending' | 'ready',
+  /** Sensors added since the panel opened (objects of fetch.info after Probe). */
+  addedSensors: [] as { id: number; kind: 'sensor'; name: string }[],
 }
 
 /** value = 1000 × outputNo + index of the statistic + 0.123456789012345 */
@@ -126,6 +129,7 @@ class FakeServerSocket implements ResultsSocketLike {
               { id: 2, kind: 'fluid', name: 'Oil' },
               { id: 3, kind: 'wall_boundary', name: 'Tank' },
               { id: 40, kind: 'sensor', name: 'Probe' },
+              ...server.addedSensors,
             ],
             masks: [{ id: 70, materialId: 1, appearance: { visibility: true } }],
             stats: {
@@ -248,6 +252,7 @@ beforeEach(() => {
   server.sockets = []
   server.dropFirstStatsInfo = false
   server.sensorState = 'pending'
+  server.addedSensors = []
   recomputationState = 'unknown'
   clips = []
   tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
@@ -498,6 +503,16 @@ describe('StatisticsPanel', () => {
     await screen.findByText('2000.12345679')
     only('Probe')
     await waitFor(() => expect(calcRequests().at(-1)?.objIds).toEqual([40]))
+  })
+
+  it('lists a sensor added and computed after it opened, without a reload (issue 14)', async () => {
+    const { store } = renderPanel()
+    await screen.findByText('2000.12345679')
+    expect(screen.queryByLabelText('Gauge')).toBeNull()
+    server.addedSensors = [{ id: 41, kind: 'sensor', name: 'Gauge' }]
+    // The explorer's sign that a sensor recomputation ended.
+    act(() => store.set(sensorDataVersionAtom, 1))
+    expect(await screen.findByLabelText('Gauge')).toBeTruthy()
   })
 
   it('offers Load previous data after the selection changed, and it restores the loaded config', async () => {

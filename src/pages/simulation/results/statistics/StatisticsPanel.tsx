@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useEffectEvent, useId, useMemo, useState } from 'react'
 import { POLL_INTERVALS_MS } from '../../../../../domain/constants.ts'
+import { isJobSucceeded } from '../../../../../domain/jobs.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import {
   ATTRIBUTES,
@@ -25,6 +26,7 @@ import { Spinner } from '../../../../components/Spinner.tsx'
 import { useResultsSession, useResultsSessionSnapshot } from '../../../../state/resultsSession.ts'
 import { viewportStateAtom } from '../../../../state/viewportAtoms.ts'
 import { addChartDatasetAtom } from '../charts/chartStore.ts'
+import { sensorDataVersionAtom } from '../explorer/explorerAtoms.ts'
 import {
   OPERATION_LABELS,
   OUTPUT_MODE_LABELS,
@@ -114,14 +116,18 @@ function useSessionQueries(simulation: Simulation) {
         : false
     },
   })
-  // Sensor states per output change when a recomputation ends: ask for the outputs again.
-  const recomputationState = recomputation.data?.state
+  // Sensor states per output and the sensors among the objects change when a recomputation ends
+  // (the record says 'done'; the explorer bumps the sensor data version): ask for both again, so
+  // a sensor added and computed shows here without a reload (issue 14).
+  const recomputationDone = isJobSucceeded(recomputation.data?.state ?? 'unknown')
+  const sensorDataVersion = useAtomValue(sensorDataVersionAtom)
   useEffect(() => {
-    if (recomputationState === 'completed')
-      void queryClient.invalidateQueries({
-        queryKey: ['resultsSession', simId, 'fetch.available_outputs'],
-      })
-  }, [recomputationState, simId, queryClient])
+    if (!recomputationDone && sensorDataVersion === 0) return
+    void queryClient.invalidateQueries({
+      queryKey: ['resultsSession', simId, 'fetch.available_outputs'],
+    })
+    void queryClient.invalidateQueries({ queryKey: ['resultsSession', simId, 'fetch.info'] })
+  }, [recomputationDone, sensorDataVersion, simId, queryClient])
   return { session, attributes, outputs, lastOutputNo, info, clips, recomputation }
 }
 
