@@ -11,8 +11,9 @@ import { simulationStorageDirectories } from './usage.ts'
 /*
  * Files go with what owns them (issue 13 item 6): a deleted simulation (alone or with its project)
  * takes its run directories, exports, point clouds and STEP files, and the uploads only it used:
- * STL parts, acceleration file, datatable CSVs and its post image. An upload another simulation of
- * the organization still uses, or that none ever used, stays.
+ * STL parts, acceleration file, datatable CSVs, its post image and the images its dashboard tiles
+ * show. An upload another simulation of the organization still uses (an image: as its post image,
+ * on a dashboard tile or in a dashboard template), or that none ever used, stays.
  */
 
 type Db = Kysely<Database>
@@ -54,7 +55,43 @@ async function namedUploadIds(db: Db, simulationIds: readonly number[]): Promise
     if (id !== null) ids.add(id)
     if (simulation.post_image_id !== null) ids.add(simulation.post_image_id)
   }
+  for (const id of await tileImageIds(db, simulationIds)) ids.add(id)
   return ids
+}
+
+/** Images the image tiles of the simulations' dashboard views show. */
+async function tileImageIds(db: Db, simulationIds: readonly number[]): Promise<number[]> {
+  const tiles = await db
+    .selectFrom('dashboard_tiles')
+    .innerJoin('dashboard_views', 'dashboard_views.id', 'dashboard_tiles.view_id')
+    .select('dashboard_tiles.settings')
+    .where('dashboard_views.simulation_id', 'in', simulationIds)
+    .where('dashboard_tiles.type', '=', 'image')
+    .execute()
+  return tiles.flatMap((tile) => positiveId(parseObject(tile.settings).imageId) ?? [])
+}
+
+/** Images the organization's dashboard templates keep in their tiles. */
+async function templateImageIds(db: Db, organizationId: number): Promise<number[]> {
+  const templates = await db
+    .selectFrom('dashboard_templates')
+    .select('tiles')
+    .where('organization_id', '=', organizationId)
+    .execute()
+  return templates.flatMap((template) => {
+    let tiles: unknown
+    try {
+      tiles = JSON.parse(template.tiles)
+    } catch {
+      return []
+    }
+    if (!Array.isArray(tiles)) return []
+    return tiles.flatMap((tile: unknown) =>
+      typeof tile === 'object' && tile !== null && 'imageId' in tile
+        ? (positiveId(tile.imageId) ?? [])
+        : [],
+    )
+  })
 }
 
 /** What deleting simulations must clean up once their rows are gone. */
@@ -115,6 +152,7 @@ async function removeUnusedUploads(
     db,
     remaining.map((s) => s.id),
   )
+  for (const id of await templateImageIds(db, organizationId)) stillUsed.add(id)
   const uploads = await db
     .selectFrom('uploads')
     .select(['id', 'kind', 'stored_path', 'info'])

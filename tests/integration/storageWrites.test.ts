@@ -301,6 +301,31 @@ describeEachDialect('storage: refusals, images and sensor results', (dialect) =>
     expect((await consumed()).consumed).toBe(organizationBytesOnDisk())
   })
 
+  it('keeps an image a dashboard tile of another simulation shows, and removes it with that one', async () => {
+    await setAvailable(10 * 1024 ** 3)
+    const image = await uploadImage()
+    const created = async (name: string) =>
+      (await api('POST', `/projects/${projectId}/simulations`, { name })).body.id as number
+    const posted = await created('Post image')
+    expect((await api('PUT', `/simulations/${posted}`, { postImageId: image.id })).status).toBe(200)
+    const tiled = await created('Image tile')
+    const views = await api('GET', `/simulations/${tiled}/dashboards`)
+    expect(views.status, views.text).toBe(200)
+    const viewId = (views.body as { id: number }[])[0]!.id
+    const tile = await api('POST', `/dashboards/${viewId}/tiles`, {
+      type: 'image',
+      imageId: image.id,
+    })
+    expect(tile.status, tile.text).toBe(201)
+
+    expect((await api('DELETE', `/simulations/${posted}`)).status).toBe(200)
+    expect(await imageIds()).toContain(image.id)
+    expect((await api('GET', `/images/${image.id}`)).status).toBe(200)
+    expect((await api('DELETE', `/simulations/${tiled}`)).status).toBe(200)
+    expect(await imageIds()).not.toContain(image.id)
+    expect((await consumed()).consumed).toBe(organizationBytesOnDisk())
+  })
+
   it("keeps the simulation's size and the consumption true after a sensor recomputation", async () => {
     await setAvailable(10 * 1024 ** 3)
     const simulation = await createSimulationWithRun('Sensors')
