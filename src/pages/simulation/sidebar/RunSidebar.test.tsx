@@ -76,6 +76,14 @@ function replyTo(method: string, url: URL): Response {
       sensorIds: [],
       outputsDone: 0,
     })
+  if (path === 'GET /api/simulations/4/download')
+    return new Response(new Uint8Array([80, 75, 5, 6]), {
+      status: 200,
+      headers: {
+        'content-type': 'application/zip',
+        'content-disposition': 'attachment; filename="Dam break.zip"',
+      },
+    })
   return json({ code: 'resource_not_found', title: 'x', description: 'x' }, 404)
 }
 
@@ -249,5 +257,26 @@ describe('RunSidebar', () => {
     const link = screen.getByRole('link', { name: 'Go to the setup to validate' })
     expect(link.getAttribute('href')).toBe('/simulation/4/preprocessor')
     await waitFor(() => expect(requests.some((r) => r.includes('setup_validation'))).toBe(false))
+  })
+
+  it('downloads a started simulation as a ZIP, and not before it started', async () => {
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: () => 'blob:zip', revokeObjectURL: () => {} }),
+    )
+    renderSidebar(makeSimulation())
+    fireEvent.click(screen.getByRole('tab', { name: 'Download' }))
+    expect(
+      screen.getByRole<HTMLButtonElement>('button', { name: 'Download simulation' }).disabled,
+    ).toBe(true)
+    expect(
+      screen.getByText('Download is available once the simulation has been started.'),
+    ).toBeTruthy()
+    cleanup()
+    renderSidebar(finished)
+    fireEvent.click(screen.getByRole('tab', { name: 'Download' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Download simulation' }))
+    await waitFor(() => expect(requests).toContain('GET /api/simulations/4/download'))
+    await screen.findByRole('button', { name: 'Download simulation' })
   })
 })

@@ -2,6 +2,7 @@ import { useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { Simulation } from '../../../../domain/projects.ts'
 import type { SimulationMode } from '../SimulationLayout.tsx'
 import { AlertsTab } from './AlertsTab.tsx'
+import { DownloadTab } from './DownloadTab.tsx'
 import { GeneralInfoTab } from './GeneralInfoTab.tsx'
 import { HistoryTab } from './HistoryTab.tsx'
 import { InputValidationTab } from './InputValidationTab.tsx'
@@ -13,6 +14,7 @@ export const RUN_SIDEBAR_TABS = {
   jobs: 'Jobs Progress',
   validation: 'Input Validation',
   alerts: 'Alerts',
+  download: 'Download',
   info: 'General Info',
   history: 'History',
 } as const
@@ -23,7 +25,8 @@ const TAB_KEYS = Object.keys(RUN_SIDEBAR_TABS) as RunSidebarTab[]
 
 /**
  * The Run sidebar of the Monitor and Results pages: Jobs Progress, Input Validation (disabled in
- * the postprocessor: 'Go to the setup to validate'), Alerts, General Info and History. A vertical
+ * the postprocessor: 'Go to the setup to validate'), Alerts, Download (not before the start),
+ * General Info and History. A vertical
  * tab list: arrow keys move between tabs, Home and End jump to the first and last.
  */
 export function RunSidebar({
@@ -101,6 +104,7 @@ export function RunSidebar({
           <InputValidationTab simulation={simulation} disabled={mode === 'postprocessor'} />
         )}
         {tab === 'alerts' && <AlertsTab simulation={simulation} />}
+        {tab === 'download' && <DownloadTab simulation={simulation} />}
         {tab === 'info' && <GeneralInfoTab simulation={simulation} />}
         {tab === 'history' && <HistoryTab simulation={simulation} />}
       </div>
