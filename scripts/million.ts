@@ -222,9 +222,20 @@ async function openInResults(baseUrl: string, simulationId: number, lastOutput: 
       if ((await shownOutput.textContent()) === `Output ${lastOutput}`) break
     // let the first frames settle (SwiftShader: about 1 s a frame at a million points)
     await sleep(5000)
+    // the timeline's input scrolled the page: back to the top, where the view is
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await sleep(1000)
     const shot = join(SHOT_DIR, 'results.png')
     await page.screenshot({ path: shot })
     const shown = (await shownOutput.textContent()) ?? ''
+    // the same with the tank hidden (its wall particles in front of the water)
+    const tank = page.getByRole('checkbox', { name: 'Tank', exact: true })
+    if ((await tank.count()) === 1) {
+      await tank.uncheck()
+      await sleep(5000)
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await page.screenshot({ path: join(SHOT_DIR, 'results-without-tank.png') })
+    }
     return { points: text, shown, drawnS, totalS: (performance.now() - start) / 1000, shot }
   } finally {
     await browser.close()
