@@ -57,7 +57,7 @@ const json = (body: unknown, status = 200) =>
 function replyTo(path: string): Response {
   if (path === 'GET /api/solvers')
     return json([{ id: 1, name: 'Dive SPH (CPU)', latest: true, gpu: false }])
-  if (path === 'GET /api/organizations') return json([ORGANIZATION])
+  if (path === 'GET /api/organizations') return json([{ ...ORGANIZATION, ...organizationPatch }])
   if (path === 'GET /api/simulations/4/setup_validation')
     return json({ issues: [], runnable, message: null })
   if (path === 'GET /api/simulations/4/conditions') return json([])
@@ -73,6 +73,7 @@ function replyTo(path: string): Response {
 let requests: { method: string; url: URL; body: unknown }[] = []
 let runnable = true
 let stopFails = false
+let organizationPatch: Record<string, unknown> = {}
 
 class FakeWebSocket {
   readyState = 0
@@ -88,6 +89,7 @@ beforeEach(() => {
   requests = []
   runnable = true
   stopFails = false
+  organizationPatch = {}
   tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
   vi.stubGlobal('WebSocket', FakeWebSocket)
   vi.stubGlobal(
@@ -232,5 +234,15 @@ describe('RunControls', () => {
     renderControls(simulationIn({}))
     fireEvent.click(await screen.findByRole('button', { name: 'Run' }))
     expect(await screen.findByRole('radio', { name: 'Dive SPH (CPU)' })).toBeTruthy()
+  })
+
+  it('blocks the start when the organization runs its maximum of simulations (issue 14)', async () => {
+    organizationPatch = { maximumSimulationsExceeded: true }
+    renderControls(simulationIn({}))
+    fireEvent.click(await screen.findByRole('button', { name: 'Run' }))
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Your organization runs as many simulations as its subscription allows.',
+    )
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next' }).disabled).toBe(true)
   })
 })

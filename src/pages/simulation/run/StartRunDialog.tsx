@@ -16,7 +16,7 @@ import { Dialog } from '../../../components/Dialog.tsx'
 import { Spinner } from '../../../components/Spinner.tsx'
 import { useCurrentUser } from '../../../lib/currentUser.ts'
 import { useHasFeature, useOrganizationQuery } from '../../../queries/queries.ts'
-import { coreOptions, solverLabel } from './runButton.ts'
+import { coreOptions, solverLabel, startLimitOf } from './runButton.ts'
 import {
   useAddConditionMutation,
   useDeleteConditionMutation,
@@ -123,6 +123,8 @@ function StartForm({
   const solverId = chosenSolverId ?? choosable[0]?.id
   const coresId = useId()
   const solverLabelId = useId()
+  // The organization's limits (maximum simulations, an occupied free instance) block the start.
+  const limit = startLimitOf(organization.data)
 
   const submit = () => {
     if (solverId === undefined) return
@@ -143,6 +145,11 @@ function StartForm({
         {step === 1 ? (
           <>
             {mode === 'restart' && <p className="field__hint">{RUN_TEXTS.restartAfterEdit}</p>}
+            {limit && (
+              <p className="field__error" role="alert">
+                {limit}
+              </p>
+            )}
             <div className="field" role="radiogroup" aria-labelledby={solverLabelId}>
               <span id={solverLabelId} className="field__label">
                 Solver
@@ -195,7 +202,7 @@ function StartForm({
           <button
             type="button"
             className="button button--primary"
-            disabled={solverId === undefined}
+            disabled={solverId === undefined || limit !== null}
             onClick={() => setStep(2)}
           >
             Next
@@ -204,7 +211,7 @@ function StartForm({
           <button
             type="button"
             className="button button--primary"
-            disabled={solverId === undefined}
+            disabled={solverId === undefined || limit !== null}
             onClick={submit}
           >
             Start

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { RUN_TEXTS } from '../../../../domain/rest/runRoutes.ts'
 import { runStatus } from '../../../../domain/simulationState.ts'
-import { coreOptions, runButtonFor, solverLabel } from './runButton.ts'
+import {
+  START_LIMIT_TEXTS,
+  coreOptions,
+  runButtonFor,
+  solverLabel,
+  startLimitOf,
+} from './runButton.ts'
 
 const ready = { solverAvailable: true, setupBlocked: false }
 
@@ -86,5 +92,31 @@ describe('solverLabel', () => {
   it('adds CPU or GPU to a name without it', () => {
     expect(solverLabel({ name: 'Dive SPH' }, true)).toBe('Dive SPH (GPU)')
     expect(solverLabel({ name: 'Dive SPH' }, false)).toBe('Dive SPH (CPU)')
+  })
+})
+
+describe('startLimitOf', () => {
+  const organization = {
+    activeSubscription: { freeInstance: false },
+    freeInstanceOccupied: false,
+    maximumSimulationsExceeded: false,
+  }
+  it('lets a run start within the organization’s limits', () => {
+    expect(startLimitOf(organization)).toBeNull()
+    expect(startLimitOf(undefined)).toBeNull()
+    // Occupied matters only for a free instance subscription.
+    expect(startLimitOf({ ...organization, freeInstanceOccupied: true })).toBeNull()
+  })
+  it('blocks a start past the maximum simulations or on an occupied free instance', () => {
+    expect(startLimitOf({ ...organization, maximumSimulationsExceeded: true })).toBe(
+      START_LIMIT_TEXTS.maximumSimulations,
+    )
+    expect(
+      startLimitOf({
+        activeSubscription: { freeInstance: true },
+        freeInstanceOccupied: true,
+        maximumSimulationsExceeded: false,
+      }),
+    ).toBe(START_LIMIT_TEXTS.freeInstanceOccupied)
   })
 })

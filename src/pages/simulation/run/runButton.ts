@@ -92,3 +92,32 @@ export function solverLabel(solver: { name: string }, gpu: boolean): string {
   const kind = gpu ? 'GPU' : 'CPU'
   return /\((CPU|GPU)\)$/.test(solver.name.trim()) ? solver.name : `${solver.name} (${kind})`
 }
+
+/** Why the organization cannot start another run now (spec/results.md §3 Organization). */
+export const START_LIMIT_TEXTS = {
+  maximumSimulations:
+    'Your organization runs as many simulations as its subscription allows. Start this one when another has finished.',
+  freeInstanceOccupied:
+    'The free instance of your subscription is running another simulation. Start this one when it has finished.',
+} as const
+
+/**
+ * The organization's limits on starting a run: the maximum number of simulations, and a free
+ * instance subscription whose one instance is taken. Null when a run may start.
+ */
+export function startLimitOf(
+  organization:
+    | {
+        activeSubscription: { freeInstance: boolean } | null
+        freeInstanceOccupied: boolean
+        maximumSimulationsExceeded: boolean
+      }
+    | null
+    | undefined,
+): string | null {
+  if (!organization) return null
+  if (organization.maximumSimulationsExceeded) return START_LIMIT_TEXTS.maximumSimulations
+  if (organization.activeSubscription?.freeInstance && organization.freeInstanceOccupied)
+    return START_LIMIT_TEXTS.freeInstanceOccupied
+  return null
+}
