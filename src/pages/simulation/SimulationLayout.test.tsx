@@ -169,6 +169,15 @@ describe('leaving Results for Setup', () => {
     expect(await screen.findByLabelText('Object explorer')).toBeTruthy()
   })
 
+  it("asks 'Load Setup?' from Results of a running simulation too (issue 14)", async () => {
+    simulation = { ...simulation, state: 'running', setupLocked: true }
+    const router = renderAt('/simulation/1/postprocessor')
+    const tabs = await screen.findByRole('navigation', { name: 'Simulation pages' })
+    fireEvent.click(within(tabs).getByRole('link', { name: 'Setup' }))
+    expect(screen.getByRole('dialog', { name: LOAD_SETUP_TEXTS.title })).toBeTruthy()
+    expect(router.state.location.pathname).toBe('/simulation/1/postprocessor')
+  })
+
   it('goes straight to Setup from the other pages', async () => {
     const router = renderAt('/simulation/1/dashboard')
     const tabs = await screen.findByRole('navigation', { name: 'Simulation pages' })
