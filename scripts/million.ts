@@ -223,7 +223,7 @@ async function openInResults(baseUrl: string, simulationId: number, lastOutput: 
     // let the first frames settle (SwiftShader: about 1 s a frame at a million points)
     await sleep(5000)
     // the timeline's input scrolled the page: back to the top, where the view is
-    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.evaluate('window.scrollTo(0, 0)')
     await sleep(1000)
     const shot = join(SHOT_DIR, 'results.png')
     await page.screenshot({ path: shot })
@@ -233,7 +233,7 @@ async function openInResults(baseUrl: string, simulationId: number, lastOutput: 
     if ((await tank.count()) === 1) {
       await tank.uncheck()
       await sleep(5000)
-      await page.evaluate(() => window.scrollTo(0, 0))
+      await page.evaluate('window.scrollTo(0, 0)')
       await page.screenshot({ path: join(SHOT_DIR, 'results-without-tank.png') })
     }
     return { points: text, shown, drawnS, totalS: (performance.now() - start) / 1000, shot }
