@@ -10,6 +10,8 @@ export const LoginRequestSchema = v.strictObject({
     v.maxLength(254),
   ),
   password: v.pipe(v.string(), v.minLength(1, 'Password is required'), v.maxLength(1000)),
+  /** The authenticator app's code, once two-factor sign-in is enabled (issue 15). */
+  code: v.optional(v.pipe(v.string(), v.maxLength(20))),
 })
 export type LoginRequest = v.InferOutput<typeof LoginRequestSchema>
 

@@ -20,6 +20,7 @@ import {
   SlimProjectSchema,
   pageSchema,
 } from './projects.ts'
+import { ACCOUNT_ROUTES } from './rest/accountRoutes.ts'
 import { ASSEMBLY_ROUTES } from './rest/assemblyRoutes.ts'
 import { DASHBOARD_ROUTES } from './rest/dashboardRoutes.ts'
 import { EXPORT_ROUTES } from './rest/exportRoutes.ts'
@@ -46,6 +47,8 @@ export const TeamUserSchema = v.object({
   email: v.string(),
   role: v.string(),
   avatarId: v.number(),
+  /** Job title (issue 15's team table). */
+  department: v.nullable(v.string()),
 })
 export const ProjectIdParamSchema = v.object({
   projectId: idParamSchema('projectId'),
@@ -283,6 +286,7 @@ export const ROUTES = {
   ...VIEWPORT_ROUTES,
   ...ASSEMBLY_ROUTES,
   ...DASHBOARD_ROUTES,
+  ...ACCOUNT_ROUTES,
 } as const satisfies Record<string, RouteDef>
 
 export type RouteName = keyof typeof ROUTES

@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import { assembliesMigration } from '../assemblies/migration.ts'
+import { accountMigration } from '../account/migration.ts'
 import { loginFailuresMigration, sessionFamiliesMigration } from '../auth/migration.ts'
 import { dashboardsMigration } from '../dashboards/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
@@ -293,6 +294,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0009_session_families': sessionFamiliesMigration(),
     '0010_dashboards': dashboardsMigration(dialect),
     '0011_login_failures': loginFailuresMigration(),
+    '0012_account': accountMigration(dialect),
   }
 }
 

@@ -7,6 +7,7 @@ import type {
   DashboardVariablesTable,
   DashboardViewsTable,
 } from '../dashboards/tables.ts'
+import type { AccountTokensTable, MfaAuthenticatorsTable } from '../account/tables.ts'
 import type { LoginFailuresTable } from '../auth/tables.ts'
 import type {
   MeshesTable,
@@ -319,6 +320,8 @@ export interface Database {
   dashboard_variables: DashboardVariablesTable
   dashboard_graphs: DashboardGraphsTable
   login_failures: LoginFailuresTable
+  account_tokens: AccountTokensTable
+  mfa_authenticators: MfaAuthenticatorsTable
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>

@@ -166,6 +166,7 @@ describeEachDialect('projects', (dialect) => {
       email: expect.any(String),
       role: expect.any(String),
       avatarId: expect.any(Number),
+      department: null,
     })
     const refused = await server.request('GET', '/api/mgmt/users', { token: contributor })
     expect(refused.status).toBe(403)

@@ -56,8 +56,9 @@ export const teamUsers: RouteHandlers['teamUsers'] = async (_request, { db, user
     throw new ApiError('forbidden', 'You are not allowed to list the users of the organization')
   const rows = await db
     .selectFrom('users')
-    .select(['id', 'first_name', 'last_name', 'email', 'role', 'avatar_id'])
+    .select(['id', 'first_name', 'last_name', 'email', 'role', 'avatar_id', 'department'])
     .where('organization_id', '=', user.organization_id)
+    .where('active', '=', 1)
     .orderBy('first_name')
     .orderBy('last_name')
     .orderBy('id')
@@ -68,6 +69,7 @@ export const teamUsers: RouteHandlers['teamUsers'] = async (_request, { db, user
     email: row.email,
     role: row.role,
     avatarId: row.avatar_id,
+    department: row.department,
   }))
 }
 

@@ -10,6 +10,7 @@ import {
   revokeSession,
   rotateSession,
 } from '../../auth/sessions.ts'
+import { checkLoginCode } from '../../account/securityHandlers.ts'
 import { ApiError } from '../apiError.ts'
 import type { RouteHandlers } from '../context.ts'
 
@@ -30,6 +31,7 @@ export const login: RouteHandlers['login'] = async ({ body }, { db, clock }) => 
   })
   if (!user || !matches || user.active !== 1)
     throw new ApiError('authentication_failed', WRONG_CREDENTIALS_MESSAGE)
+  await checkLoginCode({ db, clock }, user.id, body.code)
   await deleteExpiredSessions(db, clock)
   return createSession(db, clock, user.id)
 }

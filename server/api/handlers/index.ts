@@ -9,6 +9,7 @@ import {
 } from './account.ts'
 import { login, logout, refresh } from './auth.ts'
 import { assemblyHandlers } from './assemblyHandlers.ts'
+import { accountHandlers } from '../../account/handlers.ts'
 import { dashboardHandlers } from '../../dashboards/handlers.ts'
 import { exportHandlers } from './exportHandlers.ts'
 import { resultsHandlers } from './resultsHandlers.ts'
@@ -64,5 +65,6 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     ...viewportHandlers,
     ...assemblyHandlers,
     ...dashboardHandlers,
+    ...accountHandlers,
   }
 }

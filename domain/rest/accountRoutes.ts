@@ -1,0 +1,137 @@
+/**
+ * Account calls of spec/account.md §7 added by issue 15: password reset and change, two-factor
+ * authenticators, and the team management of /mgmt/users.
+ */
+import * as v from 'valibot'
+import { InviteSchema } from '../account.ts'
+import {
+  AuthenticatorSchema,
+  MfaCodeSchema,
+  MfaEnrolSchema,
+  MfaEnrolmentSchema,
+  PasswordChangeSchema,
+  PasswordResetSchema,
+  TeamUserUpdateSchema,
+} from '../accountSecurity.ts'
+import { IdParamSchema } from '../projects.ts'
+import type { RouteDef } from '../rest.ts'
+
+const OkSchema = v.object({ ok: v.boolean() })
+const DeletedSchema = v.object({ id: v.number() })
+
+/** A member of the team as the team page lists it. */
+export const TeamMemberSchema = v.object({
+  id: v.number(),
+  fullName: v.string(),
+  firstName: v.string(),
+  lastName: v.string(),
+  email: v.string(),
+  role: v.string(),
+  department: v.nullable(v.string()),
+  avatarId: v.number(),
+})
+export type TeamMember = v.InferOutput<typeof TeamMemberSchema>
+
+/** Account calls. */
+export const ACCOUNT_ROUTES = {
+  requestPasswordReset: {
+    method: 'POST',
+    path: '/auth/password',
+    summary: 'E-mails the logged-in user a link to set a new password',
+    auth: true,
+    status: 200,
+    body: v.strictObject({}),
+    response: OkSchema,
+  },
+  changePassword: {
+    method: 'PUT',
+    path: '/auth/password',
+    summary: 'Changes the own password (the current one is required)',
+    auth: true,
+    status: 200,
+    body: PasswordChangeSchema,
+    response: OkSchema,
+  },
+  resetPassword: {
+    method: 'POST',
+    path: '/auth/password/reset',
+    summary: 'Sets a password with the token of an invitation or reset e-mail',
+    auth: false,
+    status: 200,
+    body: PasswordResetSchema,
+    response: OkSchema,
+  },
+  sendUserPasswordMail: {
+    method: 'POST',
+    path: '/mgmt/users/{id}/auth/password',
+    summary: 'E-mails a team member a link to set a new password (USERS_EDIT)',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    response: OkSchema,
+  },
+  listAuthenticators: {
+    method: 'GET',
+    path: '/auth/mfa/authenticators',
+    summary: "The logged-in user's TOTP authenticators",
+    auth: true,
+    status: 200,
+    response: v.array(AuthenticatorSchema),
+  },
+  enrolAuthenticator: {
+    method: 'POST',
+    path: '/auth/mfa',
+    summary: 'Starts a TOTP enrolment: secret, otpauth URI and QR code',
+    auth: true,
+    status: 201,
+    body: MfaEnrolSchema,
+    response: MfaEnrolmentSchema,
+  },
+  verifyAuthenticator: {
+    method: 'POST',
+    path: '/auth/mfa/authenticators/{id}/verify',
+    summary: 'Confirms an enrolment with a code from the app; login then asks for a code',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    body: MfaCodeSchema,
+    response: AuthenticatorSchema,
+  },
+  deleteAuthenticator: {
+    method: 'DELETE',
+    path: '/auth/mfa/authenticators/{id}',
+    summary: 'Deletes one of the own authenticators',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    response: DeletedSchema,
+  },
+  createTeamUser: {
+    method: 'POST',
+    path: '/mgmt/users',
+    summary: 'Adds a team member and e-mails the invitation (USERS_ADD)',
+    auth: true,
+    status: 201,
+    body: InviteSchema,
+    response: TeamMemberSchema,
+  },
+  updateTeamUser: {
+    method: 'PUT',
+    path: '/mgmt/users/{id}',
+    summary: 'Edits a team member: changed fields only (USERS_EDIT; not an admin)',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    body: TeamUserUpdateSchema,
+    response: TeamMemberSchema,
+  },
+  deleteTeamUser: {
+    method: 'DELETE',
+    path: '/mgmt/users/{id}',
+    summary: 'Deletes a team member (USERS_EDIT; not an admin, not oneself)',
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    response: DeletedSchema,
+  },
+} as const satisfies Record<string, RouteDef>

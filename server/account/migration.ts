@@ -1,0 +1,45 @@
+import type { Kysely, Migration } from 'kysely'
+import type { DialectName } from '../db/connect.ts'
+import { createTableWithId } from '../db/migrationHelpers.ts'
+
+type AnyDb = Kysely<unknown>
+
+/**
+ * '0012_account': one-time e-mail tokens (invitation, password reset; stored as SHA-256 only) and
+ * the TOTP authenticators of two-factor sign-in (confirmed once a code was verified).
+ */
+export function accountMigration(dialect: DialectName): Migration {
+  return {
+    async up(db: AnyDb) {
+      await createTableWithId(db, dialect, 'account_tokens')
+        .addColumn('user_id', 'integer', (c) =>
+          c.notNull().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .execute()
+      await createTableWithId(db, dialect, 'mfa_authenticators')
+        .addColumn('user_id', 'integer', (c) =>
+          c.notNull().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('confirmed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_step', 'integer')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createIndex('mfa_authenticators_user_idx')
+        .on('mfa_authenticators')
+        .column('user_id')
+        .execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('mfa_authenticators').execute()
+      await db.schema.dropTable('account_tokens').execute()
+    },
+  }
+}
