@@ -99,4 +99,23 @@ describe('Timeline', () => {
     expect(harness.ofType('show_output').at(-1)).toEqual({ type: 'show_output', outputNo: 3 })
     expect(harness.ofType('show_output')).toHaveLength(2)
   })
+
+  it('plays from the output just sought, not from the one before it (issue 14)', () => {
+    vi.useFakeTimers()
+    const harness = renderTimeline()
+    const slider = screen.getByLabelText('Output')
+    fireEvent.change(slider, { target: { value: '1' } })
+    fireEvent.change(slider, { target: { value: '2' } })
+    // Play within the 120 ms: the seek to 2 is still waiting.
+    fireEvent.click(screen.getByRole('button', { name: 'Play' }))
+    const order = harness.intents
+      .filter((intent) => intent.type === 'show_output' || intent.type === 'play')
+      .map((intent) => (intent.type === 'show_output' ? `show ${intent.outputNo}` : 'play'))
+    expect(order).toEqual(['show 1', 'show 2', 'play'])
+    act(() => {
+      vi.advanceTimersByTime(500)
+    })
+    // Nothing moves the playback afterwards.
+    expect(harness.ofType('show_output')).toHaveLength(2)
+  })
 })

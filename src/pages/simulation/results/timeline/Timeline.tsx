@@ -16,7 +16,10 @@ import { useSpaceToggle } from '../../../../lib/keyboard.ts'
  * Calls `run` at most once per interval; the last call inside an interval runs at its end, so a
  * drag ends on the output the user let go of.
  */
-function useThrottled<T>(run: (value: T) => void, intervalMs: number): (value: T) => void {
+function useThrottled<T>(
+  run: (value: T) => void,
+  intervalMs: number,
+): [call: (value: T) => void, flush: () => void] {
   const state = useRef({ lastMs: -Infinity, timer: null as ReturnType<typeof setTimeout> | null })
   const latest = useRef({ run, value: null as T | null })
   useEffect(() => {
@@ -28,7 +31,7 @@ function useThrottled<T>(run: (value: T) => void, intervalMs: number): (value: T
       if (current.timer !== null) clearTimeout(current.timer)
     }
   }, [])
-  return (value: T) => {
+  const call = (value: T) => {
     latest.current.value = value
     const s = state.current
     const nowMs = performance.now()
@@ -46,6 +49,16 @@ function useThrottled<T>(run: (value: T) => void, intervalMs: number): (value: T
       Math.max(0, intervalMs - (nowMs - s.lastMs)),
     )
   }
+  /** Runs a call still waiting for its interval now. */
+  const flush = () => {
+    const s = state.current
+    if (s.timer === null) return
+    clearTimeout(s.timer)
+    s.timer = null
+    s.lastMs = performance.now()
+    latest.current.run(latest.current.value as T)
+  }
+  return [call, flush]
 }
 
 /**
@@ -72,14 +85,20 @@ export function Timeline({ list }: { list: OutputManifestList }) {
   const last = outputs.at(-1)
   const canPlay = engine !== null && outputs.length > 1
 
-  const seek = useThrottled((outputNo: number) => {
+  const [seek, flushSeek] = useThrottled((outputNo: number) => {
     engine?.dispatch({ type: 'show_output', outputNo })
   }, TIMELINE_PROGRESS_THROTTLE_MS)
 
   const togglePlayback = () => {
     if (!canPlay) return
-    if (playing) engine.dispatch({ type: 'pause' })
-    else engine.dispatch({ type: 'play', speed, loop })
+    if (playing) {
+      engine.dispatch({ type: 'pause' })
+      return
+    }
+    // A seek still waiting for its 120 ms goes first: Play started from the output before the
+    // seek, and the late seek then moved the playback under it (issue 14).
+    flushSeek()
+    engine.dispatch({ type: 'play', speed, loop })
   }
   const changeSpeed = (next: number) => {
     setSpeed(next)
