@@ -4,7 +4,7 @@ import { ensureResultsDemo, openResults, type ResultsDemo } from './support/resu
 /*
  * The Results explorer against the real server: volume clips get masks from the results session,
  * and a point sensor is sampled by the sensor recomputation job over the run's real outputs.
- * The dam break's water starts in x 0…0.2, y 0…0.1, z 0…0.4 m inside a 0.8 × 0.1 × 0.5 m tank.
+ * The dam break's water starts in x 0…0.4, y 0…0.38, z 0…0.14 m inside a 1 × 0.38 × 0.28 m tank.
  */
 
 let demo: ResultsDemo
