@@ -4,7 +4,6 @@
  * sort by cell → interactions at t → predictor to t + dt/2 → interactions → corrector to t + dt.
  */
 import type { Box } from './grid.ts'
-import type { GridView } from './grid.ts'
 import { CellSorter, viewGrid } from './grid.ts'
 import type {
   BoundaryKind,
@@ -32,6 +31,7 @@ import type { PreparedParticles } from './prepare.ts'
 import { prepareParticles } from './prepare.ts'
 import { PHASE, PhaseRunner } from './threads.ts'
 import { placeWalls } from './wallPlacement.ts'
+import { setSolverInternals } from './solverInternals.ts'
 import { buildSnapshot } from './snapshot.ts'
 import { initialTimeStep, variableTimeStep } from './timeStep.ts'
 import type { CheckpointHeader } from './checkpoint.ts'
@@ -62,30 +62,11 @@ export type {
   WorkSplitReport,
 } from './solverTypes.ts'
 
+export { solverInternals } from './solverInternals.ts'
+export type { SolverInternals } from './solverInternals.ts'
+
 // imported constants as module bindings: test runners turn imports into getters, slow in loops
 const FLUID = PARTICLE_KIND.fluid
-
-/**
- * What the probes of probes.ts read of a solver: its sorted particle arrays (positions, densities,
- * wall pressures), the cell grid of the last sort and the constants. For modules of solver/sph.
- */
-export interface SolverInternals {
-  arrays: ParticleArrays
-  grid: GridView
-  constants: SphConstants
-  /** Particles in the arrays now. */
-  count(): number
-  timeS(): number
-}
-
-const internalsOf = new WeakMap<Solver, SolverInternals>()
-
-/** The internals of a solver made by createSolver. */
-export function solverInternals(solver: Solver): SolverInternals {
-  const internals = internalsOf.get(solver)
-  if (!internals) throw new Error('Not a solver made by createSolver.')
-  return internals
-}
 
 /**
  * Creates a solver. Refuses (SolverSetupError) settings it does not implement, listing them, and
@@ -154,7 +135,11 @@ class SphSolver implements Solver {
     this.#materialId = materialId
     this.#arrays = setup.arrays
     this.#count = setup.count
-    this.#sorter = new CellSorter(setup.arrays, setup.grid)
+    // a sort's permutation is applied by all threads, fields dealt to them
+    this.#sorter = new CellSorter(setup.arrays, setup.grid, {
+      permutation: runner.permutation(),
+      permute: (kept) => runner.run(PHASE.permute, kept),
+    })
     this.#runner = runner
     this.#referenceBox = setup.referenceBox
     this.#deletionBox = config.settings.calcDomainActive ? setup.referenceBox : null
@@ -171,7 +156,7 @@ class SphSolver implements Solver {
       ? null
       : (options.fixedTimeStepS ?? initialTimeStep(constants, options))
     this.#fluidCount = this.#countFluid()
-    internalsOf.set(this, {
+    setSolverInternals(this, {
       arrays: setup.arrays,
       grid: viewGrid(setup.grid),
       constants,

@@ -124,7 +124,18 @@ export class CellSorter {
   #scratchInt: Int32Array
   #scratchByte: Uint8Array
 
-  constructor(arrays: ParticleArrays, grid: GridBuffers) {
+  #permute: ((kept: number) => void) | null
+
+  /**
+   * With `parallel`, the sort writes its permutation into `parallel.permutation` (shared) and
+   * `parallel.permute(kept)` applies it to the particle fields (on all threads, see
+   * permuteFields); without it, the sorting thread applies it alone.
+   */
+  constructor(
+    arrays: ParticleArrays,
+    grid: GridBuffers,
+    parallel?: { permutation: Int32Array; permute: (kept: number) => void },
+  ) {
     this.#arrays = arrays
     this.#params = new Float64Array(grid.params)
     this.#cellStart = new Int32Array(grid.cellStart)
@@ -132,10 +143,12 @@ export class CellSorter {
     this.#maxCells = grid.maxCells
     this.#offsets = new Int32Array(grid.maxCells + 2)
     const capacity = Math.max(arrays.capacity, 1)
-    this.#permutation = new Int32Array(capacity)
-    this.#scratchFloat = new Float64Array(capacity)
-    this.#scratchInt = new Int32Array(capacity)
-    this.#scratchByte = new Uint8Array(capacity)
+    this.#permutation = parallel?.permutation ?? new Int32Array(capacity)
+    this.#permute = parallel?.permute ?? null
+    const scratch = parallel ? 1 : capacity
+    this.#scratchFloat = new Float64Array(scratch)
+    this.#scratchInt = new Int32Array(scratch)
+    this.#scratchByte = new Uint8Array(scratch)
   }
 
   sort(request: SortRequest): SortResult {
@@ -278,7 +291,8 @@ export class CellSorter {
     for (let c = 0; c < cellCount; c++) fluidBefore[c + 1]! += fluidBefore[c]!
     // offsets[c] now holds the end of cell c, i.e. the start of c + 1
     const kept = cellStart[cellCount]!
-    this.#applyPermutation(kept)
+    if (this.#permute) this.#permute(kept)
+    else this.#applyPermutation(kept)
 
     const p = this.#params
     p[GRID_PARAM.originX] = minX

@@ -1,7 +1,7 @@
-/** Worker thread entry for the interaction passes: wiring only (see threads.ts). */
+/** Worker thread entry for the interaction passes: wiring only (see phases.ts). */
 import { parentPort, workerData } from 'node:worker_threads'
-import type { PhaseWorkerData } from './threads.ts'
-import { servePhases } from './threads.ts'
+import type { PhaseWorkerData } from './phases.ts'
+import { servePhases } from './phases.ts'
 
 export function startPhaseWorker(): void {
   servePhases(workerData as PhaseWorkerData, () => parentPort?.postMessage('ready'))

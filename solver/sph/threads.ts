@@ -1,8 +1,8 @@
 /**
  * Fork–join over worker threads for the interaction passes. The calling thread posts a phase
  * through an Atomics sequence counter, runs its own share (range 0), and waits on a done counter;
- * each worker runs the range of its slot. Ranges are contiguous cells, split per phase by what the
- * phase's loop costs (workSplit.ts): the split is made again after every sort.
+ * each worker runs the range of its slot (phases.ts). Ranges are contiguous cells, split per
+ * phase by what the phase's loop costs (workSplit.ts): the split is made again after every sort.
  */
 import { Worker } from 'node:worker_threads'
 import { readFileSync } from 'node:fs'
@@ -17,7 +17,6 @@ import type { Split } from './workSplit.ts'
 import {
   BLOCK_CELLS,
   maxOverMean,
-  measureCellWork,
   SPLIT,
   SPLIT_COUNT,
   splitByPrefix,
@@ -26,44 +25,23 @@ import {
   WORK_STRIDE,
 } from './workSplit.ts'
 import type { InteractionContext } from './interactions.ts'
-import {
-  computeForces,
-  computePressures,
-  createInteractionContext,
-  extrapolateWalls,
-  runReferencePass,
-  shiftParticles,
-  STAT_STRIDE,
-} from './interactions.ts'
-import {
-  correctSymplectic,
-  predictSymplectic,
-  restWalls,
-  RK_STAGE,
-  updateRungeKutta,
-} from './integration.ts'
+import { createInteractionContext, STAT_STRIDE } from './interactions.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
+import type { Phase, PhaseWorkerData } from './phases.ts'
+import {
+  CONTROL,
+  CONTROL_LENGTH,
+  PARAM,
+  PARAM_LENGTH,
+  PHASE,
+  permutationOf,
+  runPhaseRange,
+  setPermutation,
+} from './phases.ts'
 
-export const PHASE = {
-  pressures: 1,
-  walls: 2,
-  forces: 3,
-  reference: 4,
-  predict: 5,
-  correct: 6,
-  rungeKutta1: 7,
-  rungeKutta2: 8,
-  rungeKutta3: 9,
-  rungeKutta4: 10,
-  shift: 11,
-  exit: 12,
-  /** The per-block work estimate of the forces and walls splits (workSplit.ts). */
-  measure: 13,
-  /** Walls of parts at rest back at rest (after a sort, see restWalls). */
-  restWalls: 14,
-} as const
-export type Phase = (typeof PHASE)[keyof typeof PHASE]
+export { PHASE, servePhases } from './phases.ts'
+export type { Phase, PhaseWorkerData } from './phases.ts'
 
 /** Sorts between two estimates of the per-block work on an unchanged grid (see partition()). */
 const REMEASURE_SORTS = 8
@@ -77,147 +55,6 @@ const GRID_KEY = [
   GRID_PARAM.ny,
   GRID_PARAM.nz,
 ] as const
-
-/** Phase parameters (Float64Array): the time step of an integration phase, the shift scale. */
-const PARAM = { dt: 0 } as const
-const PARAM_LENGTH = 2
-
-/** Control block layout (Int32Array). */
-export const CONTROL = { sequence: 0, phase: 1, done: 2, failed: 3 } as const
-const CONTROL_LENGTH = 4
-
-/** What a worker needs to build its own views of the shared state. */
-export interface PhaseWorkerData {
-  slot: number
-  threads: number
-  particles: ParticleBuffers
-  grid: GridBuffers
-  control: SharedArrayBuffer
-  params: SharedArrayBuffer
-  ranges: SharedArrayBuffer
-  stats: SharedArrayBuffer
-  constants: SphConstants
-}
-
-/** The split a phase runs on (see workSplit.ts). */
-export function splitOfPhase(phase: Phase, dynamicWalls: boolean): Split {
-  switch (phase) {
-    case PHASE.walls:
-      return SPLIT.walls
-    case PHASE.forces:
-    case PHASE.reference:
-    case PHASE.shift:
-      return SPLIT.forces
-    case PHASE.measure:
-      return SPLIT.measure
-    case PHASE.predict:
-    case PHASE.correct:
-    case PHASE.rungeKutta1:
-    case PHASE.rungeKutta2:
-    case PHASE.rungeKutta3:
-    case PHASE.rungeKutta4:
-      // dynamic walls integrate their density too
-      return dynamicWalls ? SPLIT.particles : SPLIT.fluid
-    default:
-      return SPLIT.particles
-  }
-}
-
-/** Runs one phase for the cell range of `slot` (the same code on every thread). */
-export function runPhaseRange(
-  ctx: InteractionContext,
-  ranges: Int32Array,
-  params: Float64Array,
-  phase: Phase,
-  slot: number,
-  threads: number,
-): void {
-  const dynamicWalls = ctx.constants.boundaryCode === BOUNDARY_CODE.dynamic
-  const offset = splitOfPhase(phase, dynamicWalls) * (threads + 1)
-  const cellBegin = ranges[offset + slot]!
-  const cellEnd = ranges[offset + slot + 1]!
-  const cellStart = ctx.grid.cellStart
-  const begin = cellStart[cellBegin]!
-  const end = cellStart[cellEnd]!
-  const dt = params[PARAM.dt]!
-  switch (phase) {
-    case PHASE.pressures:
-      computePressures(ctx, begin, end)
-      break
-    case PHASE.walls:
-      extrapolateWalls(ctx, cellBegin, cellEnd)
-      break
-    case PHASE.forces:
-      computeForces(ctx, cellBegin, cellEnd, slot)
-      break
-    case PHASE.reference:
-      runReferencePass(ctx, cellBegin, cellEnd, slot)
-      break
-    case PHASE.predict:
-      predictSymplectic(ctx.arrays, ctx.constants, begin, end, dt)
-      break
-    case PHASE.correct:
-      correctSymplectic(ctx.arrays, ctx.constants, begin, end, dt)
-      break
-    case PHASE.rungeKutta1:
-      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.first, dt)
-      break
-    case PHASE.rungeKutta2:
-      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.second, dt)
-      break
-    case PHASE.rungeKutta3:
-      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.third, dt)
-      break
-    case PHASE.rungeKutta4:
-      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.fourth, dt)
-      break
-    case PHASE.shift:
-      shiftParticles(ctx, cellBegin, cellEnd, dt)
-      break
-    case PHASE.restWalls:
-      restWalls(ctx.arrays, begin, end)
-      break
-    case PHASE.measure:
-      measureCellWork(ctx, cellBegin, cellEnd, dynamicWalls)
-      break
-    case PHASE.exit:
-      break
-  }
-}
-
-/**
- * Worker entry: waits for phases until told to exit. `announceReady` runs once the worker has read
- * the phase sequence it waits from: announcing earlier let a first phase posted in between go
- * unseen (the worker then waited for the next one and the caller for this one, forever).
- */
-export function servePhases(data: PhaseWorkerData, announceReady: () => void): void {
-  const arrays = viewParticleArrays(data.particles)
-  const ctx = createInteractionContext(
-    arrays,
-    viewGrid(data.grid),
-    data.constants,
-    new Float64Array(data.stats),
-  )
-  const control = new Int32Array(data.control)
-  const params = new Float64Array(data.params)
-  const ranges = new Int32Array(data.ranges)
-  let sequence = Atomics.load(control, CONTROL.sequence)
-  announceReady()
-  for (;;) {
-    Atomics.wait(control, CONTROL.sequence, sequence)
-    sequence = Atomics.load(control, CONTROL.sequence)
-    const phase = Atomics.load(control, CONTROL.phase) as Phase
-    if (phase === PHASE.exit) return
-    try {
-      runPhaseRange(ctx, ranges, params, phase, data.slot, data.threads)
-    } catch (error) {
-      console.error(error)
-      Atomics.store(control, CONTROL.failed, 1)
-    }
-    Atomics.add(control, CONTROL.done, 1)
-    Atomics.notify(control, CONTROL.done)
-  }
-}
 
 const workerUrl = new URL('./phaseWorker.ts', import.meta.url).href
 
@@ -295,12 +132,14 @@ export class PhaseRunner {
     const params = new SharedArrayBuffer(PARAM_LENGTH * 8)
     const ranges = new SharedArrayBuffer(SPLIT_COUNT * (input.threads + 1) * 4)
     const stats = new SharedArrayBuffer(input.threads * STAT_STRIDE * 8)
+    const permutation = new SharedArrayBuffer(Math.max(input.particles.capacity, 1) * 4)
     const ctx = createInteractionContext(
       viewParticleArrays(input.particles),
       viewGrid(input.grid),
       input.constants,
       new Float64Array(stats),
     )
+    setPermutation(ctx, new Int32Array(permutation))
     const started = await Promise.allSettled(
       Array.from({ length: input.threads - 1 }, (_, k) =>
         startWorker({
@@ -311,6 +150,7 @@ export class PhaseRunner {
           control,
           params,
           ranges,
+          permutation,
           stats,
           constants: input.constants,
         }),
@@ -331,6 +171,11 @@ export class PhaseRunner {
       new Int32Array(ranges),
       workers,
     )
+  }
+
+  /** The shared permutation buffer a CellSorter writes for PHASE.permute. */
+  permutation(): Int32Array {
+    return permutationOf(this.#ctx)
   }
 
   threadCount(): number {

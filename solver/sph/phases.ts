@@ -1,0 +1,221 @@
+/**
+ * The phases of a step as each thread runs them: the phase codes, which split (workSplit.ts) each
+ * runs on, runPhaseRange (one thread's share of a phase) and servePhases, a worker's loop waiting
+ * for phases through the control block. The calling thread's side is PhaseRunner (threads.ts).
+ */
+import type { SphConstants } from './config.ts'
+import { BOUNDARY_CODE } from './config.ts'
+import type { GridBuffers } from './grid.ts'
+import { viewGrid } from './grid.ts'
+import type { PermuteScratch } from './permute.ts'
+import { allocatePermuteScratch, permuteFields } from './permute.ts'
+import type { Split } from './workSplit.ts'
+import { measureCellWork, SPLIT } from './workSplit.ts'
+import type { InteractionContext } from './interactions.ts'
+import {
+  computeForces,
+  computePressures,
+  createInteractionContext,
+  extrapolateWalls,
+  runReferencePass,
+  shiftParticles,
+} from './interactions.ts'
+import {
+  correctSymplectic,
+  predictSymplectic,
+  restWalls,
+  RK_STAGE,
+  updateRungeKutta,
+} from './integration.ts'
+import type { ParticleBuffers } from './particles.ts'
+import { viewParticleArrays } from './particles.ts'
+
+export const PHASE = {
+  pressures: 1,
+  walls: 2,
+  forces: 3,
+  reference: 4,
+  predict: 5,
+  correct: 6,
+  rungeKutta1: 7,
+  rungeKutta2: 8,
+  rungeKutta3: 9,
+  rungeKutta4: 10,
+  shift: 11,
+  exit: 12,
+  /** The per-block work estimate of the forces and walls splits (workSplit.ts). */
+  measure: 13,
+  /** Walls of parts at rest back at rest (after a sort, see restWalls). */
+  restWalls: 14,
+  /** A sort's permutation applied to the particle fields, fields dealt to threads (grid.ts). */
+  permute: 15,
+} as const
+export type Phase = (typeof PHASE)[keyof typeof PHASE]
+
+/** Phase parameters (Float64Array): the time step of an integration phase, the shift scale. */
+export const PARAM = { dt: 0 } as const
+export const PARAM_LENGTH = 2
+
+/** Control block layout (Int32Array). */
+export const CONTROL = { sequence: 0, phase: 1, done: 2, failed: 3 } as const
+export const CONTROL_LENGTH = 4
+
+/** What a worker needs to build its own views of the shared state. */
+export interface PhaseWorkerData {
+  slot: number
+  threads: number
+  particles: ParticleBuffers
+  grid: GridBuffers
+  control: SharedArrayBuffer
+  params: SharedArrayBuffer
+  ranges: SharedArrayBuffer
+  /** The sort's permutation (Int32, one per particle of capacity). */
+  permutation: SharedArrayBuffer
+  stats: SharedArrayBuffer
+  constants: SphConstants
+}
+
+/** Each thread's scratch for permuteFields, and the shared permutation, by its context. */
+const permuteScratch = new WeakMap<InteractionContext, PermuteScratch>()
+const permutations = new WeakMap<InteractionContext, Int32Array>()
+
+/** The shared permutation buffer of a thread's context (set by servePhases or PhaseRunner). */
+export function setPermutation(ctx: InteractionContext, permutation: Int32Array): void {
+  permutations.set(ctx, permutation)
+}
+
+export function permutationOf(ctx: InteractionContext): Int32Array {
+  const permutation = permutations.get(ctx)
+  if (!permutation) throw new Error('No permutation buffer for this thread.')
+  return permutation
+}
+
+/** The split a phase runs on (see workSplit.ts). */
+export function splitOfPhase(phase: Phase, dynamicWalls: boolean): Split {
+  switch (phase) {
+    case PHASE.walls:
+      return SPLIT.walls
+    case PHASE.forces:
+    case PHASE.reference:
+    case PHASE.shift:
+      return SPLIT.forces
+    case PHASE.measure:
+      return SPLIT.measure
+    case PHASE.predict:
+    case PHASE.correct:
+    case PHASE.rungeKutta1:
+    case PHASE.rungeKutta2:
+    case PHASE.rungeKutta3:
+    case PHASE.rungeKutta4:
+      // dynamic walls integrate their density too
+      return dynamicWalls ? SPLIT.particles : SPLIT.fluid
+    default:
+      return SPLIT.particles
+  }
+}
+
+/** Runs one phase for the cell range of `slot` (the same code on every thread). */
+export function runPhaseRange(
+  ctx: InteractionContext,
+  ranges: Int32Array,
+  params: Float64Array,
+  phase: Phase,
+  slot: number,
+  threads: number,
+): void {
+  const dynamicWalls = ctx.constants.boundaryCode === BOUNDARY_CODE.dynamic
+  const offset = splitOfPhase(phase, dynamicWalls) * (threads + 1)
+  const cellBegin = ranges[offset + slot]!
+  const cellEnd = ranges[offset + slot + 1]!
+  const cellStart = ctx.grid.cellStart
+  const begin = cellStart[cellBegin]!
+  const end = cellStart[cellEnd]!
+  const dt = params[PARAM.dt]!
+  switch (phase) {
+    case PHASE.pressures:
+      computePressures(ctx, begin, end)
+      break
+    case PHASE.walls:
+      extrapolateWalls(ctx, cellBegin, cellEnd)
+      break
+    case PHASE.forces:
+      computeForces(ctx, cellBegin, cellEnd, slot)
+      break
+    case PHASE.reference:
+      runReferencePass(ctx, cellBegin, cellEnd, slot)
+      break
+    case PHASE.predict:
+      predictSymplectic(ctx.arrays, ctx.constants, begin, end, dt)
+      break
+    case PHASE.correct:
+      correctSymplectic(ctx.arrays, ctx.constants, begin, end, dt)
+      break
+    case PHASE.rungeKutta1:
+      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.first, dt)
+      break
+    case PHASE.rungeKutta2:
+      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.second, dt)
+      break
+    case PHASE.rungeKutta3:
+      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.third, dt)
+      break
+    case PHASE.rungeKutta4:
+      updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.fourth, dt)
+      break
+    case PHASE.shift:
+      shiftParticles(ctx, cellBegin, cellEnd, dt)
+      break
+    case PHASE.permute: {
+      let scratch = permuteScratch.get(ctx)
+      if (!scratch) {
+        scratch = allocatePermuteScratch(ctx.arrays.capacity)
+        permuteScratch.set(ctx, scratch)
+      }
+      permuteFields(ctx.arrays, permutationOf(ctx), dt, slot, threads, scratch)
+      break
+    }
+    case PHASE.restWalls:
+      restWalls(ctx.arrays, begin, end)
+      break
+    case PHASE.measure:
+      measureCellWork(ctx, cellBegin, cellEnd, dynamicWalls)
+      break
+    case PHASE.exit:
+      break
+  }
+}
+
+/**
+ * Worker entry: waits for phases until told to exit. `announceReady` runs once the worker has read
+ * the phase sequence it waits from: announcing earlier let a first phase posted in between go
+ * unseen (the worker then waited for the next one and the caller for this one, forever).
+ */
+export function servePhases(data: PhaseWorkerData, announceReady: () => void): void {
+  const arrays = viewParticleArrays(data.particles)
+  const ctx = createInteractionContext(
+    arrays,
+    viewGrid(data.grid),
+    data.constants,
+    new Float64Array(data.stats),
+  )
+  permutations.set(ctx, new Int32Array(data.permutation))
+  const control = new Int32Array(data.control)
+  const params = new Float64Array(data.params)
+  const ranges = new Int32Array(data.ranges)
+  let sequence = Atomics.load(control, CONTROL.sequence)
+  announceReady()
+  for (;;) {
+    Atomics.wait(control, CONTROL.sequence, sequence)
+    sequence = Atomics.load(control, CONTROL.sequence)
+    const phase = Atomics.load(control, CONTROL.phase) as Phase
+    if (phase === PHASE.exit) return
+    try {
+      runPhaseRange(ctx, ranges, params, phase, data.slot, data.threads)
+    } catch (error) {
+      console.error(error)
+      Atomics.store(control, CONTROL.failed, 1)
+    }
+    Atomics.add(control, CONTROL.done, 1)
+    Atomics.notify(control, CONTROL.done)
+  }
+}
