@@ -69,7 +69,7 @@ export interface ApiClient {
   callApi: <N extends RouteName>(name: N, ...args: InputArgs<N>) => Promise<RouteResponse<N>>
   requestRaw: (request: RawRequest) => Promise<Response>
   /** Logs in and stores the tokens. */
-  login: (email: string, password: string) => Promise<void>
+  login: (email: string, password: string, code?: string) => Promise<void>
   /** Revokes the session on the server (best effort) and forgets the tokens. */
   logout: () => Promise<void>
 }
@@ -276,8 +276,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return response
   }
 
-  async function login(email: string, password: string): Promise<void> {
-    const reply = await callApi('login', { body: { email, password } })
+  async function login(email: string, password: string, code?: string): Promise<void> {
+    const reply = await callApi('login', {
+      body: { email, password, ...(code !== undefined && { code }) },
+    })
     tokens.write(tokensFromResponse(reply, nowMs()))
   }
 

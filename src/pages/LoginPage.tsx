@@ -21,6 +21,8 @@ export function safeRedirectTarget(value: string | null): string {
  */
 export function loginErrorMessage(error: unknown): string {
   if (isApiError(error) && (error.status === 401 || error.status === 429)) return error.message
+  // 403: two-factor sign-in is on and the authenticator's code is needed.
+  if (isApiError(error) && error.status === 403) return error.message
   if (isApiError(error) && error.body?.code === 'validation_error') return error.message
   return LOGIN_FAILED_MESSAGE
 }
@@ -35,8 +37,10 @@ export function LoginPage() {
   const [password, setPassword] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [submitting, setSubmitting] = useState(false)
+  const [code, setCode] = useState<string | null>(null)
   const emailId = useId()
   const passwordId = useId()
+  const codeId = useId()
 
   if (tokens) return <Navigate to={redirectTo} replace />
 
@@ -52,8 +56,9 @@ export function LoginPage() {
     try {
       // Whatever was cached belongs to the previous session.
       queryClient.clear()
-      await api.login(checked.output.email, checked.output.password)
+      await api.login(checked.output.email, checked.output.password, code?.trim() || undefined)
     } catch (failure) {
+      if (isApiError(failure) && failure.status === 403 && code === null) setCode('')
       setError(loginErrorMessage(failure))
       setSubmitting(false)
     }
@@ -96,6 +101,23 @@ export function LoginPage() {
             onChange={(event) => setPassword(event.target.value)}
           />
         </div>
+        {code !== null && (
+          <div className="field">
+            <label htmlFor={codeId} className="field__label">
+              Authentication code
+            </label>
+            <input
+              id={codeId}
+              className="input"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              autoFocus
+              maxLength={6}
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+            />
+          </div>
+        )}
         <button
           type="submit"
           className="button button--primary button--block"

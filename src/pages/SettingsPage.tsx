@@ -1,47 +1,49 @@
+import type { ReactNode } from 'react'
 import { useParams } from 'react-router'
 import type { Permission } from '../../domain/account.ts'
 import { useCurrentUser, userCan } from '../lib/currentUser.ts'
 import { ForbiddenPage } from './ForbiddenPage.tsx'
 import { NotFoundPage } from './NotFoundPage.tsx'
 import { NotYetPage } from './NotYetPage.tsx'
+import { OverviewPage } from './settings/OverviewPage.tsx'
+import { ProfilePage } from './settings/ProfilePage.tsx'
+import { TeamPage } from './settings/TeamPage.tsx'
+import './settings/settings.css'
 
 interface SettingsSection {
-  title: string
-  description: string
+  page: () => ReactNode
   permission?: Permission
 }
 
 const SECTIONS: Record<string, SettingsSection> = {
-  '': { title: 'Overview', description: 'Your account, credits and organization at a glance.' },
-  overview: {
-    title: 'Overview',
-    description: 'Your account, credits and organization at a glance.',
-  },
-  profile: {
-    title: 'Profile',
-    description: 'Edit your name, contact details and avatar, and manage sign-in security.',
-  },
+  '': { page: () => <OverviewPage /> },
+  overview: { page: () => <OverviewPage /> },
+  profile: { page: () => <ProfilePage /> },
   budget: {
-    title: 'Budget',
-    description: 'Credit budget, usage history and the transactions of your organization.',
+    page: () => (
+      <NotYetPage
+        title="Budget"
+        description="Credit budget, usage history and the transactions of your organization."
+      />
+    ),
   },
-  team: {
-    title: 'Team',
-    description: 'Users, invitations and support access grants of your organization.',
-    permission: 'USERS_VIEW',
-  },
+  team: { page: () => <TeamPage />, permission: 'USERS_VIEW' },
   subscription: {
-    title: 'Subscription',
-    description: 'The active subscription of your organization.',
+    page: () => (
+      <NotYetPage
+        title="Subscription"
+        description="The active subscription of your organization."
+      />
+    ),
     permission: 'SUBSCRIPTION_VIEW',
   },
 }
 
-/** /settings/*: the sections exist as routes; their pages arrive in a later release. */
+/** /settings/*: overview, profile, budget, team (USERS_VIEW), subscription (SUBSCRIPTION_VIEW). */
 export function SettingsPage() {
   const user = useCurrentUser()
   const section = SECTIONS[(useParams()['*'] ?? '').replace(/\/$/, '')]
   if (!section) return <NotFoundPage />
   if (section.permission && !userCan(user, section.permission)) return <ForbiddenPage />
-  return <NotYetPage title={section.title} description={section.description} />
+  return section.page()
 }

@@ -14,6 +14,7 @@ import { NotFoundPage } from '../pages/NotFoundPage.tsx'
 import { NotYetPage } from '../pages/NotYetPage.tsx'
 import { ProjectsPage } from '../pages/projects/ProjectsPage.tsx'
 import { SettingsPage } from '../pages/SettingsPage.tsx'
+import { SetPasswordPage } from '../pages/settings/SetPasswordPage.tsx'
 import { DashboardPage } from '../pages/simulation/DashboardPage.tsx'
 import { PostprocessorPage } from '../pages/simulation/PostprocessorPage.tsx'
 import { PreprocessorPage } from '../pages/simulation/PreprocessorPage.tsx'
@@ -44,6 +45,7 @@ export const ROUTE_OBJECTS: RouteObject[] = [
       { path: '/login', element: <LoginPage /> },
       { path: '/logout', element: <LogoutPage /> },
       { path: '/unauthorized', element: <UnauthorizedPage /> },
+      { path: '/set-password', element: <SetPasswordPage /> },
       {
         element: <RequireAuth />,
         children: [
