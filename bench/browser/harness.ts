@@ -36,7 +36,13 @@ let harness: Promise<BenchHarness> | null = null
 const cleanups: (() => Promise<void> | void)[] = []
 
 /** The bench pages (bench/browser/page/<name>.html), each built on its own so one broken page spares the rest. */
-export const BENCH_PAGES = ['indexedDb', 'frames', 'resultsPanels', 'setupViewport'] as const
+export const BENCH_PAGES = [
+  'indexedDb',
+  'frames',
+  'resultsPanels',
+  'setupViewport',
+  'dashboard',
+] as const
 export type BenchPageName = (typeof BENCH_PAGES)[number]
 
 async function buildEntry(outDir: string, name: string, htmlPath: string): Promise<void> {

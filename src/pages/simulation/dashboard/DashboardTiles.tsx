@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import {
   type DashboardTile,
   type GraphSettings,
@@ -10,12 +10,7 @@ import type { Simulation } from '../../../../domain/projects.ts'
 import { IconEdit } from '../../../components/icons.tsx'
 import { graphTitle } from './AddGraphDialog.tsx'
 import { useRunLogQuery, useSensorSeriesQuery } from './dashboardQueries.ts'
-import {
-  logGraphSeries,
-  sensorGraphSeries,
-  uploadedGraphSeries,
-  type GraphSeries,
-} from './graphData.ts'
+import type { GraphInput } from './graphData.ts'
 import { ImageTileBody, NoteTileBody, VariablesTileBody } from './tiles/ContentTiles.tsx'
 import { GraphChart, GraphSettingsDialog } from './tiles/GraphTile.tsx'
 import {
@@ -50,37 +45,31 @@ const TITLES = {
   image: 'Image',
 } as const
 
-/** The series of a graph tile, from the run's log, a sensor's samples or an uploaded graph. */
-function useGraphSeries(
+/** The data of a graph tile, from the run's log, a sensor's samples or an uploaded graph. */
+function useGraphInput(
   settings: GraphSettings,
   context: TileContext,
-): { series: GraphSeries; loading: boolean } {
+): { input: GraphInput; loading: boolean } {
   const source = settings.source
   const log = useRunLogQuery(context.simulation)
   const sensorSeries = useSensorSeriesQuery(
     context.simulation,
     source.kind === 'sensor' ? source.sensorId : null,
   )
-  if (source.kind === 'log')
-    return {
-      series: logGraphSeries(log.data, source.graph, settings.percentage),
-      loading: log.isLoading,
-    }
-  if (source.kind === 'sensor')
-    return {
-      series: sensorGraphSeries(
-        sensorSeries.data,
-        source.quantity,
-        settings.percentage,
-        context.simulation.settings.endTime ?? 0,
-      ),
-      loading: sensorSeries.isLoading,
-    }
-  const graph = context.graphs.find((g) => g.id === source.graphId)
-  return {
-    series: graph ? uploadedGraphSeries(graph) : { points: [], xTitle: 'x', yTitle: 'y' },
-    loading: false,
-  }
+  const logData = log.data
+  const sensorData = sensorSeries.data
+  const endTimeS = context.simulation.settings.endTime ?? 0
+  const graph =
+    source.kind === 'custom' ? context.graphs.find((g) => g.id === source.graphId) : undefined
+  // One object per data version: the chart recomputes only when its data or settings change.
+  const input = useMemo<GraphInput>(() => {
+    if (source.kind === 'log') return { kind: 'log', log: logData }
+    if (source.kind === 'sensor') return { kind: 'sensor', series: sensorData, endTimeS }
+    return { kind: 'custom', graph }
+  }, [source.kind, logData, sensorData, endTimeS, graph])
+  const loading =
+    source.kind === 'log' ? log.isLoading : source.kind === 'sensor' && sensorSeries.isLoading
+  return { input, loading }
 }
 
 function GraphTile({
@@ -93,7 +82,7 @@ function GraphTile({
   context: TileContext
 }) {
   const [editing, setEditing] = useState(false)
-  const { series, loading } = useGraphSeries(settings, context)
+  const { input, loading } = useGraphInput(settings, context)
   const title = graphTitle(settings.source, context.sensors, context.graphs)
   const emptyText = loading
     ? 'Loading…'
@@ -116,7 +105,7 @@ function GraphTile({
         </button>
       }
     >
-      <GraphChart settings={settings} series={series} emptyText={emptyText} />
+      <GraphChart settings={settings} input={input} emptyText={emptyText} />
       {editing && (
         <GraphSettingsDialog
           title={title}

@@ -65,6 +65,8 @@ export function useRunLogQuery(simulation: Simulation) {
     queryKey: [...routeKey('listLogs', input), simulation.activeRunId],
     queryFn: ({ signal }) => callApi('listLogs', input, { signal }),
     refetchInterval: isRunLive(simulation) ? GRAPH_REFRESH_MS : false,
+    // Every refresh brings the whole log: comparing thousands of lines deeply is work for nothing.
+    structuralSharing: false,
     enabled: simulation.activeRunId !== null,
   })
 }

@@ -6,6 +6,7 @@ import {
   graphChartOptions,
   logGraphSeries,
   sensorGraphSeries,
+  thinPoints,
 } from './graphData.ts'
 
 /** Three log lines as GET /simulations/{id}/logs sends them: time and runtime in ms. */
@@ -98,5 +99,17 @@ describe('chart options', () => {
     expect(options.scales?.x).toMatchObject({ min: 0.05, max: 0.15 })
     expect(options.scales?.y).not.toHaveProperty('min')
     expect(options.animation).toBe(false)
+  })
+})
+
+describe('thinning', () => {
+  it('keeps at most about maxPoints, the ends and every bucket peak', () => {
+    const points = Array.from({ length: 10_000 }, (_, i) => ({ x: i, y: i === 4321 ? 1e6 : 1 }))
+    const thinned = thinPoints(points, 1000)
+    expect(thinned.length).toBeLessThanOrEqual(1001)
+    expect(thinned[0]).toEqual({ x: 0, y: 1 })
+    expect(thinned.at(-1)).toEqual({ x: 9999, y: 1 })
+    expect(thinned).toContainEqual({ x: 4321, y: 1e6 })
+    expect(thinned.every((p, i) => i === 0 || p.x > (thinned[i - 1]?.x ?? -1))).toBe(true)
   })
 })

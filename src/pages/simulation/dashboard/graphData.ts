@@ -113,9 +113,59 @@ export function uploadedGraphSeries(graph: {
   }
 }
 
+/** The data a graph tile draws from, as its query holds it (computed into a series later). */
+export type GraphInput =
+  | { kind: 'log'; log: LogList | undefined }
+  | { kind: 'sensor'; series: SensorSeries | undefined; endTimeS: number }
+  | {
+      kind: 'custom'
+      graph: { x: number[]; y: number[]; xLabel: string; yLabel: string } | undefined
+    }
+
+/** The series of a graph tile from its data and settings. */
+export function buildGraphSeries(settings: GraphSettings, input: GraphInput): GraphSeries {
+  const source = settings.source
+  if (input.kind === 'log' && source.kind === 'log')
+    return logGraphSeries(input.log, source.graph, settings.percentage)
+  if (input.kind === 'sensor' && source.kind === 'sensor')
+    return sensorGraphSeries(input.series, source.quantity, settings.percentage, input.endTimeS)
+  if (input.kind === 'custom' && input.graph) return uploadedGraphSeries(input.graph)
+  return { points: [], xTitle: xAxisTitle(settings.percentage), yTitle: '' }
+}
+
 /** A logarithmic axis cannot place 0 or negative values: they are left out. */
 export function drawablePoints(points: readonly GraphPoint[], logValues: boolean): GraphPoint[] {
   return logValues ? points.filter((p) => p.y > 0) : [...points]
+}
+
+/**
+ * At most about `maxPoints` points, keeping each bucket's lowest and highest (in x order) so a
+ * spike survives thinning; fewer points are returned as they are.
+ */
+export function thinPoints(points: readonly GraphPoint[], maxPoints: number): GraphPoint[] {
+  if (points.length <= maxPoints) return [...points]
+  const buckets = Math.max(1, Math.floor(maxPoints / 2))
+  const size = points.length / buckets
+  const thinned: GraphPoint[] = []
+  for (let bucket = 0; bucket < buckets; bucket++) {
+    const start = Math.floor(bucket * size)
+    const end = Math.min(points.length, Math.floor((bucket + 1) * size))
+    let low = start
+    let high = start
+    for (let i = start + 1; i < end; i++) {
+      if ((points[i]?.y ?? 0) < (points[low]?.y ?? 0)) low = i
+      if ((points[i]?.y ?? 0) > (points[high]?.y ?? 0)) high = i
+    }
+    const first = Math.min(low, high)
+    const second = Math.max(low, high)
+    const a = points[first]
+    const b = points[second]
+    if (a) thinned.push(a)
+    if (b && second !== first) thinned.push(b)
+  }
+  const last = points[points.length - 1]
+  if (last && thinned[thinned.length - 1] !== last) thinned.push(last)
+  return thinned
 }
 
 /** Tick labels as people write numbers (formatNumber, 6 significant digits). */
@@ -130,7 +180,7 @@ function tickLabel(value: number | string): string {
  */
 export function graphChartOptions(
   settings: GraphSettings,
-  series: GraphSeries,
+  series: Pick<GraphSeries, 'xTitle' | 'yTitle'>,
 ): ChartOptions<'line'> {
   const manual = (auto: boolean, min: number | null, max: number | null) =>
     auto ? {} : { ...(min !== null && { min }), ...(max !== null && { max }) }

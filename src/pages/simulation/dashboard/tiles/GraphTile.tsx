@@ -8,15 +8,41 @@ import {
   Tooltip,
   type ChartData,
 } from 'chart.js'
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
+import { flushSync } from 'react-dom'
 import { Line } from 'react-chartjs-2'
 import { graphSettingsErrors, type GraphSettings } from '../../../../../domain/dashboards.ts'
 import { Dialog } from '../../../../components/Dialog.tsx'
-import { drawablePoints, graphChartOptions, type GraphSeries } from '../graphData.ts'
+import { enqueueChartUpdate } from '../chartQueue.ts'
+import {
+  buildGraphSeries,
+  drawablePoints,
+  graphChartOptions,
+  thinPoints,
+  type GraphInput,
+  type GraphPoint,
+  type GraphSeries,
+} from '../graphData.ts'
 
 ChartJS.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Tooltip)
 
 const LINE_COLOUR = '#2D69B2'
+/** Points a tile draws at most: a 6-column tile is about 750 px wide, two points per pixel. */
+const MAX_DRAWN_POINTS = 1500
+
+interface DrawnGraph {
+  settings: GraphSettings
+  input: GraphInput
+  series: GraphSeries
+  points: GraphPoint[]
+}
+
+/** The series and the points a chart draws (thinned, without what a log axis cannot place). */
+function drawnGraph(settings: GraphSettings, input: GraphInput): DrawnGraph {
+  const series = buildGraphSeries(settings, input)
+  const points = thinPoints(drawablePoints(series.points, settings.logValues), MAX_DRAWN_POINTS)
+  return { settings, input, series, points }
+}
 
 /** True when this browser gives canvases a 2D context (chart.js draws nothing without one). */
 function canDrawCharts(): boolean {
@@ -34,17 +60,21 @@ const CHARTS_DRAWABLE = typeof document !== 'undefined' && canDrawCharts()
  */
 export function GraphChart({
   settings,
-  series,
+  input,
   emptyText,
 }: {
   settings: GraphSettings
-  series: GraphSeries
+  input: GraphInput
   emptyText: string
 }) {
-  const points = useMemo(
-    () => drawablePoints(series.points, settings.logValues),
-    [series.points, settings.logValues],
-  )
+  const [shown, setShown] = useState(() => drawnGraph(settings, input))
+  useEffect(() => {
+    if (shown.input === input && shown.settings === settings) return
+    // flushSync: this chart's series, render and chart.js update happen in this task, not with
+    // the next tiles' in one long task at every refresh.
+    return enqueueChartUpdate(() => flushSync(() => setShown(drawnGraph(settings, input))))
+  }, [input, settings, shown])
+  const { series, points } = shown
   const data = useMemo<ChartData<'line', { x: number; y: number }[]>>(
     () => ({
       datasets: [
@@ -58,7 +88,13 @@ export function GraphChart({
     }),
     [points, series.yTitle],
   )
-  const options = useMemo(() => graphChartOptions(settings, series), [settings, series])
+  const { xTitle, yTitle } = series
+  const shownSettings = shown.settings
+  // Options change only with the settings or titles: new options make chart.js lay out again.
+  const options = useMemo(
+    () => graphChartOptions(shownSettings, { xTitle, yTitle }),
+    [shownSettings, xTitle, yTitle],
+  )
   const summary =
     points.length === 0
       ? emptyText
