@@ -19,7 +19,7 @@ describeEachDialect('conditions of the next run', (dialect) => {
   let token: string
   let simulationId: number
 
-  /** A finished run that reached 0.8 s of the demo's 1 s, 2 min of runtime and 5,000 particles. */
+  /** A finished run that reached 0.8 s of the 1 s end time, 2 min of runtime and 5,000 particles. */
   const finishRun = async (state: string, setupLocked: 0 | 1, resumable: 0 | 1) => {
     const db = server.database.handle.db
     const at = '2026-11-27T10:00:00.000Z'
@@ -66,6 +66,12 @@ describeEachDialect('conditions of the next run', (dialect) => {
     const projects = await server.request('GET', '/api/projects?pageLimit=30', { token })
     const project = (projects.body.results as Json[]).find((p) => p.name === DEMO_PROJECT_NAME)
     simulationId = (project.simulations as Json[]).find((s) => s.name === DEMO_SIMULATION_NAME).id
+    // An end time of 1 s, whatever the seeded demo's is.
+    const set = await server.request('PUT', `/api/simulations/${simulationId}`, {
+      token,
+      body: { settings: { endTime: 1 } },
+    })
+    expect(set.status).toBe(200)
   })
   afterAll(async () => {
     await server?.close()
