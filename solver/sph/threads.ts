@@ -43,6 +43,9 @@ import {
 export { PHASE, servePhases } from './phases.ts'
 export type { Phase, PhaseWorkerData } from './phases.ts'
 
+/** The splits that are the whole grid on one thread (a constant: no allocation per sort). */
+const WHOLE_SPLITS = [SPLIT.forces, SPLIT.walls, SPLIT.measure] as const
+
 /** Sorts between two estimates of the per-block work on an unchanged grid (see partition()). */
 const REMEASURE_SORTS = 8
 /** The grid parameters that fix which cells a block holds. */
@@ -204,7 +207,7 @@ export class PhaseRunner {
     if (!dynamicWalls)
       splitByPrefix(grid.fluidBefore, cellCount, threads, ranges, SPLIT.fluid * stride)
     if (threads === 1) {
-      for (const split of [SPLIT.forces, SPLIT.walls, SPLIT.measure]) {
+      for (const split of WHOLE_SPLITS) {
         ranges[split * stride] = 0
         ranges[split * stride + 1] = cellCount
       }

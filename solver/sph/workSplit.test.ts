@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { createSolver } from './SphSolver.ts'
+import { createDamBreakConfig } from './scenarios.ts'
 import { BLOCK_CELLS, maxOverMean, splitByPrefix, splitByWork, WORK_STRIDE } from './workSplit.ts'
 
 describe('work split', () => {
@@ -42,4 +44,24 @@ describe('work split', () => {
     expect(out[0]).toBe(0)
     expect(out[4]).toBe(2 * BLOCK_CELLS)
   })
+
+  it('gives the same numbers on three threads (uneven splits, fields dealt unevenly) as on one', async () => {
+    const run = async (threads: number) => {
+      const solver = await createSolver(
+        createDamBreakConfig(1500, { threads, integrator: 'symplectic' }),
+      )
+      try {
+        for (let k = 0; k < 12; k++) solver.step()
+        if (threads > 1) expect(solver.workSplit().forcesMaxOverMean).toBeLessThan(1.05)
+        return solver.snapshot()
+      } finally {
+        await solver.dispose()
+      }
+    }
+    const single = await run(1)
+    const threaded = await run(3)
+    expect(threaded.positions).toEqual(single.positions)
+    expect(threaded.velocities).toEqual(single.velocities)
+    expect(threaded.density).toEqual(single.density)
+  }, 60_000)
 })
