@@ -1,0 +1,155 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { Provider as JotaiProvider, createStore } from 'jotai'
+import { RouterProvider, createMemoryRouter } from 'react-router'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { permissionsForRole, type User } from '../../../domain/account.ts'
+import { tokenStore } from '../../api/index.ts'
+import { CurrentUserContext } from '../../lib/currentUser.ts'
+import { TeamPage } from './TeamPage.tsx'
+
+const MANAGER: User = {
+  id: 2,
+  firstName: 'Mia',
+  lastName: 'Manager',
+  fullName: 'Mia Manager',
+  email: 'manager@dive.example',
+  phoneNumber: null,
+  department: null,
+  location: null,
+  avatarId: 0,
+  role: 'manager',
+  active: true,
+  organization: { id: 1, name: 'Demo Organization' },
+  activeAccessGrantId: null,
+  permissions: [...permissionsForRole('manager')],
+  createdAt: '2026-01-01T00:00:00.000Z',
+}
+
+const TEAM = [
+  {
+    id: 1,
+    fullName: 'Ada Admin',
+    email: 'admin@dive.example',
+    role: 'admin',
+    avatarId: 3,
+    department: null,
+  },
+  {
+    id: 2,
+    fullName: 'Mia Manager',
+    email: 'manager@dive.example',
+    role: 'manager',
+    avatarId: 0,
+    department: 'Lead',
+  },
+  {
+    id: 3,
+    fullName: 'Carl Contributor',
+    email: 'contributor@dive.example',
+    role: 'contributor',
+    avatarId: 5,
+    department: 'Hydraulics',
+  },
+]
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  })
+}
+
+let sent: { method: string; path: string; body: unknown }[] = []
+
+beforeEach(() => {
+  sent = []
+  tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(
+        input instanceof Request ? input.url : input.toString(),
+        'http://dive.test',
+      )
+      const method = init?.method ?? 'GET'
+      sent.push({
+        method,
+        path: url.pathname,
+        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      })
+      if (url.pathname === '/api/mgmt/users' && method === 'GET') return Promise.resolve(json(TEAM))
+      if (url.pathname === '/api/mgmt/users/3' && method === 'DELETE')
+        return Promise.resolve(json({ id: 3 }))
+      return Promise.resolve(new Response('{}', { status: 404 }))
+    }),
+  )
+})
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+  tokenStore.clear()
+})
+
+function renderTeam() {
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/settings/team',
+        element: (
+          <CurrentUserContext value={MANAGER}>
+            <TeamPage />
+          </CurrentUserContext>
+        ),
+      },
+    ],
+    { initialEntries: ['/settings/team'] },
+  )
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  render(
+    <JotaiProvider store={createStore()}>
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </JotaiProvider>,
+  )
+}
+
+describe('TeamPage', () => {
+  it('filters the users by text and role', async () => {
+    renderTeam()
+    await screen.findByText('contributor@dive.example')
+    fireEvent.change(screen.getByLabelText('Filter users'), { target: { value: 'hydra' } })
+    expect(screen.queryByText('manager@dive.example')).toBeNull()
+    expect(screen.getByText('contributor@dive.example')).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('Filter users'), { target: { value: '' } })
+    fireEvent.change(screen.getByLabelText('Role'), { target: { value: 'admin' } })
+    expect(screen.getByText('admin@dive.example')).toBeTruthy()
+    expect(screen.queryByText('contributor@dive.example')).toBeNull()
+  })
+
+  it('offers no edit for an admin and no delete of oneself', async () => {
+    renderTeam()
+    await screen.findByText('contributor@dive.example')
+    expect(screen.queryByRole('button', { name: 'Edit Ada Admin' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Delete Ada Admin' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Delete Mia Manager' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Edit Mia Manager' })).toBeTruthy()
+  })
+
+  it('deletes only once the full name is typed exactly', async () => {
+    renderTeam()
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Carl Contributor' }))
+    const confirm = screen.getByLabelText('Type the name to confirm')
+    const remove = screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement
+    fireEvent.change(confirm, { target: { value: 'Carl contributor' } })
+    expect(remove.disabled).toBe(true)
+    fireEvent.change(confirm, { target: { value: 'Carl Contributor' } })
+    expect(remove.disabled).toBe(false)
+    fireEvent.click(remove)
+    await waitFor(() =>
+      expect(sent.some((r) => r.method === 'DELETE' && r.path === '/api/mgmt/users/3')).toBe(true),
+    )
+  })
+})
