@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { LoginPage } from './pages/LoginPage.ts'
+
+const SHOTS = process.env.SETTINGS_SHOTS_DIR
+
+/** The newest message to `to` in the server's outbox folder, and the path of its link. */
+function linkFromOutbox(to: string): string {
+  const dir = join(process.env.E2E_DATA_DIR ?? '', 'outbox')
+  for (const file of readdirSync(dir).sort().reverse()) {
+    const text = readFileSync(join(dir, file), 'utf8')
+    if (!new RegExp(`^To: ${to}`, 'mi').test(text)) continue
+    const body = text.replace(/=\r?\n/g, '').replace(/=3D/g, '=')
+    const link = /https?:\/\/[^\s]+\/set-password\?token=[\w%-]+/.exec(body)?.[0]
+    if (link) return new URL(link).pathname + new URL(link).search
+  }
+  throw new Error(`no e-mail to ${to} in ${dir}`)
+}
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  const serious = results.violations.filter(
+    (v) => v.impact === 'critical' || v.impact === 'serious',
+  )
+  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+}
+
+test('a manager invites a user, who sets the password from the e-mail in the outbox and logs in', async ({
+  page,
+}) => {
+  const login = new LoginPage(page)
+  await login.loginAs('manager')
+  await page.goto('/settings')
+  await expect(page.getByRole('link', { name: /Users/ })).toBeVisible()
+  await expect(page.getByRole('link', { name: /Subscription/ })).toBeVisible()
+  await expectNoSeriousAxeViolations(page)
+  await page.getByRole('link', { name: /Users/ }).click()
+  await expect(page.getByRole('heading', { name: 'Team' })).toBeVisible()
+  await expect(page.getByRole('cell', { name: 'contributor@dive.example' })).toBeVisible()
+  await expectNoSeriousAxeViolations(page)
+
+  await page.getByRole('button', { name: 'New User' }).click()
+  const dialog = page.getByRole('dialog', { name: 'New User' })
+  await dialog.getByRole('button', { name: 'Invite' }).click()
+  await expect(dialog.getByText('E-mail is required')).toBeVisible()
+  await dialog.getByLabel('Email').fill('contributor@dive.example')
+  await dialog.getByLabel('First name').fill('Iris')
+  await dialog.getByLabel('Surname').fill('Invited')
+  await dialog.getByRole('button', { name: 'Invite' }).click()
+  await expect(dialog.getByText('A user with this e-mail already exists')).toBeVisible()
+  await dialog.getByLabel('Email').fill('iris@dive.example')
+  await dialog.getByLabel('Role').selectOption('manager')
+  await expectNoSeriousAxeViolations(page)
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, 'team-new-user.png') })
+  await dialog.getByRole('button', { name: 'Invite' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByRole('cell', { name: 'iris@dive.example' })).toBeVisible()
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, 'team.png') })
+
+  // Typed-name confirmation: Delete stays disabled until the full name is typed exactly.
+  await page.getByRole('button', { name: 'Delete Carl Contributor' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Delete User' })
+  await confirm.getByLabel('Type the name to confirm').fill('carl contributor')
+  await expect(confirm.getByRole('button', { name: 'Delete' })).toBeDisabled()
+  await confirm.getByRole('button', { name: 'Cancel' }).click()
+  // Nobody deletes themselves; admins cannot be edited.
+  await expect(page.getByRole('button', { name: 'Delete Mia Manager' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Edit Ada Admin' })).toHaveCount(0)
+
+  const path = linkFromOutbox('iris@dive.example')
+  await page.goto('/logout')
+  await expect(page).toHaveURL(/\/login/, { timeout: 15_000 })
+
+  await page.goto(path)
+  await page.getByLabel('New password').fill('iris-password-1')
+  await page.getByLabel('Repeat the password').fill('iris-password-1')
+  await expectNoSeriousAxeViolations(page)
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page.getByText('Your password is set. You can log in now.')).toBeVisible()
+  await page.getByRole('link', { name: 'Log in' }).click()
+  await login.submit('iris@dive.example', 'iris-password-1')
+  await expect(page).toHaveURL(/\/projects/)
+  await page.goto('/settings/profile')
+  await expect(page.getByLabel('First name')).toHaveValue('Iris')
+})
+
+test('a contributor sees no team tile and is refused the team page', async ({ page }) => {
+  await new LoginPage(page).loginAs('contributor')
+  await page.goto('/settings/overview')
+  await expect(page.getByRole('link', { name: /Profile/ })).toBeVisible()
+  await expect(page.getByRole('link', { name: /Users/ })).toHaveCount(0)
+  await page.goto('/settings/team')
+  await expect(page.getByText('What are you doing here?')).toBeVisible()
+})
