@@ -21,6 +21,7 @@ import {
 } from './dashboard/dashboardQueries.ts'
 import { ViewBar } from './dashboard/ViewBar.tsx'
 import { RunNumericsCard } from './run/RunNumericsCard.tsx'
+import { RunSidebar } from './sidebar/RunSidebar.tsx'
 import './dashboard/dashboard.css'
 import { useSimulationContext } from './SimulationLayout.tsx'
 
@@ -36,7 +37,8 @@ function useMinuteClock(): number {
 
 /**
  * Monitor (spec/results.md §2 Dashboard): the views of the simulation's dashboard, its tiles on a
- * 12-column grid, templates, the graph-unit switch and the floating Add Graph button.
+ * 12-column grid, templates, the graph-unit switch and the floating Add Graph button; the Run
+ * sidebar (src/pages/simulation/sidebar/) beside it.
  */
 export function DashboardPage() {
   const { simulation } = useSimulationContext()
@@ -95,75 +97,78 @@ export function DashboardPage() {
   }
 
   return (
-    <div className="dashboard">
-      <ViewBar
-        views={views.data}
-        current={current}
-        templates={templates.data ?? []}
-        onSelect={setSelectedId}
-        onCreateView={({ name, templateId }) =>
-          mutations.createView.mutateAsync({ name, templateId }).then(
-            (view) => setSelectedId(view.id),
-            (error: unknown) => {
-              failed(ADD_VIEW_FAILED_MESSAGE)(error)
-              throw error
-            },
-          )
-        }
-        onCreateTemplate={(name) =>
-          mutations.createTemplate.mutateAsync({ name, dashboardId: current.id })
-        }
-        onMakeDefault={() =>
-          mutations.updateView.mutate(
-            { id: current.id, body: { default: true } },
-            { onError: failed('Making the view the default failed') },
-          )
-        }
-        onDeleteView={() =>
-          mutations.deleteView.mutate(current.id, {
-            onSuccess: () => setSelectedId(null),
-            onError: failed('Deleting the view failed'),
-          })
-        }
-        percentage={allPercentage}
-        onPercentageChange={(percentage) => {
-          for (const tile of graphTiles)
-            if (tile.graph && tile.graph.percentage !== percentage)
-              void context.onUpdate(tile.id, { graph: { ...tile.graph, percentage } })
-        }}
-      />
-      {current.tiles.length === 0 && (
-        <p className="placeholder__text">
-          This view has no tiles yet: add a graph with the button at the bottom right.
-        </p>
-      )}
-      <DashboardGrid
-        view={current}
-        context={context}
-        onPlacesChange={(tiles) =>
-          mutations.updateView.mutate(
-            { id: current.id, body: { tiles } },
-            { onError: failed('Saving the layout failed') },
-          )
-        }
-      />
-      <RunNumericsCard simulation={simulation} />
-      <button
-        type="button"
-        className="button button--primary dashboard-fab"
-        onClick={() => setAddingGraph(true)}
-      >
-        <IconPlus /> Add graph
-      </button>
-      {addingGraph && (
-        <AddGraphDialog
-          sensors={sensors.data ?? []}
-          graphs={graphs.data ?? []}
-          onAdd={addGraph}
-          onUpload={(input) => mutations.uploadGraph.mutateAsync(input)}
-          onClose={() => setAddingGraph(false)}
+    <div className="dashboard-layout">
+      <div className="dashboard">
+        <ViewBar
+          views={views.data}
+          current={current}
+          templates={templates.data ?? []}
+          onSelect={setSelectedId}
+          onCreateView={({ name, templateId }) =>
+            mutations.createView.mutateAsync({ name, templateId }).then(
+              (view) => setSelectedId(view.id),
+              (error: unknown) => {
+                failed(ADD_VIEW_FAILED_MESSAGE)(error)
+                throw error
+              },
+            )
+          }
+          onCreateTemplate={(name) =>
+            mutations.createTemplate.mutateAsync({ name, dashboardId: current.id })
+          }
+          onMakeDefault={() =>
+            mutations.updateView.mutate(
+              { id: current.id, body: { default: true } },
+              { onError: failed('Making the view the default failed') },
+            )
+          }
+          onDeleteView={() =>
+            mutations.deleteView.mutate(current.id, {
+              onSuccess: () => setSelectedId(null),
+              onError: failed('Deleting the view failed'),
+            })
+          }
+          percentage={allPercentage}
+          onPercentageChange={(percentage) => {
+            for (const tile of graphTiles)
+              if (tile.graph && tile.graph.percentage !== percentage)
+                void context.onUpdate(tile.id, { graph: { ...tile.graph, percentage } })
+          }}
         />
-      )}
+        {current.tiles.length === 0 && (
+          <p className="placeholder__text">
+            This view has no tiles yet: add a graph with the button at the bottom right.
+          </p>
+        )}
+        <DashboardGrid
+          view={current}
+          context={context}
+          onPlacesChange={(tiles) =>
+            mutations.updateView.mutate(
+              { id: current.id, body: { tiles } },
+              { onError: failed('Saving the layout failed') },
+            )
+          }
+        />
+        <RunNumericsCard simulation={simulation} />
+        <button
+          type="button"
+          className="button button--primary dashboard-fab"
+          onClick={() => setAddingGraph(true)}
+        >
+          <IconPlus /> Add graph
+        </button>
+        {addingGraph && (
+          <AddGraphDialog
+            sensors={sensors.data ?? []}
+            graphs={graphs.data ?? []}
+            onAdd={addGraph}
+            onUpload={(input) => mutations.uploadGraph.mutateAsync(input)}
+            onClose={() => setAddingGraph(false)}
+          />
+        )}
+      </div>
+      <RunSidebar simulation={simulation} mode="dashboard" />
     </div>
   )
 }
