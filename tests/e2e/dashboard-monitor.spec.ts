@@ -75,11 +75,16 @@ test('a running simulation fills its dashboard graphs while it runs', async ({ p
   await expect
     .poll(() => graphPoints(page, 'Time step'), { timeout: 25_000 })
     .toBeGreaterThan(first)
-  expect(await graphPoints(page, 'Runtime per simulated second')).toBeGreaterThan(0)
+  // Tiles take their new points one per task: the next tile follows within moments.
+  await expect
+    .poll(() => graphPoints(page, 'Runtime per simulated second'), { timeout: 10_000 })
+    .toBeGreaterThan(0)
   const progress = page
     .getByRole('region', { name: 'Progress', exact: true })
     .getByRole('progressbar', { name: 'Simulation progress' })
-  expect(Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThan(0)
+  await expect
+    .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 30_000 })
+    .toBeGreaterThan(0)
 
   const stopped = await request.delete(`/api/simulations/${id}/jobs`, {
     headers: { authorization: `Bearer ${token}` },
