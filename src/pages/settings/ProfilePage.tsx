@@ -103,8 +103,8 @@ export function ProfilePage() {
                       aria-label={avatar.name}
                       onChange={() => setAvatarId(id)}
                     />
-                    <span className="avatar-picker__face" aria-hidden="true">
-                      {avatar.glyph}
+                    <span className={`avatar-picker__face ${avatar.className}`} aria-hidden="true">
+                      {avatar.initials}
                     </span>
                   </label>
                 )

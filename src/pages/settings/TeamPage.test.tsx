@@ -76,7 +76,7 @@ beforeEach(() => {
       sent.push({
         method,
         path: url.pathname,
-        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+        body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
       })
       if (url.pathname === '/api/mgmt/users' && method === 'GET') return Promise.resolve(json(TEAM))
       if (url.pathname === '/api/mgmt/users/3' && method === 'DELETE')
@@ -142,7 +142,7 @@ describe('TeamPage', () => {
     renderTeam()
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Carl Contributor' }))
     const confirm = screen.getByLabelText('Type the name to confirm')
-    const remove = screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement
+    const remove = screen.getByRole<HTMLButtonElement>('button', { name: 'Delete' })
     fireEvent.change(confirm, { target: { value: 'Carl contributor' } })
     expect(remove.disabled).toBe(true)
     fireEvent.change(confirm, { target: { value: 'Carl Contributor' } })

@@ -88,7 +88,7 @@ export function TeamPage() {
             </label>
             <input
               id={searchId}
-              className="input"
+              className="input settings-filter"
               type="search"
               placeholder="Filter by name, e-mail or job title"
               value={text}
@@ -141,7 +141,10 @@ export function TeamPage() {
                   return (
                     <tr key={member.id}>
                       <td className="table__primary">
-                        <span aria-hidden="true">{avatar.glyph}</span> {member.fullName}
+                        <span className={avatar.className} aria-hidden="true" title={avatar.name}>
+                          {avatar.initials}
+                        </span>{' '}
+                        {member.fullName}
                       </td>
                       <td>{member.email}</td>
                       <td>{ROLE_LABELS[member.role as Role] ?? member.role}</td>

@@ -1,21 +1,16 @@
 import { AVATARS } from '../../../domain/account.ts'
 
-/** The picture of each of the ten animal avatars (spec/account.md §2), in AVATARS order. */
-const AVATAR_GLYPHS: Record<(typeof AVATARS)[number], string> = {
-  dolphin: '🐬',
-  frog: '🐸',
-  jellyfish: '🪼',
-  nautilus: '🐚',
-  nemo: '🐠',
-  octopus: '🐙',
-  pelican: '🐦',
-  shark: '🦈',
-  turtle: '🐢',
-  whale: '🐋',
-}
-
-/** Name and picture of avatar `id` (0–9; anything else falls back to the first). */
-export function avatarOf(id: number): { name: string; glyph: string } {
-  const name = AVATARS[id] ?? AVATARS[0]
-  return { name: name.charAt(0).toUpperCase() + name.slice(1), glyph: AVATAR_GLYPHS[name] }
+/**
+ * Name and badge class of avatar `id` (0–9: dolphin … whale, spec/account.md §2); anything else
+ * falls back to the first. Each animal has its own colour (settings.css `.animal-avatar--N`) and
+ * its initials, so it reads the same without an emoji font.
+ */
+export function avatarOf(id: number): { name: string; initials: string; className: string } {
+  const index = Number.isInteger(id) && id >= 0 && id < AVATARS.length ? id : 0
+  const animal = AVATARS[index] ?? AVATARS[0]
+  return {
+    name: animal.charAt(0).toUpperCase() + animal.slice(1),
+    initials: animal.charAt(0).toUpperCase() + animal.charAt(1),
+    className: `animal-avatar animal-avatar--${index}`,
+  }
 }
