@@ -226,11 +226,44 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
           description: 'The file, as an attachment',
           content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
         },
-        400: errorResponse('validation_error: id or fileId not a whole number from 1 to 2147483647'),
+        400: errorResponse(
+          'validation_error: id or fileId not a whole number from 1 to 2147483647',
+        ),
         401: errorResponse('unauthorized'),
         404: errorResponse(
           'resource_not_found: no such file, or the export expired or was deleted',
         ),
+      },
+    },
+  },
+  '/api/graphs': {
+    post: {
+      operationId: 'uploadGraph',
+      summary: "Upload a graph to a simulation's dashboard: a CSV of x;y rows (optional header)",
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file', 'simulationId'],
+              properties: {
+                file: { type: 'string', format: 'binary' },
+                simulationId: { type: 'string', example: '12' },
+                name: { type: 'string', example: 'Measured force' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        201: { description: 'The stored graph: id, simulationId, name, xLabel, yLabel, x, y' },
+        400: errorResponse(
+          'wrong_input (not two columns of numbers), validation_error or body_keys_missing',
+        ),
+        401: errorResponse('unauthorized'),
+        404: errorResponse('resource_not_found: no such simulation you can see'),
+        413: errorResponse('payload_too_large (over 8 MiB)'),
       },
     },
   },
