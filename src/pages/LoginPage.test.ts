@@ -26,6 +26,15 @@ describe('loginErrorMessage', () => {
     expect(loginErrorMessage(error)).toBe('Wrong e-mail or password.')
   })
 
+  it('asks for the authenticator code when two-factor sign-in needs it (403)', () => {
+    const error = new ApiError(403, {
+      code: 'forbidden',
+      title: 'Forbidden',
+      description: 'Enter the code of your authenticator app.',
+    })
+    expect(loginErrorMessage(error)).toBe('Enter the code of your authenticator app.')
+  })
+
   it('shows how long to wait when log-ins are throttled', () => {
     const error = new ApiError(429, {
       code: 'too_many_requests',
