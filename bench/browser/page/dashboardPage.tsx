@@ -99,6 +99,7 @@ const context: TileContext = {
   savingTileId: null,
   onUpdate: () => Promise.resolve(),
   onRemove: () => undefined,
+  onArrange: () => undefined,
   onAddVariable: () => Promise.resolve(),
   onRemoveVariable: () => undefined,
 }

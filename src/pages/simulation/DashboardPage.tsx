@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import {
   ADD_VIEW_FAILED_MESSAGE,
   defaultGraphSettings,
+  placeTile,
   type DashboardView,
   type GraphSource,
 } from '../../../domain/dashboards.ts'
@@ -84,6 +85,18 @@ export function DashboardPage() {
       mutations.updateTile.mutateAsync({ id, body }).catch(failed('Saving the tile failed')),
     onRemove: (id) =>
       mutations.deleteTile.mutate(id, { onError: failed('Removing the tile failed') }),
+    onArrange: (tile, change) => {
+      const place = placeTile(tile.type, {
+        x: Math.max(0, tile.x + change.dx),
+        y: Math.max(0, tile.y + change.dy),
+        w: tile.w + change.dw,
+        h: tile.h + change.dh,
+      })
+      mutations.updateView.mutate(
+        { id: current.id, body: { tiles: [{ id: tile.id, ...place }] } },
+        { onError: failed('Saving the layout failed') },
+      )
+    },
     onAddVariable: (variable) => mutations.createVariable.mutateAsync(variable),
     onRemoveVariable: (id) =>
       mutations.deleteVariable.mutate(id, { onError: failed('Removing the variable failed') }),

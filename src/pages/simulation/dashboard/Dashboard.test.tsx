@@ -11,6 +11,7 @@ import {
 import type { Simulation } from '../../../../domain/projects.ts'
 import { AddGraphDialog } from './AddGraphDialog.tsx'
 import { ProgressTileBody, progressMessage } from './tiles/StatusTiles.tsx'
+import { TileFrame } from './tiles/TileFrame.tsx'
 import { ViewBar } from './ViewBar.tsx'
 
 afterEach(cleanup)
@@ -87,5 +88,25 @@ describe('views', () => {
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Pressures' } })
     fireEvent.click(screen.getByRole('button', { name: 'Add view' }))
     expect(onCreateView).toHaveBeenCalledWith({ name: 'Pressures', templateId: null })
+  })
+})
+
+describe('tile frame', () => {
+  it('moves with the arrow keys and resizes with Shift on its focused header', () => {
+    const onArrange = vi.fn()
+    render(
+      <TileFrame title="Particles" onArrange={onArrange}>
+        <p>chart</p>
+      </TileFrame>,
+    )
+    const header = screen.getByRole('region', { name: 'Particles' }).querySelector('header')
+    if (!header) throw new Error('no header')
+    fireEvent.keyDown(header, { key: 'ArrowRight' })
+    fireEvent.keyDown(header, { key: 'ArrowDown', shiftKey: true })
+    expect(onArrange.mock.calls).toEqual([
+      [{ dx: 1, dy: 0, dw: 0, dh: 0 }],
+      [{ dx: 0, dy: 0, dw: 0, dh: 1 }],
+    ])
+    expect(header.getAttribute('tabindex')).toBe('0')
   })
 })

@@ -30,6 +30,11 @@ export interface TileContext {
   nowMs: number
   onUpdate: (tileId: number, body: { graph?: GraphSettings; text?: string }) => Promise<unknown>
   onRemove: (tileId: number) => void
+  /** Moves or resizes a tile from the keyboard (saved like a drag). */
+  onArrange: (
+    tile: DashboardTile,
+    change: { dx: number; dy: number; dw: number; dh: number },
+  ) => void
   onAddVariable: (variable: { name: string; value: string; unit: string }) => Promise<unknown>
   onRemoveVariable: (id: number) => void
   savingTileId: number | null
@@ -93,6 +98,7 @@ function GraphTile({
     <TileFrame
       title={title}
       onRemove={() => context.onRemove(tile.id)}
+      onArrange={(change) => context.onArrange(tile, change)}
       actions={
         <button
           type="button"
@@ -165,7 +171,11 @@ export function DashboardTileView({
     }
   })()
   return (
-    <TileFrame title={title} onRemove={remove}>
+    <TileFrame
+      title={title}
+      onRemove={remove}
+      onArrange={(change) => context.onArrange(tile, change)}
+    >
       {body}
     </TileFrame>
   )

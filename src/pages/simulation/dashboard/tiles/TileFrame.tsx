@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react'
+import { useId, type KeyboardEvent, type ReactNode } from 'react'
 import { IconClose } from '../../../../components/icons.tsx'
 
 /**
@@ -9,18 +9,46 @@ export function TileFrame({
   title,
   onRemove,
   actions,
+  onArrange,
   children,
 }: {
   title: string
+  /** Keyboard arranging on the focused header: arrows move by a cell, Shift+arrows resize. */
+  onArrange?: (change: { dx: number; dy: number; dw: number; dh: number }) => void
   /** Absent: the tile cannot be removed. */
   onRemove?: () => void
   actions?: ReactNode
   children: ReactNode
 }) {
   const titleId = useId()
+  const hintId = useId()
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!onArrange || event.target !== event.currentTarget) return
+    const steps: Record<string, [number, number]> = {
+      ArrowLeft: [-1, 0],
+      ArrowRight: [1, 0],
+      ArrowUp: [0, -1],
+      ArrowDown: [0, 1],
+    }
+    const step = steps[event.key]
+    if (!step) return
+    event.preventDefault()
+    const [a, b] = step
+    onArrange(event.shiftKey ? { dx: 0, dy: 0, dw: a, dh: b } : { dx: a, dy: b, dw: 0, dh: 0 })
+  }
   return (
     <section className="dashboard-tile" aria-labelledby={titleId}>
-      <header className="dashboard-tile__header dashboard-tile__handle">
+      <header
+        className="dashboard-tile__header dashboard-tile__handle"
+        tabIndex={onArrange ? 0 : undefined}
+        aria-describedby={onArrange ? hintId : undefined}
+        onKeyDown={onKeyDown}
+      >
+        {onArrange && (
+          <span id={hintId} className="visually-hidden">
+            Arrow keys move the tile, Shift with arrow keys resizes it.
+          </span>
+        )}
         <h3 id={titleId} className="dashboard-tile__title">
           {title}
         </h3>
