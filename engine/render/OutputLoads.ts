@@ -23,6 +23,13 @@ import type { OutputView } from './OutputView.ts'
 /** How long after a load's reply its output may still arrive before the load counts as failed. */
 const MISSING_OUTPUT_GRACE_MS = 2000
 
+/**
+ * How many bytes of loaded outputs outside the wanted window looping playback keeps in memory, so
+ * that the next loop shows them at once instead of loading every output again (a load throughput
+ * under 3 outputs a second would otherwise set the playback rate).
+ */
+export const PLAYBACK_RETAINED_BYTES = 512 * 1024 ** 2
+
 interface OutputEntry {
   timeS: number
   bundleUrl: string
@@ -55,6 +62,11 @@ interface PendingLoad {
 export interface LoadWishes {
   /** Output numbers wanted, the shown one first. */
   wanted: readonly number[]
+  /**
+   * Outputs to keep once loaded, the most useful first (the playback loop ahead): kept, not loaded,
+   * while they fit in {@link PLAYBACK_RETAINED_BYTES}. Absent: only the wanted ones are kept.
+   */
+  retained?: readonly number[]
   dataset: WrittenDataset
   playing: boolean
   /** The output on screen (kept while playback starts from it). */
@@ -126,6 +138,13 @@ export class OutputLoads {
     return loaded !== undefined && loaded.dataset === dataset
   }
 
+  /** True while output `outputNo` of `dataset` is being loaded. */
+  isLoading(outputNo: number, dataset: WrittenDataset): boolean {
+    for (const load of this.#loading.values())
+      if (load.outputNo === outputNo && load.dataset === dataset) return true
+    return false
+  }
+
   /** Output numbers being loaded, sorted. */
   loadingOutputs(): number[] {
     return [...new Set([...this.#loading.values()].map((load) => load.outputNo))].sort(
@@ -149,9 +168,9 @@ export class OutputLoads {
       this.#loading.delete(requestId)
       this.#host.scheduler.cancel(requestId)
     }
+    const keptSet = this.#kept(wishes, runKey)
     for (const [outputNo, loaded] of this.loaded) {
-      if (wantedSet.has(outputNo) && loaded.dataset === dataset && loaded.runKey === runKey)
-        continue
+      if (keptSet.has(outputNo) && loaded.dataset === dataset && loaded.runKey === runKey) continue
       this.loaded.delete(outputNo)
       if (loaded !== displayed) this.drop(loaded)
     }
@@ -199,6 +218,31 @@ export class OutputLoads {
         },
       )
     })
+  }
+
+  /** The wanted outputs, and the retained ones already loaded while they fit in the budget. */
+  #kept(wishes: LoadWishes, runKey: string): Set<number> {
+    const kept = new Set(wishes.wanted)
+    const current = (outputNo: number) => {
+      const loaded = this.loaded.get(outputNo)
+      return loaded !== undefined && loaded.dataset === wishes.dataset && loaded.runKey === runKey
+        ? loaded
+        : null
+    }
+    let bytes = 0
+    for (const outputNo of kept) {
+      const loaded = current(outputNo)
+      if (loaded !== null) bytes += outputBytes(loaded)
+    }
+    for (const outputNo of wishes.retained ?? []) {
+      if (kept.has(outputNo)) continue
+      const loaded = current(outputNo)
+      if (loaded === null) continue
+      bytes += outputBytes(loaded)
+      if (bytes > PLAYBACK_RETAINED_BYTES) break
+      kept.add(outputNo)
+    }
+    return kept
   }
 
   /** A message on a data worker's port: an output, or a failed load. */
@@ -258,6 +302,18 @@ export class OutputLoads {
     this.errors.set(outputNo, `Output ${outputNo} could not be loaded. ${message}`)
     this.#host.requestFrame()
   }
+}
+
+/** The bytes an output holds in memory (its column and mesh buffers). */
+function outputBytes(loaded: LoadedOutput): number {
+  const buffers = new Set<ArrayBuffer>()
+  for (const object of loaded.output.objects) {
+    buffers.add(object.buffer)
+    if (object.mesh !== null) buffers.add(object.mesh.buffer)
+  }
+  let bytes = 0
+  for (const buffer of buffers) bytes += buffer.byteLength
+  return bytes
 }
 
 function errorMessage(error: unknown): string {

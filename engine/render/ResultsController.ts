@@ -220,11 +220,16 @@ export class ResultsController implements ViewScene {
   tick(nowMs: number): void {
     const wasPlaying = this.#clock.isPlaying()
     const dataset = this.#effectiveDataset()
+    // An output still loading (or loaded, its clip masks still coming) does not hold the clock
+    // back: the latest loaded output stays on screen until it is in.
     const next = this.#clock.tick(
       nowMs,
       (outputNo) =>
         (this.#loads.isReady(outputNo, dataset) && this.#clips.isReady(outputNo)) ||
-        this.#loads.errors.has(outputNo),
+        this.#loads.errors.has(outputNo) ||
+        this.#display.shown()?.outputNo === outputNo,
+      (outputNo) =>
+        this.#loads.isLoading(outputNo, dataset) || this.#loads.isReady(outputNo, dataset),
     )
     if (next !== null || (wasPlaying && !this.#clock.isPlaying())) {
       this.#showCurrentOutput()
@@ -333,6 +338,7 @@ export class ResultsController implements ViewScene {
   #syncLoads(): void {
     this.#loads.sync({
       wanted: this.#clock.wantedOutputs(),
+      retained: this.#clock.retainedOutputs(),
       dataset: this.#effectiveDataset(),
       playing: this.#clock.isPlaying(),
       displayed: this.#display.shown(),

@@ -49,6 +49,36 @@ describe('playback clock', () => {
     expect(clock.tick(901, always)).toBeNull()
   })
 
+  it('passes an output still loading on time while the current one is in, not two', () => {
+    const clock = new PlaybackClock()
+    clock.setOutputs([0, 1, 2, 3])
+    clock.play(0, 1, true)
+    const loaded = new Set([0])
+    const loading = (outputNo: number) => outputNo === 1 || outputNo === 2
+    // Output 1 is still loading: the clock moves on, output 0 stays on screen.
+    expect(clock.tick(334, (n) => loaded.has(n), loading)).toBe(1)
+    expect(clock.punctuality()).toEqual({ shown: 1, late: 1 })
+    // Output 1 not in yet: the clock does not run two frames ahead of the screen.
+    expect(clock.tick(667, (n) => loaded.has(n), loading)).toBeNull()
+    loaded.add(1)
+    loaded.add(2)
+    // A short wait keeps the cadence.
+    expect(clock.tick(700, (n) => loaded.has(n), loading)).toBe(2)
+    expect(clock.dueAtMs()).toBeCloseTo(1000)
+  })
+
+  it('keeps the whole loop from the shown output while looping, only the window otherwise', () => {
+    const clock = new PlaybackClock()
+    clock.setOutputs([0, 1, 2, 3, 4])
+    clock.seek(3)
+    expect(clock.retainedOutputs()).toEqual([3, 4])
+    clock.play(0, 1, true)
+    expect(clock.retainedOutputs()).toEqual([3, 4, 0, 1, 2])
+    clock.pause()
+    clock.play(0, 1, false)
+    expect(clock.retainedOutputs()).toEqual([3, 4])
+  })
+
   it('wants the shown output and the next 10 while playing, wrapping when looping', () => {
     const clock = new PlaybackClock()
     clock.setOutputs(Array.from({ length: 20 }, (_, i) => i))

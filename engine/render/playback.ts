@@ -1,7 +1,9 @@
 /**
  * The playback clock: which output to show next and which to have loaded ahead. Frames advance
- * every 1/3 s ÷ speed (domain/results.ts playbackFrameIntervalMs); a frame whose output is not
- * loaded yet waits for it (and counts as late) instead of skipping. The clock is passed in.
+ * every 1/3 s ÷ speed (domain/results.ts playbackFrameIntervalMs). A frame whose output is still
+ * loading does not hold the clock back while the current one is in: it advances on time (counted
+ * late) and the latest loaded output stays on screen until the frame's output arrives. Otherwise a
+ * frame waits for its output. The clock is passed in.
  */
 import { PLAYBACK } from '../../domain/constants.ts'
 import {
@@ -88,10 +90,15 @@ export class PlaybackClock {
   }
 
   /**
-   * Advances when a frame is due and the next output is ready. Returns the new output to show, or
-   * null. At the end without looping, playback stops.
+   * Advances when a frame is due and the next output is ready, or loading (`isLoading`: a load in
+   * flight, shown when it arrives) while the current one is ready. Returns the new current output,
+   * or null. At the end without looping, playback stops.
    */
-  tick(nowMs: number, isReady: (outputNo: number) => boolean): number | null {
+  tick(
+    nowMs: number,
+    isReady: (outputNo: number) => boolean,
+    isLoading: (outputNo: number) => boolean = () => false,
+  ): number | null {
     if (!this.#playing || nowMs < this.#dueMs) return null
     const next = nextPlaybackFrame(this.#index, this.#outputs.length, this.#loop)
     if (next === null) {
@@ -99,9 +106,13 @@ export class PlaybackClock {
       return null
     }
     const outputNo = this.#outputs[next] as number
-    if (!isReady(outputNo)) return null
+    const ready = isReady(outputNo)
+    // The clock runs ahead of the screen by one frame at most: it passes an output still loading
+    // only when the current one is in (else a load slower than a frame would never be shown).
+    const current = this.#outputs[this.#index]
+    if (!ready && !(isLoading(outputNo) && current !== undefined && isReady(current))) return null
     const intervalMs = this.frameIntervalMs()
-    if (nowMs - this.#dueMs > intervalMs / 2) this.#framesLate++
+    if (!ready || nowMs - this.#dueMs > intervalMs / 2) this.#framesLate++
     this.#framesShown++
     this.#index = next
     // Keep the cadence when on time; restart it after a wait so a stall is not followed by a burst.
@@ -114,7 +125,10 @@ export class PlaybackClock {
     return this.#playing ? this.#dueMs : null
   }
 
-  /** Frames shown and shown late (more than half an interval after their time) since creation. */
+  /**
+   * Frames advanced since creation, and those late: advanced more than half an interval after their
+   * time, or before their output was loaded.
+   */
   punctuality(): { shown: number; late: number } {
     return { shown: this.#framesShown, late: this.#framesLate }
   }
@@ -124,9 +138,22 @@ export class PlaybackClock {
    * when looping). Without playback only the shown one and the next.
    */
   wantedOutputs(target: number = PLAYBACK.targetOutputs): number[] {
+    return this.#ahead(this.#playing ? target : 1)
+  }
+
+  /**
+   * Outputs worth keeping in memory once loaded: while looping playback, the whole loop in play
+   * order from the shown one (the ones needed soonest first); otherwise the wanted ones.
+   */
+  retainedOutputs(): number[] {
+    return this.#playing && this.#loop
+      ? this.#ahead(this.#outputs.length - 1)
+      : this.wantedOutputs()
+  }
+
+  #ahead(ahead: number): number[] {
     const count = this.#outputs.length
     if (count === 0) return []
-    const ahead = this.#playing ? target : 1
     const wanted: number[] = [this.#outputs[this.#index] as number]
     for (let step = 1; step <= ahead && wanted.length < count; step++) {
       const index = this.#index + step
