@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { LoginPage } from './pages/LoginPage.ts'
 
@@ -37,6 +38,17 @@ async function cloneDemo(request: APIRequestContext, token: string, name: string
   })
   expect(renamed.status()).toBe(200)
   return id
+}
+
+/** No critical or serious axe-core violation in the dashboard and its dialogs. */
+async function expectNoSeriousAxeViolations(page: Page, include: string) {
+  const results = await new AxeBuilder({ page }).include(include).analyze()
+  const serious = results.violations.filter(
+    (v) => v.impact === 'critical' || v.impact === 'serious',
+  )
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([])
 }
 
 /** Points each graph tile draws (its data-points), by tile title. */
@@ -99,9 +111,12 @@ test('adds a graph and a note, and a view from a template', async ({ page, reque
   await page.goto(`/simulation/${id}/dashboard`)
   await expect(page.getByRole('region', { name: 'Particles', exact: true })).toBeVisible()
 
+  await expectNoSeriousAxeViolations(page, '.dashboard')
+
   // Add Graph: Add is disabled until a graph is chosen.
   await page.getByRole('button', { name: 'Add graph' }).click()
   const addGraph = page.getByRole('dialog', { name: 'Add Graph' })
+  await expectNoSeriousAxeViolations(page, '[role="dialog"]')
   await expect(addGraph.getByText('Choose the graph')).toBeVisible()
   await expect(addGraph.getByRole('button', { name: 'Add' })).toBeDisabled()
   await addGraph.getByRole('radio', { name: 'Time step' }).check()
@@ -142,6 +157,7 @@ test('adds a graph and a note, and a view from a template', async ({ page, reque
   // A new view from the template has the template's tiles (four graphs, no note text).
   await page.getByRole('button', { name: 'New view' }).click()
   const newView = page.getByRole('dialog', { name: 'New view' })
+  await expectNoSeriousAxeViolations(page, '[role="dialog"]')
   await newView.getByLabel('Name').fill('Default')
   await expect(newView.getByRole('button', { name: 'Add view' })).toHaveAttribute(
     'title',

@@ -59,7 +59,6 @@ function NameDialog({
             }}
             error={touched ? error : null}
             maxLength={VIEW_NAME_MAX_LENGTH + 1}
-            limit={VIEW_NAME_MAX_LENGTH}
             autoFocus
           />
           {children}

@@ -67,7 +67,10 @@ export function TileFrame({
           )}
         </div>
       </header>
-      <div className="dashboard-tile__body">{children}</div>
+      {/* Focusable: a tile's content scrolls when the tile is smaller than it (keyboard access). */}
+      <div className="dashboard-tile__body" tabIndex={0} role="group" aria-labelledby={titleId}>
+        {children}
+      </div>
     </section>
   )
 }
