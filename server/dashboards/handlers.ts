@@ -9,9 +9,9 @@ import {
   listTemplates,
   tilesOfTemplate,
 } from './templates.ts'
+import { createTile, updateTile } from './tiles.ts'
 import { createVariable, deleteVariable, listVariables } from './variables.ts'
 import {
-  createTile,
   createView,
   deleteView,
   findAccessibleTile,
@@ -19,7 +19,6 @@ import {
   listViews,
   readView,
   toTile,
-  updateTile,
   updateView,
 } from './views.ts'
 

@@ -34,13 +34,15 @@ export function nameKey(name: string): string {
   return name.trim().toLowerCase()
 }
 
-interface TileSettings {
+/** What a tile keeps besides its place (JSON in dashboard_tiles.settings). */
+export interface TileSettings {
   graph?: GraphSettings | null
   text?: string | null
   imageId?: number | null
 }
 
-function readSettings(text: string): TileSettings {
+/** A tile's stored settings. */
+export function readSettings(text: string): TileSettings {
   try {
     const parsed = JSON.parse(text) as Record<string, unknown>
     const graph = v.safeParse(GraphSettingsSchema, parsed.graph)
@@ -94,7 +96,7 @@ async function viewWithTiles(db: Db, row: DashboardViewRow): Promise<DashboardVi
 }
 
 /** Checks what a tile refers to belongs to the simulation (or the user's images): else 404. */
-async function assertTileReferences(
+export async function assertTileReferences(
   db: Db,
   user: SessionUser,
   simulationId: number,
@@ -124,7 +126,11 @@ async function assertTileReferences(
 }
 
 /** The settings a tile of `type` keeps from a create or update body. */
-function settingsOf(type: TileType, body: TileSettings, previous: TileSettings = {}): TileSettings {
+export function settingsOf(
+  type: TileType,
+  body: TileSettings,
+  previous: TileSettings = {},
+): TileSettings {
   if (type === 'graph') {
     const graph = body.graph !== undefined ? body.graph : previous.graph
     if (!graph)
@@ -365,67 +371,4 @@ export async function deleteView(db: Kysely<Database>, view: DashboardViewRow): 
       'The default view cannot be deleted. Make another view the default first.',
     )
   await db.deleteFrom('dashboard_views').where('id', '=', view.id).execute()
-}
-
-/** Adds a tile to a view. */
-export async function createTile(
-  db: Kysely<Database>,
-  user: SessionUser,
-  view: DashboardViewRow,
-  body: TileCreate,
-  nowIso: string,
-): Promise<DashboardTile> {
-  const settings = settingsOf(body.type, body)
-  await assertTileReferences(db, user, view.simulation_id, settings)
-  const { id } = await db
-    .insertInto('dashboard_tiles')
-    .values({
-      view_id: view.id,
-      type: body.type,
-      ...placeTile(body.type, body),
-      settings: JSON.stringify(settings),
-      created_at: nowIso,
-      updated_at: nowIso,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return toTile(
-    await db
-      .selectFrom('dashboard_tiles')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow(),
-  )
-}
-
-/** Changes a tile's place and settings. */
-export async function updateTile(
-  db: Kysely<Database>,
-  user: SessionUser,
-  tile: DashboardTileRow,
-  simulationId: number,
-  body: Omit<TileCreate, 'type'>,
-  nowIso: string,
-): Promise<DashboardTile> {
-  const type = tile.type as TileType
-  const settings = settingsOf(type, body, readSettings(tile.settings))
-  await assertTileReferences(db, user, simulationId, settings)
-  const place = placeTile(type, {
-    x: body.x ?? tile.x,
-    y: body.y ?? tile.y,
-    w: body.w ?? tile.w,
-    h: body.h ?? tile.h,
-  })
-  await db
-    .updateTable('dashboard_tiles')
-    .set({ ...place, settings: JSON.stringify(settings), updated_at: nowIso })
-    .where('id', '=', tile.id)
-    .execute()
-  return toTile(
-    await db
-      .selectFrom('dashboard_tiles')
-      .selectAll()
-      .where('id', '=', tile.id)
-      .executeTakeFirstOrThrow(),
-  )
 }
