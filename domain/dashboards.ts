@@ -4,6 +4,7 @@
  * (layout, Add Graph, name rules). Imports only domain/.
  */
 import * as v from 'valibot'
+import { idSchema } from './ids.ts'
 
 export * from './dashboardGraphs.ts'
 
@@ -170,7 +171,7 @@ export const TileCreateSchema = v.object({
   h: v.optional(TileLayoutSchema.entries.h),
   graph: v.optional(v.nullable(GraphSettingsSchema)),
   text: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(NOTE_MAX_LENGTH)))),
-  imageId: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
+  imageId: v.optional(v.nullable(idSchema('imageId'))),
 })
 /** A new tile. */
 export type TileCreate = v.InferInput<typeof TileCreateSchema>

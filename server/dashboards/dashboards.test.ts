@@ -111,6 +111,15 @@ describeEachDialect('dashboards (views, tiles, templates, variables, graphs)', (
     expect((graph.body as DashboardTile).graph?.logValues).toBe(true)
     const noGraph = await call('POST', `/dashboards/${view.id}/tiles`, manager, { type: 'graph' })
     expect(noGraph.status).toBe(400)
+    // an image id past the 32-bit id columns is the body's 400, not PostgreSQL's range error
+    for (const imageId of [2 ** 31, 1.5]) {
+      const badImage = await call('POST', `/dashboards/${view.id}/tiles`, manager, {
+        type: 'image',
+        imageId,
+      })
+      expect(badImage.status).toBe(400)
+      expect(JSON.stringify(badImage.body)).toContain('imageId must be a whole number')
+    }
     const note = await call('POST', `/dashboards/${view.id}/tiles`, manager, {
       type: 'note',
       text: 'Inlet opened at 0.2 s',

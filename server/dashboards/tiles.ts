@@ -74,3 +74,28 @@ export async function updateTile(
       .executeTakeFirstOrThrow(),
   )
 }
+
+/** Clears a deleted image from the organization's image tiles: they show no image, not a 404. */
+export async function forgetTileImage(
+  db: Kysely<Database>,
+  organizationId: number,
+  imageId: number,
+): Promise<void> {
+  const tiles = await db
+    .selectFrom('dashboard_tiles')
+    .innerJoin('dashboard_views', 'dashboard_views.id', 'dashboard_tiles.view_id')
+    .innerJoin('simulations', 'simulations.id', 'dashboard_views.simulation_id')
+    .select(['dashboard_tiles.id', 'dashboard_tiles.settings'])
+    .where('simulations.organization_id', '=', organizationId)
+    .where('dashboard_tiles.type', '=', 'image')
+    .execute()
+  for (const tile of tiles) {
+    if (readSettings(tile.settings).imageId !== imageId) continue
+    const settings = { ...(JSON.parse(tile.settings) as Record<string, unknown>), imageId: null }
+    await db
+      .updateTable('dashboard_tiles')
+      .set({ settings: JSON.stringify(settings) })
+      .where('id', '=', tile.id)
+      .execute()
+  }
+}

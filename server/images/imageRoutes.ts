@@ -20,14 +20,15 @@ import type { SessionUser } from '../api/context.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
 import type { Database, UploadRow } from '../db/schema.ts'
+import { forgetTileImage } from '../dashboards/tiles.ts'
 import { removeStoredFile, resolveStoredPath, writeStoredFile } from '../storage/files.ts'
 import { assertStorageAvailable } from '../storage/usage.ts'
 
 /*
  * Images (domain/rest/imageRoutes.ts): POST /client-upload/images takes a multipart `file` (PNG or
  * JPEG, recognised by its bytes) and an optional `name`; GET /images/{id} returns the bytes;
- * DELETE /images/{id} removes it and clears it as any simulation's post image. Images are rows of
- * the uploads table (kind 'image', one organization's) with the file under
+ * DELETE /images/{id} removes it and clears it as any simulation's post image and from image
+ * tiles. Images are rows of the uploads table (kind 'image', one organization's) with the file under
  * images/{organizationId}/{id}.{png|jpg} in the data directory: no table of their own.
  */
 
@@ -209,6 +210,7 @@ export function registerImageRoutes(app: FastifyInstance, options: ImageRoutesOp
         .set({ post_image_id: null })
         .where('post_image_id', '=', row.id)
         .execute()
+      await forgetTileImage(trx, row.organization_id, row.id)
       await trx.deleteFrom('uploads').where('id', '=', row.id).execute()
     })
     await removeStoredFile(options.dataDir, row.stored_path)

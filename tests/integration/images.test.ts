@@ -133,6 +133,28 @@ describeEachDialect('images (post image of Save Image)', (dialect) => {
     })
     expect((read.body as Simulation).postImageId).toBeNull()
   })
+  it('clears a deleted image from the dashboard tiles that showed it', async () => {
+    const image = (await upload(PNG_BYTES, { name: 'tile.png' })).body
+    const views = await server.request('GET', `/api/simulations/${simulation.id}/dashboards`, {
+      token: manager,
+    })
+    const viewId = (views.body as { id: number }[])[0]!.id
+    const tile = await server.request('POST', `/api/dashboards/${viewId}/tiles`, {
+      token: manager,
+      body: { type: 'image', imageId: image.id },
+    })
+    expect(tile.body).toMatchObject({ type: 'image', imageId: image.id })
+    const removed = await fetch(`${server.baseUrl}/api/images/${image.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${manager}` },
+    })
+    expect(removed.status).toBe(204)
+    const tiles = await server.request('GET', `/api/dashboards/${viewId}/tiles`, { token: manager })
+    const shown = (tiles.body as { id: number; imageId: number | null }[]).find(
+      (t) => t.id === (tile.body as { id: number }).id,
+    )
+    expect(shown?.imageId).toBeNull()
+  })
   it('is described in the OpenAPI document', async () => {
     const doc = (await server.request('GET', '/api/openapi.json')).body
     expect(doc.paths['/api/client-upload/images'].post.operationId).toBe('uploadImage')
