@@ -10,7 +10,7 @@ import {
 } from '../../../../domain/dashboards.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
 import { AddGraphDialog } from './AddGraphDialog.tsx'
-import { ProgressTileBody, progressMessage } from './tiles/StatusTiles.tsx'
+import { DetailsTileBody, ProgressTileBody, progressMessage } from './tiles/StatusTiles.tsx'
 import { TileFrame } from './tiles/TileFrame.tsx'
 import { ViewBar } from './ViewBar.tsx'
 
@@ -59,6 +59,22 @@ describe('progress tile', () => {
     expect(progressMessage({ ...SIMULATION, state: 'launch failed' }, start)).toBe(
       LAUNCH_FAILED_MESSAGE,
     )
+  })
+})
+
+describe('details tile', () => {
+  it('reads counts as people write them', () => {
+    const log = {
+      progress: 0.3,
+      time: 74.761,
+      runtime: 26_460,
+      runtimeLeft: null,
+      particles: 17_002,
+      output: 2,
+    }
+    render(<DetailsTileBody simulation={{ ...SIMULATION, log }} />)
+    expect(screen.getByText('17,002')).toBeTruthy()
+    expect(screen.getByText('0.441 min')).toBeTruthy()
   })
 })
 

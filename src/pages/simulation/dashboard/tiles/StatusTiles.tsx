@@ -8,7 +8,7 @@ import {
 } from '../../../../../domain/dashboards.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { progressBarType, statusTooltip } from '../../../../../domain/simulationState.ts'
-import { formatNumber } from '../../../../../domain/units.ts'
+import { formatCount, formatNumber } from '../../../../../domain/units.ts'
 import { callApi } from '../../../../api/index.ts'
 import { Fact } from '../../../../components/Fact.tsx'
 import { StatusPill } from '../../../../components/StatusPill.tsx'
@@ -81,8 +81,8 @@ export function DetailsTileBody({ simulation }: { simulation: Simulation }) {
     <dl className="facts facts--compact">
       <Fact term="Simulated time">{log ? `${formatNumber(log.time / 1000, 6)} s` : '–'}</Fact>
       <Fact term="Runtime">{log ? `${formatNumber(log.runtime / 60_000, 4)} min` : '–'}</Fact>
-      <Fact term="Particles">{log ? formatNumber(log.particles) : '–'}</Fact>
-      <Fact term="Outputs written">{log ? formatNumber(Math.max(0, log.output)) : '–'}</Fact>
+      <Fact term="Particles">{log ? formatCount(log.particles) : '–'}</Fact>
+      <Fact term="Outputs written">{log ? formatCount(Math.max(0, log.output)) : '–'}</Fact>
       <Fact term="Solver">{simulation.solver ? simulation.solver.name : 'Not chosen yet'}</Fact>
       <Fact term="Cores">{simulation.cores ?? '–'}</Fact>
       <Fact term="Started">{formatDateTime(simulation.startedAt)}</Fact>
