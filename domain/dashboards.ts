@@ -4,12 +4,11 @@
  * (layout, Add Graph, name rules). Imports only domain/.
  */
 import * as v from 'valibot'
+import { DASHBOARD_GRID, DEFAULT_TILE_LAYOUT } from './constants.ts'
 import { idSchema } from './ids.ts'
 
 export * from './dashboardGraphs.ts'
-
-/** The grid of spec §9: 12 columns, rows of 150 px, 16 px between tiles. */
-export const DASHBOARD_GRID = { columns: 12, rowHeightPx: 150, marginPx: 16 } as const
+export { DASHBOARD_GRID, DEFAULT_TILE_LAYOUT }
 
 /** Tile types of spec §2. */
 export const TILE_TYPES = [
@@ -36,9 +35,6 @@ export const TILE_MIN_SIZES: Record<TileType, { w: number; h: number }> = {
   variables: { w: 3, h: 2 },
   image: { w: 3, h: 4 },
 }
-
-/** Where a new tile goes when no position is given: the bottom of the grid (spec §9). */
-export const DEFAULT_TILE_POSITION = { x: 0, y: 9999, w: 6, h: 2 } as const
 
 /** The built-in graphs of the solver's log (spec §2: particles, runtimePerS, dt). */
 export const LOG_GRAPHS = ['particles', 'runtimePerS', 'dt'] as const
@@ -162,7 +158,7 @@ export const DashboardTileSchema = v.object({
 /** A tile as stored. */
 export type DashboardTile = v.InferOutput<typeof DashboardTileSchema>
 
-/** A new tile (POST /dashboards/{id}/tiles); a missing place is DEFAULT_TILE_POSITION. */
+/** A new tile (POST /dashboards/{id}/tiles); a missing place is DEFAULT_TILE_LAYOUT. */
 export const TileCreateSchema = v.object({
   type: v.picklist(TILE_TYPES, `type must be one of ${TILE_TYPES.join(', ')}`),
   x: v.optional(TileLayoutSchema.entries.x),
@@ -184,12 +180,12 @@ export type TileUpdate = v.InferInput<typeof TileUpdateSchema>
 /** Size and place of a tile of `type`, never below the type's minimum size. */
 export function placeTile(type: TileType, layout: Partial<TileLayout> = {}): TileLayout {
   const min = TILE_MIN_SIZES[type]
-  const w = Math.min(DASHBOARD_GRID.columns, Math.max(min.w, layout.w ?? DEFAULT_TILE_POSITION.w))
+  const w = Math.min(DASHBOARD_GRID.columns, Math.max(min.w, layout.w ?? DEFAULT_TILE_LAYOUT.w))
   return {
-    x: Math.min(layout.x ?? DEFAULT_TILE_POSITION.x, DASHBOARD_GRID.columns - w),
-    y: layout.y ?? DEFAULT_TILE_POSITION.y,
+    x: Math.min(layout.x ?? DEFAULT_TILE_LAYOUT.x, DASHBOARD_GRID.columns - w),
+    y: layout.y ?? DEFAULT_TILE_LAYOUT.y,
     w,
-    h: Math.max(min.h, layout.h ?? DEFAULT_TILE_POSITION.h),
+    h: Math.max(min.h, layout.h ?? DEFAULT_TILE_LAYOUT.h),
   }
 }
 
