@@ -90,11 +90,11 @@ export async function forgetTileImage(
     .where('dashboard_tiles.type', '=', 'image')
     .execute()
   for (const tile of tiles) {
-    if (readSettings(tile.settings).imageId !== imageId) continue
-    const settings = { ...(JSON.parse(tile.settings) as Record<string, unknown>), imageId: null }
+    const settings = readSettings(tile.settings)
+    if (settings.imageId !== imageId) continue
     await db
       .updateTable('dashboard_tiles')
-      .set({ settings: JSON.stringify(settings) })
+      .set({ settings: JSON.stringify({ ...settings, imageId: null }) })
       .where('id', '=', tile.id)
       .execute()
   }
