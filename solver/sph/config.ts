@@ -96,10 +96,10 @@ export interface SolverOptions {
    */
   boundary: BoundaryKind | null
   /**
-   * The wall normal of the Riemann wall (boundary 'riemann'): 'fluid' (default), each wall
+   * The wall normal of the Riemann wall (boundary 'riemann'): 'wall' (default), the wall's own
+   * geometry seen from the fluid particle, −Σ_w V_w ∇W_iw (no fluid in it); 'fluid', each wall
    * particle's direction towards the fluid it sees, −Σ_f ρ_f W (r_w − r_f), found in the wall
-   * extrapolation; 'wall', the wall's own geometry seen from the fluid particle, −Σ_w V_w ∇W_iw
-   * (no fluid in it). The fluid's direction leans wherever a wall particle sees fluid on one side
+   * extrapolation. The fluid's direction leans wherever a wall particle sees fluid on one side
    * only (a front's tip, a corner) and then brakes fluid that slides along the wall; see
    * NUMERICS.md, 'Validation findings', for what each gives.
    */
@@ -145,7 +145,7 @@ export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
   kernel: 'wendland',
   smoothingLengthFactor: 1.5,
   boundary: null,
-  riemannWallNormal: 'fluid',
+  riemannWallNormal: 'wall',
   densityDiffusion: 'fourtakas',
   densityDiffusionDelta: 0.1,
   viscosity: 'artificial+laminar',
