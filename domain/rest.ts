@@ -27,6 +27,7 @@ import { EXPORT_ROUTES } from './rest/exportRoutes.ts'
 import { RESULTS_ROUTES } from './rest/resultsRoutes.ts'
 import { RUN_ROUTES } from './rest/runRoutes.ts'
 import { SENSOR_ROUTES } from './rest/sensorRoutes.ts'
+import { SETUP_OBJECT_ROUTES } from './rest/setupObjectRoutes.ts'
 import { SETUP_ROUTES } from './rest/setupRoutes.ts'
 import { VIEWPORT_ROUTES } from './rest/viewportRoutes.ts'
 
@@ -279,6 +280,7 @@ const FOUNDATION_ROUTES = {
 export const ROUTES = {
   ...FOUNDATION_ROUTES,
   ...SETUP_ROUTES,
+  ...SETUP_OBJECT_ROUTES,
   ...RUN_ROUTES,
   ...RESULTS_ROUTES,
   ...SENSOR_ROUTES,

@@ -4,6 +4,8 @@
  * and the decoded triangle mesh of every part whose shape is an uploaded file.
  */
 import type { Material } from '../domain/materials.ts'
+import type { Refinement } from '../domain/meshes.ts'
+import type { PeriodicBoundary } from '../domain/periodic.ts'
 import type { Movement } from '../domain/movements.ts'
 import type { Part } from '../domain/parts.ts'
 import type { SimulationSettings } from '../domain/settings.ts'
@@ -33,4 +35,8 @@ export interface RunSetup {
   meshes: Record<number, TriangleMesh>
   /** Sensors sampled while the run steps; absent or empty: none. */
   sensors?: RunSensor[]
+  /** Refinement zones; absent or empty: none (the solver refuses them for now). */
+  refinements?: Refinement[]
+  /** The periodic boundary (at most one); absent or empty: none (refused for now). */
+  periodics?: PeriodicBoundary[]
 }

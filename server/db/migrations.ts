@@ -6,6 +6,7 @@ import { dashboardsMigration } from '../dashboards/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
 import { jobsMigration } from '../jobs/migration.ts'
 import { sensorSampleRateMigration, sensorsClipsMigration } from '../sensors/migration.ts'
+import { setupObjectsMigration } from '../setup/objectsMigration.ts'
 import { viewportStateMigration } from '../viewport/migration.ts'
 import type { DialectName, DatabaseHandle } from './connect.ts'
 import { addTimestamps, createTableWithId } from './migrationHelpers.ts'
@@ -295,6 +296,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0010_dashboards': dashboardsMigration(dialect),
     '0011_login_failures': loginFailuresMigration(),
     '0012_account': accountMigration(dialect),
+    '0013_setup_objects': setupObjectsMigration(dialect),
   }
 }
 

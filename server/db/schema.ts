@@ -10,6 +10,11 @@ import type {
 import type { AccountTokensTable, MfaAuthenticatorsTable } from '../account/tables.ts'
 import type { LoginFailuresTable } from '../auth/tables.ts'
 import type {
+  AirDragDomainsTable,
+  PeriodicsTable,
+  RefinementsTable,
+} from '../setup/objectTables.ts'
+import type {
   MeshesTable,
   SensorsTable,
   VolumeClipsTable,
@@ -322,6 +327,9 @@ export interface Database {
   login_failures: LoginFailuresTable
   account_tokens: AccountTokensTable
   mfa_authenticators: MfaAuthenticatorsTable
+  refinements: RefinementsTable
+  air_drag_domains: AirDragDomainsTable
+  periodics: PeriodicsTable
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>

@@ -20,31 +20,25 @@ import { SENSOR_JOB_KIND } from './SensorRecomputationRunner.ts'
 
 type Db = Kysely<Database>
 
-/** Names in use in a simulation: parts (refinements are parts), sensors and volume clips. */
+/** Names in use in a simulation: parts, refinement zones, sensors and volume clips. */
 export async function listObjectNames(
   db: Db,
   simulationId: number,
-  except: { table: 'sensors' | 'volume_clips'; id: number } | null = null,
+  except: { table: 'sensors' | 'volume_clips' | 'refinements'; id: number } | null = null,
 ): Promise<string[]> {
-  const [parts, sensors, clips] = await Promise.all([
+  const named = (table: 'sensors' | 'volume_clips' | 'refinements') =>
+    db.selectFrom(table).select(['id', 'name']).where('simulation_id', '=', simulationId).execute()
+  const [parts, ...others] = await Promise.all([
     db.selectFrom('parts').select(['name']).where('simulation_id', '=', simulationId).execute(),
-    db
-      .selectFrom('sensors')
-      .select(['id', 'name'])
-      .where('simulation_id', '=', simulationId)
-      .execute(),
-    db
-      .selectFrom('volume_clips')
-      .select(['id', 'name'])
-      .where('simulation_id', '=', simulationId)
-      .execute(),
+    named('sensors').then((rows) => ({ table: 'sensors', rows })),
+    named('volume_clips').then((rows) => ({ table: 'volume_clips', rows })),
+    named('refinements').then((rows) => ({ table: 'refinements', rows })),
   ])
   return [
     ...parts.map((p) => p.name),
-    ...sensors.filter((s) => except?.table !== 'sensors' || s.id !== except.id).map((s) => s.name),
-    ...clips
-      .filter((c) => except?.table !== 'volume_clips' || c.id !== except.id)
-      .map((c) => c.name),
+    ...others.flatMap(({ table, rows }) =>
+      rows.filter((r) => except?.table !== table || r.id !== except.id).map((r) => r.name),
+    ),
   ]
 }
 

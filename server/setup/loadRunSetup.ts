@@ -61,6 +61,8 @@ export async function loadRunSetup(
     movements: setup.movements,
     meshes,
     sensors: await listRunSensors(db, simulationId),
+    refinements: setup.refinements,
+    periodics: setup.periodics,
   }
 }
 

@@ -32,39 +32,52 @@ export function checkSettingsWithSetup(
   settings: SimulationSettings,
   materials: readonly Material[],
   parts: readonly Part[],
+  refinementCount = 0,
 ): Issue[] {
   return [
     ...checkSettings(settings, { hasPointcloudPart: parts.some(isPointcloudPart) }),
-    ...checkSettingsCoupling(settings, { materialCount: materials.length, refinementCount: 0 }),
+    ...checkSettingsCoupling(settings, { materialCount: materials.length, refinementCount }),
   ]
 }
 
 /**
- * Refuses switching air drag on: with multiphase it is not allowed, and without an air drag domain
- * API no domain can be defined, which would leave a setup that cannot run.
+ * Refuses switching air drag on with multiphase. Without a stored air drag domain the Input
+ * Validation bar shows 'Air drag domain is required' (which blocks discretization and runs).
  */
 export function refuseUnavailableSwitches(
   before: Pick<SimulationSettings, 'airDrag'>,
   next: Pick<SimulationSettings, 'multiphase'>,
   patch: SimulationSettingsPatch,
 ): void {
-  if (patch.airDrag !== true || before.airDrag) return
-  throw refuseField(
-    'settings.airDrag',
-    next.multiphase ? SETTINGS_MESSAGES.multiphaseAirDrag : SETTINGS_MESSAGES.airDragUnavailable,
-  )
+  if (patch.airDrag !== true || before.airDrag || !next.multiphase) return
+  throw refuseField('settings.airDrag', SETTINGS_MESSAGES.multiphaseAirDrag)
 }
 
 export async function readSettingsResult(
   db: Db,
   simulation: SimulationRow,
 ): Promise<SettingsResult> {
-  const [materials, parts] = await Promise.all([
+  const [materials, parts, refinements] = await Promise.all([
     readMaterials(db, simulation),
     readParts(db, simulation.id),
+    countRefinements(db, simulation.id),
   ])
   const settings = readSettings(simulation.settings)
-  return { settings, issues: checkSettingsWithSetup(settings, materials, parts), adjustments: [] }
+  return {
+    settings,
+    issues: checkSettingsWithSetup(settings, materials, parts, refinements),
+    adjustments: [],
+  }
+}
+
+/** How many refinement zones a simulation has (multiphase cannot combine with them). */
+async function countRefinements(db: Db, simulationId: number): Promise<number> {
+  const rows = await db
+    .selectFrom('refinements')
+    .select(['id'])
+    .where('simulation_id', '=', simulationId)
+    .execute()
+  return rows.length
 }
 
 async function resolveAccelerationFile(
@@ -99,6 +112,7 @@ export async function updateStoredSettings(
   const before = readSettings(simulation.settings)
   const materials = await readMaterials(db, simulation)
   const parts = await readParts(db, simulation.id)
+  const refinementCount = await countRefinements(db, simulation.id)
   let next: SimulationSettings = { ...before, ...patch }
   let nextMaterials = materials
   let nextParts = parts
@@ -115,7 +129,7 @@ export async function updateStoredSettings(
 
   if (patch.multiphase !== undefined && patch.multiphase !== before.multiphase) {
     if (patch.multiphase) {
-      const blockers = multiphaseBlockers(next, { refinementCount: 0, parts })
+      const blockers = multiphaseBlockers(next, { refinementCount, parts })
       if (blockers.length > 0)
         throw refuseIssues(
           blockers.map((message) => ({ level: 'error', field: 'settings.multiphase', message })),
@@ -139,8 +153,8 @@ export async function updateStoredSettings(
   }
 
   const broken = newErrors(
-    checkSettingsWithSetup(before, materials, parts),
-    checkSettingsWithSetup(next, nextMaterials, nextParts),
+    checkSettingsWithSetup(before, materials, parts, refinementCount),
+    checkSettingsWithSetup(next, nextMaterials, nextParts, refinementCount),
     changedFields('settings', before, patch),
   )
   if (broken.length > 0) throw refuseIssues(broken)
@@ -178,7 +192,7 @@ export async function updateStoredSettings(
     .execute()
   return {
     settings: next,
-    issues: checkSettingsWithSetup(next, nextMaterials, nextParts),
+    issues: checkSettingsWithSetup(next, nextMaterials, nextParts, refinementCount),
     adjustments,
   }
 }

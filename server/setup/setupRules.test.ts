@@ -191,24 +191,15 @@ describeEachDialect('setup API: rules the editor relies on', (dialect) => {
     expectRefused(await api('PUT', `${base}/5`, {}), SETTINGS_MESSAGES.multiphaseMaxMaterials)
   })
 
-  it('refuses switching air drag on while no air drag domain can be defined', async () => {
+  it('switches air drag on (its domain is then required) but not under multiphase', async () => {
     const simulation = await createSimulation('Air drag')
     const settings = `/simulations/${simulation.id}/settings`
-    expectRefused(
-      await api('PUT', settings, { airDrag: true }),
-      SETTINGS_MESSAGES.airDragUnavailable,
+    expect((await api('PUT', settings, { airDrag: true })).status).toBe(200)
+    const validation = await api('GET', `/simulations/${simulation.id}/setup_validation`)
+    expect((validation.body.issues as { message: string }[]).map((i) => i.message)).toContain(
+      'Air drag domain is required',
     )
-    expectRefused(
-      await api('PUT', `/simulations/${simulation.id}`, { settings: { airDrag: true } }),
-      SETTINGS_MESSAGES.airDragUnavailable,
-    )
-    expectRefused(
-      await api('POST', `/projects/${t.project.id}/simulations`, {
-        name: 'Born with air drag',
-        settings: { airDrag: true },
-      }),
-      SETTINGS_MESSAGES.airDragUnavailable,
-    )
+    expect((await api('PUT', settings, { airDrag: false })).status).toBe(200)
     await api('PUT', settings, { multiphase: true })
     expectRefused(
       await api('PUT', settings, { airDrag: true }),

@@ -9,7 +9,13 @@ import { validateSetup } from '../../domain/setupValidation.ts'
 import { blocksRun, type Issue } from '../../domain/validation.ts'
 import { readSettings } from '../api/views.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
+import type { AirDragDomain } from '../../domain/airDrag.ts'
+import type { Refinement } from '../../domain/meshes.ts'
+import type { PeriodicBoundary } from '../../domain/periodic.ts'
+import { readStoredAirDragDomain } from './airDragRead.ts'
 import { readPartPointClouds } from './partFiles.ts'
+import { listPeriodics } from './periodics.ts'
+import { listRefinements } from './refinements.ts'
 import {
   datatableRowCount,
   readDatatableColumns,
@@ -106,16 +112,33 @@ export interface StoredSetup {
   parts: Part[]
   movements: Movement[]
   datatables: DatatableInfo[]
+  refinements: Refinement[]
+  /** The stored air drag domain (checked only while settings.airDrag is on). */
+  airDrag: AirDragDomain | null
+  periodics: PeriodicBoundary[]
 }
 
 export async function readSetup(db: Db, simulation: SimulationRow): Promise<StoredSetup> {
-  const [materials, parts, movements, datatables] = await Promise.all([
-    readMaterials(db, simulation),
-    readParts(db, simulation.id),
-    readMovements(db, simulation.id),
-    readDatatableInfos(db, simulation.id),
-  ])
-  return { settings: readSettings(simulation.settings), materials, parts, movements, datatables }
+  const [materials, parts, movements, datatables, refinements, airDrag, periodics] =
+    await Promise.all([
+      readMaterials(db, simulation),
+      readParts(db, simulation.id),
+      readMovements(db, simulation.id),
+      readDatatableInfos(db, simulation.id),
+      listRefinements(db, simulation.id),
+      readStoredAirDragDomain(db, simulation.id),
+      listPeriodics(db, simulation.id),
+    ])
+  return {
+    settings: readSettings(simulation.settings),
+    materials,
+    parts,
+    movements,
+    datatables,
+    refinements,
+    airDrag,
+    periodics,
+  }
 }
 
 /** The Input Validation bar of a stored setup. */

@@ -7,6 +7,7 @@ import type { Material } from '../../domain/materials.ts'
 import type { Vec3 } from '../../domain/vector.ts'
 import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
 import { solverPartOf, unsupportedParts, unsupportedSettings } from '../sph/config.ts'
+import { unsupportedSetupObjects } from '../sph/support.ts'
 import { createDomainMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { RunSimulationOptions } from './types.ts'
@@ -70,6 +71,8 @@ export function checkRunStart(options: RunSimulationOptions): string[] {
   if (refused.length > 0) problems.push(`Unsupported simulation settings: ${refused.join(', ')}.`)
   const parts = unsupportedParts(options.setup.parts)
   if (parts.length > 0) problems.push(`Unsupported parts: ${parts.join(', ')}.`)
+  const objects = unsupportedSetupObjects(options.setup)
+  if (objects.length > 0) problems.push(`Unsupported setup objects: ${objects.join(', ')}.`)
   if (!(settings.endTime !== null && settings.endTime > 0))
     problems.push('Setting endTime must be a number greater than 0.')
   if (!(settings.outputTimeInterval !== null && settings.outputTimeInterval > 0))

@@ -47,6 +47,20 @@ export function unsupportedParts(parts: readonly Pick<Part, 'name' | 'component'
   return refused
 }
 
+/**
+ * The setup objects this solver does not implement yet, named as in the setup: refinement zones
+ * and the periodic boundary. A run must not start while this list is not empty (the air drag
+ * domain is refused with its setting, airDrag).
+ */
+export function unsupportedSetupObjects(objects: {
+  refinements?: readonly { name: string }[] | undefined
+  periodics?: readonly unknown[] | undefined
+}): string[] {
+  const refused = (objects.refinements ?? []).map((zone) => `refinement zone "${zone.name}"`)
+  if ((objects.periodics ?? []).length > 0) refused.push('periodic boundary')
+  return refused
+}
+
 /** The wall condition of a part: slip walls are free-slip, no-slip and moving walls no-slip. */
 export function solverPartOf(part: Pick<Part, 'id' | 'component'>): SolverPart {
   const slip = part.component.type === 'rigid' && part.component.velocityKind === 'slip'

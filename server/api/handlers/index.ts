@@ -16,6 +16,7 @@ import { resultsHandlers } from './resultsHandlers.ts'
 import { runHandlers } from './runHandlers.ts'
 import { sensorHandlers } from './sensorHandlers.ts'
 import { setupHandlers } from './setupHandlers.ts'
+import { setupObjectHandlers } from './setupObjectHandlers.ts'
 import { viewportHandlers } from './viewportHandlers.ts'
 import {
   createProject,
@@ -58,6 +59,7 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     deleteSimulation,
     moveSimulation,
     ...setupHandlers,
+    ...setupObjectHandlers,
     ...runHandlers,
     ...resultsHandlers,
     ...sensorHandlers,

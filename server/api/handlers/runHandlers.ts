@@ -33,6 +33,8 @@ import type { AreaHandlers } from '../context.ts'
 import { conditionHandlers } from './conditionHandlers.ts'
 import { discretizationHandlers } from './discretizationHandlers.ts'
 import { blockedError, blockingIssues, conflict, loadSetupOf } from './runChecks.ts'
+import { unsupportedObjectsMessage } from '../../../domain/rest/setupObjectRoutes.ts'
+import { unsupportedSetupObjects } from '../../../solver/sph/support.ts'
 
 type Db = Kysely<Database>
 
@@ -90,8 +92,12 @@ const startJob: AreaHandlers<typeof RUN_ROUTES>['startJob'] = async (
   if (resume && activeRun && activeRun.solver_id !== solver.id)
     throw new ApiError('wrong_input', RUN_TEXTS.resumeSolverMismatch)
 
-  const issues = await blockingIssues(db, await loadSetupOf(db, simulation.id))
+  const setup = await loadSetupOf(db, simulation.id)
+  const issues = await blockingIssues(db, setup)
   if (issues.length > 0) throw blockedError(RUN_TEXTS.startBlocked, issues)
+  const unsupported = unsupportedSetupObjects(setup)
+  if (unsupported.length > 0)
+    throw new ApiError('wrong_input', unsupportedObjectsMessage(unsupported))
 
   const nowIso = clock.nowIso()
   const jobId = await db.transaction().execute(async (trx) => {
