@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { API_PREFIX } from '../domain/rest.ts'
@@ -14,7 +14,24 @@ export function hasBuiltUi(distDir: string): boolean {
   return existsSync(join(distDir, 'index.html'))
 }
 
-/** Serves the built UI from distDir (when present). */
+/** Hashed build output (vite's assets/): a file's name changes whenever its bytes do. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
+
+/** Everything else (index.html, public/ files): kept, but revalidated on every use (ETag → 304). */
+export const REVALIDATE_CACHE_CONTROL = 'no-cache'
+
+/** The Cache-Control of a file under distDir, by its path relative to it ('/'-separated). */
+export function cacheControlFor(relativePath: string): string {
+  return relativePath.startsWith('assets/') ? IMMUTABLE_CACHE_CONTROL : REVALIDATE_CACHE_CONTROL
+}
+
+/**
+ * Serves the built UI from distDir (when present). The build writes a .br and a .gz beside each
+ * compressible file (scripts/precompress.ts): a browser that accepts brotli gets the .br, else
+ * one that accepts gzip the .gz, else the plain file, with Content-Encoding, Vary: Accept-Encoding
+ * and the plain file's Content-Type. ETag and Last-Modified come from the file sent, so a
+ * revalidation answers 304.
+ */
 export async function registerStatic(app: FastifyInstance, distDir: string): Promise<boolean> {
   if (!hasBuiltUi(distDir)) return false
   await app.register(fastifyStatic, {
@@ -22,6 +39,11 @@ export async function registerStatic(app: FastifyInstance, distDir: string): Pro
     prefix: '/',
     wildcard: true,
     index: ['index.html'],
+    preCompressed: true,
+    setHeaders: (reply, path) => {
+      const relativePath = relative(distDir, path).split(sep).join('/')
+      reply.header('Cache-Control', cacheControlFor(relativePath))
+    },
   })
   return true
 }
@@ -40,5 +62,5 @@ export function isPageRequest(request: FastifyRequest, urlPath: string): boolean
 /** index.html for any SPA route, or a page that says how to build the UI. */
 export async function sendIndexPage(reply: FastifyReply, uiBuilt: boolean): Promise<FastifyReply> {
   if (!uiBuilt) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE)
-  return reply.header('Cache-Control', 'no-cache').sendFile('index.html')
+  return reply.header('Cache-Control', REVALIDATE_CACHE_CONTROL).sendFile('index.html')
 }
