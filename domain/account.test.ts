@@ -1,30 +1,33 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import {
-  AccessGrantSchema,
-  CreditSequenceSchema,
   InviteSchema,
-  VirtualMachineSchema,
-  accessGrantExpiryMs,
-  accessGrantState,
-  autoShutdownTime,
-  autoShutdownToggle,
   canDeleteUser,
   canEditUser,
   checkInvite,
   checkProfile,
-  checkVmLaunch,
-  creditPeriodStartMs,
   isNameConfirmed,
-  isRecentAccessRequest,
   isTestTokenUsable,
   isValidPhoneNumber,
-  launchableSimulations,
   permissionsForRole,
+} from './account.ts'
+import {
+  AccessGrantSchema,
+  accessGrantExpiryMs,
+  accessGrantState,
+  isRecentAccessRequest,
+} from './accountAccess.ts'
+import { CreditSequenceSchema, creditPeriodStartMs } from './accountBudget.ts'
+import {
+  VirtualMachineSchema,
+  autoShutdownTime,
+  autoShutdownToggle,
+  checkVmLaunch,
+  launchableSimulations,
   storageLevel,
   vmButton,
   vmStateChangeToast,
-} from './account.ts'
+} from './accountVm.ts'
 
 const hour = 3600_000
 const messages = (issues: { message: string }[]) => issues.map((i) => i.message)

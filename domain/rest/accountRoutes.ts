@@ -5,6 +5,13 @@
 import * as v from 'valibot'
 import { InviteSchema } from '../account.ts'
 import {
+  BudgetSchema,
+  CreditHistoryEntrySchema,
+  CreditHistoryQuerySchema,
+  CreditSequenceQuerySchema,
+  CreditSequenceSchema,
+} from '../accountBudget.ts'
+import {
   AuthenticatorSchema,
   MfaCodeSchema,
   MfaEnrolSchema,
@@ -13,7 +20,7 @@ import {
   PasswordResetSchema,
   TeamUserUpdateSchema,
 } from '../accountSecurity.ts'
-import { IdParamSchema } from '../projects.ts'
+import { IdParamSchema, pageSchema } from '../projects.ts'
 import type { RouteDef } from '../rest.ts'
 
 const OkSchema = v.object({ ok: v.boolean() })
@@ -133,5 +140,33 @@ export const ACCOUNT_ROUTES = {
     status: 200,
     params: IdParamSchema,
     response: DeletedSchema,
+  },
+  budget: {
+    method: 'GET',
+    path: '/credits/budget',
+    summary: "The organization's credits, estimated budget hours, VM hours left and subscription",
+    auth: true,
+    status: 200,
+    response: BudgetSchema,
+  },
+  creditSequences: {
+    method: 'GET',
+    path: '/credits/sequences',
+    summary:
+      'Credit transactions since startDate: search, sort, pages (issuer only with CREDITS_VIEW_SEQUENCE_USERS)',
+    auth: true,
+    status: 200,
+    query: CreditSequenceQuerySchema,
+    response: pageSchema(CreditSequenceSchema),
+  },
+  creditHistory: {
+    method: 'GET',
+    path: '/credits/history',
+    summary:
+      'Credits consumed per run and day between two dates; userId and issuers need CREDITS_VIEW_SEQUENCE_USERS',
+    auth: true,
+    status: 200,
+    query: CreditHistoryQuerySchema,
+    response: v.array(CreditHistoryEntrySchema),
   },
 } as const satisfies Record<string, RouteDef>

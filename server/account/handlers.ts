@@ -1,5 +1,6 @@
 import type { ACCOUNT_ROUTES } from '../../domain/rest/accountRoutes.ts'
 import type { AreaHandlers } from '../api/context.ts'
+import { getBudget, getCreditHistory, listCreditSequences } from './budgetHandlers.ts'
 import {
   changePassword,
   deleteAuthenticator,
@@ -29,4 +30,7 @@ export const accountHandlers: AreaHandlers<typeof ACCOUNT_ROUTES> = {
   createTeamUser,
   updateTeamUser,
   deleteTeamUser,
+  budget: getBudget,
+  creditSequences: listCreditSequences,
+  creditHistory: getCreditHistory,
 }
