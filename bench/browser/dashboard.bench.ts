@@ -1,13 +1,16 @@
 /**
  * The Monitor dashboard during a run: 12 graph tiles (the product's grid and chart.js tiles) over
  * a run log that grows at every refresh, refreshed every 10 s as the product polls (every 2 s with
- * --quick). Figures: main-thread long tasks (target 0) and the time from a refresh in the query
- * cache to all 12 charts drawn.
+ * --quick). Each refresh fetches the log graphs reply the server makes of the log so far
+ * (buildLogGraphs, as GET /simulations/{id}/log_graphs) and parses it on the page's main thread.
+ * Figures: main-thread long tasks (target 0) and the time from a refresh's fetch to all 12 charts
+ * drawn.
  */
 import type { Page } from 'playwright-core'
+import { buildLogGraphs, type LogGraphLine } from '../../domain/logGraphs.ts'
 import { computeMedian } from '../lib/measure.ts'
 import type { BenchCase, BenchContext } from '../lib/types.ts'
-import { disposeHarness, useHarness } from './harness.ts'
+import { disposeHarness, useHarness, type BenchHarness } from './harness.ts'
 import type {
   DashboardMountRequest,
   DashboardPageApi,
@@ -17,6 +20,26 @@ import type {
 const TILES = 12
 /** The product's graph refresh (spec §9: graphs 10 s). */
 const REFRESH_MS = 10_000
+
+/** A run's log lines: one a second of wall time, 1 ms simulated each, runtime bumps at outputs. */
+function buildLogLines(count: number): LogGraphLine[] {
+  return Array.from({ length: count }, (_, n) => ({
+    time: n,
+    runtime: n * 300 + (n % 50 === 0 ? 900 : 0),
+    particles: 1_000_000 - Math.floor(n / 100),
+    dt: 1e-3 * (1 + 0.1 * Math.sin(n / 20)),
+    progress: Math.min(1, n / 10_000),
+  }))
+}
+
+/** Writes the log graphs reply of the log's first `lines` lines; returns its URL. */
+function writeLogGraphs(harness: BenchHarness, log: LogGraphLine[], lines: number): string {
+  const reply = { runId: 1, lineCount: lines, graphs: buildLogGraphs(log.slice(0, lines)) }
+  return harness.writeStaticFile(
+    `dashboard/log-graphs-${lines}.json`,
+    new TextEncoder().encode(JSON.stringify(reply)),
+  )
+}
 
 function pageApi(page: Page) {
   return {
@@ -45,11 +68,17 @@ async function runDashboard(context: BenchContext): Promise<void> {
   const linesPerUpdate = 500
   const startLines = context.quick ? 1_000 : 5_000
   const harness = await useHarness(context.log)
+  const endLines = startLines + updates * linesPerUpdate
+  const log = buildLogLines(endLines)
+  const mountUrl = writeLogGraphs(harness, log, startLines)
+  const urls = Array.from({ length: updates }, (_, update) =>
+    writeLogGraphs(harness, log, startLines + (update + 1) * linesPerUpdate),
+  )
   const { context: browserContext, page } = await harness.openBenchPage('dashboard')
   try {
     await page.setViewportSize({ width: 1600, height: 1000 })
     const api = pageApi(page)
-    const mountMs = await api.mount({ tiles: TILES, lines: startLines })
+    const mountMs = await api.mount({ tiles: TILES, url: mountUrl })
     if (mountMs < 0) throw new Error('The graph tiles did not draw in time.')
     context.log(`${TILES} graph tiles of ${startLines} log lines drawn in ${mountMs.toFixed(0)} ms`)
     // The grid measures its width and the charts fit it after the first draw: let that settle.
@@ -59,10 +88,9 @@ async function runDashboard(context: BenchContext): Promise<void> {
       context.log(
         `mount: ${mountTasks.length} long tasks, longest ${Math.max(...mountTasks.map((t) => t.durationMs)).toFixed(0)} ms (not counted: the page opening and first layout)`,
       )
-    const result = await api.run({ updates, intervalMs, linesPerUpdate })
+    const result = await api.run({ urls, intervalMs })
     await page.waitForTimeout(500)
     const tasks = await api.takeLongTasks()
-    const endLines = startLines + updates * linesPerUpdate
     const longest = tasks.reduce((max, task) => Math.max(max, task.durationMs), 0)
     context.log(
       `${updates} refreshes every ${intervalMs / 1000} s up to ${endLines} lines: update to drawn ${result.updateMs.map((ms) => ms.toFixed(0)).join(', ')} ms; draws per refresh ${result.drawsPerUpdate.join(', ')}; ${tasks.length} long tasks${tasks.length > 0 ? `, longest ${longest.toFixed(0)} ms` : ''}`,

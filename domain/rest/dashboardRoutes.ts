@@ -17,6 +17,7 @@ import {
   ViewCreateSchema,
   ViewUpdateSchema,
 } from '../dashboards.ts'
+import { LogGraphsQuerySchema, LogGraphsSchema } from '../logGraphs.ts'
 import { IdParamSchema } from '../projects.ts'
 import type { RouteDef } from '../rest.ts'
 
@@ -163,6 +164,17 @@ export const DASHBOARD_ROUTES = {
     status: 200,
     params: IdParamSchema,
     response: v.array(UploadedGraphSchema),
+  },
+  getLogGraphs: {
+    method: 'GET',
+    path: '/simulations/{id}/log_graphs',
+    summary:
+      "The active run's log graphs (particles, runtime per simulated second, time step), each thinned to about maxPoints (default 600) keeping every bucket's lowest and highest value",
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    query: LogGraphsQuerySchema,
+    response: LogGraphsSchema,
   },
   deleteGraph: {
     method: 'DELETE',

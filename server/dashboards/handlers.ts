@@ -1,5 +1,7 @@
 import type { DASHBOARD_ROUTES } from '../../domain/rest/dashboardRoutes.ts'
+import { buildLogGraphs } from '../../domain/logGraphs.ts'
 import { findAccessibleSimulation } from '../api/access.ts'
+import { readRunLog } from '../api/handlers/runHandlers.ts'
 import type { AreaHandlers } from '../api/context.ts'
 import { deleteGraph, listGraphs } from './graphs.ts'
 import {
@@ -99,6 +101,12 @@ export const dashboardHandlers: AreaHandlers<typeof DASHBOARD_ROUTES> = {
   async listGraphs({ params }, context) {
     const simulation = await findAccessibleSimulation(context.db, context.user, params.id)
     return listGraphs(context.db, simulation.id)
+  },
+  async getLogGraphs({ params, query }, context) {
+    const simulation = await findAccessibleSimulation(context.db, context.user, params.id)
+    const runId = simulation.active_run_id
+    const lines = runId === null ? [] : readRunLog(context.dataDir, simulation.id, runId)
+    return { runId, lineCount: lines.length, graphs: buildLogGraphs(lines, query.maxPoints) }
   },
   async deleteGraph({ params }, context) {
     await deleteGraph(context.db, context.user, params.id)

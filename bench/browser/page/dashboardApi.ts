@@ -4,20 +4,19 @@ import type { BenchPageApi } from './api.ts'
 export interface DashboardMountRequest {
   /** Graph tiles on the view (spread over the three log graphs). */
   tiles: number
-  /** Log lines the run has when the page opens. */
-  lines: number
+  /** The log graphs reply (GET /simulations/{id}/log_graphs body) when the page opens. */
+  url: string
 }
 
 export interface DashboardRunRequest {
-  /** Log refreshes, one every intervalMs (the product polls every 10 s). */
-  updates: number
+  /** One log graphs reply per refresh, fetched and parsed as the product's poll does. */
+  urls: string[]
+  /** Between two refreshes (the product polls every 10 s). */
   intervalMs: number
-  /** Lines each refresh adds. */
-  linesPerUpdate: number
 }
 
 export interface DashboardRunResult {
-  /** Per refresh: ms from the new log in the query cache until every graph tile has drawn it. */
+  /** Per refresh: ms from the fetch of the new log graphs until every graph tile has drawn them. */
   updateMs: number[]
   /** chart.js draws per refresh (one per graph tile when nothing else redraws). */
   drawsPerUpdate: number[]

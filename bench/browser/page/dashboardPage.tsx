@@ -1,15 +1,17 @@
 /**
  * The dashboard bench page: the product's dashboard grid (src/pages/simulation/dashboard/) with a
- * view of graph tiles reading the run log from the react-query cache, as on the Monitor page. A
- * refresh writes a longer log into the cache, the way the 10 s poll (useRunLogQuery) does, and
- * every tile redraws its chart.js chart.
+ * view of graph tiles reading the run's log graphs from the react-query cache, as on the Monitor
+ * page. A refresh fetches the next reply of GET /simulations/{id}/log_graphs (written by the bench
+ * as the server computes it), parses and validates it as callApi does, and puts it in the cache the
+ * way the 10 s poll (useLogGraphsQuery) does; every tile redraws its chart.js chart.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { Chart as ChartJS } from 'chart.js'
 import { createRoot } from 'react-dom/client'
 import { defaultGraphSettings, LOG_GRAPHS, type DashboardView } from '../../../domain/dashboards.ts'
 import type { Simulation } from '../../../domain/projects.ts'
-import type { LogList } from '../../../domain/rest/runRoutes.ts'
+import * as v from 'valibot'
+import { LogGraphsSchema } from '../../../domain/logGraphs.ts'
 import { routeKey } from '../../../src/queries/queries.ts'
 import { DashboardGrid } from '../../../src/pages/simulation/dashboard/DashboardGrid.tsx'
 import type { TileContext } from '../../../src/pages/simulation/dashboard/DashboardTiles.tsx'
@@ -27,14 +29,22 @@ const SIMULATION = {
   log: null,
 } as unknown as Simulation
 
-// Nothing is fetched: the cache is the only source, as between two polls.
+// The poll's fetch is the bench's: the cache holds what it brings, as between two polls.
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: Infinity, retry: false, refetchOnMount: false } },
 })
-const LOG_KEY = [
-  ...routeKey('listLogs', { params: { id: String(SIMULATION.id) }, query: {} }),
+const LOG_GRAPHS_KEY = [
+  ...routeKey('getLogGraphs', { params: { id: String(SIMULATION.id) }, query: {} }),
   SIMULATION.activeRunId,
 ]
+
+/** What the poll does on the main thread: fetch, parse and validate the reply, fill the cache. */
+async function refreshLogGraphs(url: string): Promise<void> {
+  const response = await fetch(url)
+  const parsed = v.safeParse(LogGraphsSchema, await response.json())
+  if (!parsed.success) throw new Error(`${url} is not a log graphs reply`)
+  queryClient.setQueryData(LOG_GRAPHS_KEY, parsed.output)
+}
 
 let draws = 0
 let drawStartMs = 0
@@ -52,26 +62,7 @@ ChartJS.register({
   },
 })
 
-let log: LogList = { runId: 1, lines: [] }
 let tileCount = 0
-
-/** Lines of a run: 1 ms of simulated time each, runtime growing with bumps at outputs. */
-function appendLines(count: number): void {
-  const lines = [...log.lines]
-  for (let i = 0; i < count; i++) {
-    const n = lines.length
-    lines.push({
-      time: n,
-      runtime: n * 300 + (n % 50 === 0 ? 900 : 0),
-      runtimeLeft: null,
-      particles: 1_000_000 - Math.floor(n / 100),
-      dt: 1e-3 * (1 + 0.1 * Math.sin(n / 20)),
-      progress: Math.min(1, n / 10_000),
-      output: Math.floor(n / 50),
-    })
-  }
-  log = { runId: 1, lines }
-}
 
 function waitForDraws(count: number, timeoutMs: number): Promise<number> {
   const start = draws
@@ -108,10 +99,9 @@ const api: DashboardPageApi = {
   takeLongTasks,
   readHeapBytes,
   runIndexedDb,
-  async mount({ tiles, lines }) {
+  async mount({ tiles, url }) {
     tileCount = tiles
-    appendLines(lines)
-    queryClient.setQueryData(LOG_KEY, log)
+    await refreshLogGraphs(url)
     const view: DashboardView = {
       id: 1,
       simulationId: 1,
@@ -145,7 +135,7 @@ const api: DashboardPageApi = {
     const atMs = await drawn
     return atMs < 0 ? -1 : atMs - startMs
   },
-  async run({ updates, intervalMs, linesPerUpdate }) {
+  async run({ urls, intervalMs }) {
     const result: DashboardRunResult = {
       updateMs: [],
       drawsPerUpdate: [],
@@ -154,14 +144,13 @@ const api: DashboardPageApi = {
       refreshStartsMs: [],
     }
     drawMs.length = 0
-    for (let update = 0; update < updates; update++) {
+    for (const url of urls) {
       await new Promise((resolve) => setTimeout(resolve, intervalMs))
-      appendLines(linesPerUpdate)
       const before = draws
       const startMs = performance.now()
       result.refreshStartsMs.push(startMs)
       const drawn = waitForDraws(tileCount, 30_000)
-      queryClient.setQueryData(LOG_KEY, log)
+      await refreshLogGraphs(url)
       const atMs = await drawn
       result.updateMs.push(atMs < 0 ? -1 : atMs - startMs)
       // Draws still landing in the same frame count for this refresh.

@@ -9,7 +9,7 @@ import type { Sensor } from '../../../../domain/meshes.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
 import { IconEdit } from '../../../components/icons.tsx'
 import { graphTitle } from './AddGraphDialog.tsx'
-import { useRunLogQuery, useSensorSeriesQuery } from './dashboardQueries.ts'
+import { useLogGraphsQuery, useSensorSeriesQuery } from './dashboardQueries.ts'
 import type { GraphInput } from './graphData.ts'
 import { ImageTileBody, NoteTileBody, VariablesTileBody } from './tiles/ContentTiles.tsx'
 import { GraphChart, GraphSettingsDialog } from './tiles/GraphTile.tsx'
@@ -56,7 +56,7 @@ function useGraphInput(
   context: TileContext,
 ): { input: GraphInput; loading: boolean } {
   const source = settings.source
-  const log = useRunLogQuery(context.simulation)
+  const log = useLogGraphsQuery(context.simulation)
   const sensorSeries = useSensorSeriesQuery(
     context.simulation,
     source.kind === 'sensor' ? source.sensorId : null,
@@ -68,7 +68,7 @@ function useGraphInput(
     source.kind === 'custom' ? context.graphs.find((g) => g.id === source.graphId) : undefined
   // One object per data version: the chart recomputes only when its data or settings change.
   const input = useMemo<GraphInput>(() => {
-    if (source.kind === 'log') return { kind: 'log', log: logData }
+    if (source.kind === 'log') return { kind: 'log', graphs: logData }
     if (source.kind === 'sensor') return { kind: 'sensor', series: sensorData, endTimeS }
     return { kind: 'custom', graph }
   }, [source.kind, logData, sensorData, endTimeS, graph])

@@ -9,6 +9,7 @@ import {
   type ViewUpdate,
   type VariableCreate,
 } from '../../../../domain/dashboards.ts'
+import { LOG_GRAPH_POINTS } from '../../../../domain/logGraphs.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
 import { callApi, api } from '../../../api/index.ts'
 import { routeKey } from '../../../queries/queries.ts'
@@ -58,14 +59,17 @@ export function useUploadedGraphsQuery(simulationId: number) {
   })
 }
 
-/** The run's log lines (all values): one query feeds every log graph tile, every 10 s while live. */
-export function useRunLogQuery(simulation: Simulation) {
+/**
+ * The active run's log graphs, thinned by the server to the points a tile draws: one query feeds
+ * every log graph tile, every 10 s while live.
+ */
+export function useLogGraphsQuery(simulation: Simulation) {
   const input = { ...paramsOf(simulation.id), query: {} }
   return useQuery({
-    queryKey: [...routeKey('listLogs', input), simulation.activeRunId],
-    queryFn: ({ signal }) => callApi('listLogs', input, { signal }),
+    queryKey: [...routeKey('getLogGraphs', input), simulation.activeRunId],
+    queryFn: ({ signal }) => callApi('getLogGraphs', input, { signal }),
     refetchInterval: isRunLive(simulation) ? GRAPH_REFRESH_MS : false,
-    // Every refresh brings the whole log: comparing thousands of lines deeply is work for nothing.
+    // A refresh brings new columns: comparing them deeply is work for nothing.
     structuralSharing: false,
     enabled: simulation.activeRunId !== null,
   })
@@ -73,7 +77,10 @@ export function useRunLogQuery(simulation: Simulation) {
 
 /** A sensor's samples of the active run, every 10 s while live. */
 export function useSensorSeriesQuery(simulation: Simulation, sensorId: number | null) {
-  const input = { params: { id: String(sensorId ?? 0) }, query: { maxPoints: '2000' } }
+  const input = {
+    params: { id: String(sensorId ?? 0) },
+    query: { maxPoints: String(LOG_GRAPH_POINTS) },
+  }
   return useQuery({
     queryKey: [...routeKey('getSensorSeries', input), simulation.activeRunId],
     queryFn: ({ signal }) => callApi('getSensorSeries', input, { signal }),

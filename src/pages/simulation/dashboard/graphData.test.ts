@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { defaultGraphSettings } from '../../../../domain/dashboards.ts'
+import type { LogGraphs } from '../../../../domain/logGraphs.ts'
 import type { SensorSeries } from '../../../../domain/sensorSampling.ts'
 import {
   drawablePoints,
@@ -9,28 +10,29 @@ import {
   thinPoints,
 } from './graphData.ts'
 
-/** Three log lines as GET /simulations/{id}/logs sends them: time and runtime in ms. */
-const LOG = {
+/** Log graphs as GET /simulations/{id}/log_graphs sends them: time in s, progress 0 … 1. */
+const GRAPHS: LogGraphs = {
   runId: 1,
-  lines: [
-    { time: 0, runtime: 0, particles: 1000, dt: 1e-4, progress: 0 },
-    { time: 100, runtime: 2000, particles: 1000, dt: 2e-4, progress: 0.25 },
-    { time: 200, runtime: 6000, particles: 990, dt: 1.5e-4, progress: 0.5 },
-  ],
+  lineCount: 3,
+  graphs: {
+    particles: { timeS: [0, 0.1, 0.2], progress: [0, 0.25, 0.5], value: [1000, 1000, 990] },
+    runtimePerS: { timeS: [0.1, 0.2], progress: [0.25, 0.5], value: [20, 40] },
+    dt: { timeS: [0, 0.1, 0.2], progress: [0, 0.25, 0.5], value: [1e-4, 2e-4, 1.5e-4] },
+  },
 }
 
 describe('log graphs', () => {
   it('plots particles and dt against simulated time in s', () => {
-    expect(logGraphSeries(LOG, 'particles', false).points).toEqual([
+    expect(logGraphSeries(GRAPHS, 'particles', false).points).toEqual([
       { x: 0, y: 1000 },
       { x: 0.1, y: 1000 },
       { x: 0.2, y: 990 },
     ])
-    expect(logGraphSeries(LOG, 'dt', false).yTitle).toBe('Time step (s)')
+    expect(logGraphSeries(GRAPHS, 'dt', false).yTitle).toBe('Time step (s)')
   })
 
-  it('plots runtime per simulated second between lines, and progress in percent on request', () => {
-    const series = logGraphSeries(LOG, 'runtimePerS', true)
+  it('plots progress in percent on request', () => {
+    const series = logGraphSeries(GRAPHS, 'runtimePerS', true)
     expect(series.points).toEqual([
       { x: 25, y: 20 },
       { x: 50, y: 40 },
@@ -69,7 +71,7 @@ describe('sensor graphs', () => {
 })
 
 describe('chart options', () => {
-  const series = logGraphSeries(LOG, 'particles', false)
+  const series = logGraphSeries(GRAPHS, 'particles', false)
   it('draw a logarithmic y axis for logValues, and leave out values it cannot place', () => {
     const settings = {
       ...defaultGraphSettings({ kind: 'log', graph: 'particles' } as const),

@@ -5,13 +5,13 @@ import {
   type LogGraph,
   type SensorGraphQuantity,
 } from '../../../../domain/dashboards.ts'
-import type { LogList } from '../../../../domain/rest/runRoutes.ts'
+import { thinIndices, type LogGraphs } from '../../../../domain/logGraphs.ts'
 import type { SensorSeries } from '../../../../domain/sensorSampling.ts'
 import { formatNumber } from '../../../../domain/units.ts'
 
 /*
- * What a graph tile draws, from the run's log (GET /simulations/{id}/logs: time and runtime in ms,
- * particles, dt in s, progress 0 … 1) or a sensor's series (GET /custom_sensors/{id}/series).
+ * What a graph tile draws, from the run's log graphs (GET /simulations/{id}/log_graphs), a
+ * sensor's series (GET /custom_sensors/{id}/series) or an uploaded graph.
  */
 
 /** One point of a graph. */
@@ -37,32 +37,28 @@ function titleWithUnit(title: string, unit: string): string {
 }
 
 /**
- * The points of a log graph. particles and dt are read per line; runtimePerS is the wall time the
- * run took per simulated second between two lines (Δruntime / Δtime), so a slow stretch shows
- * where it happened instead of being averaged away.
+ * The points of a log graph from the server's columns (GET /simulations/{id}/log_graphs: already
+ * thinned, time in s, progress 0 … 1).
  */
-export function logGraphSeries(log: LogList | undefined, graph: LogGraph, percentage: boolean) {
+export function logGraphSeries(
+  graphs: LogGraphs | undefined,
+  graph: LogGraph,
+  percentage: boolean,
+): GraphSeries {
   const points: GraphPoint[] = []
-  const lines = log?.lines ?? []
-  let previous: { time: number; runtime: number } | null = null
-  for (const line of lines) {
-    const { time, runtime, progress } = line
-    if (time === undefined) continue
-    const x = percentage ? (progress ?? 0) * 100 : time / 1000
-    if (graph === 'particles' && line.particles !== undefined) points.push({ x, y: line.particles })
-    if (graph === 'dt' && line.dt !== undefined) points.push({ x, y: line.dt })
-    if (graph === 'runtimePerS' && runtime !== undefined) {
-      if (previous && time > previous.time)
-        points.push({ x, y: (runtime - previous.runtime) / (time - previous.time) })
-      previous = { time, runtime }
-    }
+  const series = graphs?.graphs[graph]
+  if (series) {
+    const xs = percentage ? series.progress : series.timeS
+    const scale = percentage ? 100 : 1
+    for (let i = 0; i < series.value.length; i++)
+      points.push({ x: (xs[i] ?? 0) * scale, y: series.value[i] ?? 0 })
   }
   const label = LOG_GRAPH_LABELS[graph]
   return {
     points,
     xTitle: xAxisTitle(percentage),
     yTitle: titleWithUnit(label.title, label.unit),
-  } satisfies GraphSeries
+  }
 }
 
 /** The points of a sensor quantity (pressure in Pa, velocity magnitude in m/s). */
@@ -115,7 +111,7 @@ export function uploadedGraphSeries(graph: {
 
 /** The data a graph tile draws from, as its query holds it (computed into a series later). */
 export type GraphInput =
-  | { kind: 'log'; log: LogList | undefined }
+  | { kind: 'log'; graphs: LogGraphs | undefined }
   | { kind: 'sensor'; series: SensorSeries | undefined; endTimeS: number }
   | {
       kind: 'custom'
@@ -126,7 +122,7 @@ export type GraphInput =
 export function buildGraphSeries(settings: GraphSettings, input: GraphInput): GraphSeries {
   const source = settings.source
   if (input.kind === 'log' && source.kind === 'log')
-    return logGraphSeries(input.log, source.graph, settings.percentage)
+    return logGraphSeries(input.graphs, source.graph, settings.percentage)
   if (input.kind === 'sensor' && source.kind === 'sensor')
     return sensorGraphSeries(input.series, source.quantity, settings.percentage, input.endTimeS)
   if (input.kind === 'custom' && input.graph) return uploadedGraphSeries(input.graph)
@@ -144,28 +140,11 @@ export function drawablePoints(points: readonly GraphPoint[], logValues: boolean
  */
 export function thinPoints(points: readonly GraphPoint[], maxPoints: number): GraphPoint[] {
   if (points.length <= maxPoints) return [...points]
-  const buckets = Math.max(1, Math.floor(maxPoints / 2))
-  const size = points.length / buckets
-  const thinned: GraphPoint[] = []
-  for (let bucket = 0; bucket < buckets; bucket++) {
-    const start = Math.floor(bucket * size)
-    const end = Math.min(points.length, Math.floor((bucket + 1) * size))
-    let low = start
-    let high = start
-    for (let i = start + 1; i < end; i++) {
-      if ((points[i]?.y ?? 0) < (points[low]?.y ?? 0)) low = i
-      if ((points[i]?.y ?? 0) > (points[high]?.y ?? 0)) high = i
-    }
-    const first = Math.min(low, high)
-    const second = Math.max(low, high)
-    const a = points[first]
-    const b = points[second]
-    if (a) thinned.push(a)
-    if (b && second !== first) thinned.push(b)
-  }
-  const last = points[points.length - 1]
-  if (last && thinned[thinned.length - 1] !== last) thinned.push(last)
-  return thinned
+  const kept = thinIndices(
+    points.map((p) => p.y),
+    maxPoints,
+  )
+  return kept.map((i) => points[i]).filter((p): p is GraphPoint => p !== undefined)
 }
 
 /** Tick labels as people write numbers (formatNumber, 6 significant digits). */

@@ -12,6 +12,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { flushSync } from 'react-dom'
 import { Line } from 'react-chartjs-2'
 import { graphSettingsErrors, type GraphSettings } from '../../../../../domain/dashboards.ts'
+import { LOG_GRAPH_POINTS } from '../../../../../domain/logGraphs.ts'
 import { Dialog } from '../../../../components/Dialog.tsx'
 import { enqueueChartUpdate } from '../chartQueue.ts'
 import {
@@ -27,8 +28,12 @@ import {
 ChartJS.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Tooltip)
 
 const LINE_COLOUR = '#2D69B2'
-/** Points a tile draws at most: a 6-column tile is about 750 px wide, two points per pixel. */
-const MAX_DRAWN_POINTS = 1500
+/**
+ * Points a tile draws at most: a 6-column tile is about 750 px wide, a bucket's low and high every
+ * 2.5 px. chart.js makes an element per point: 1,500 points in each of 12 tiles made every refresh
+ * a main-thread long task (bench/browser/dashboard.bench.ts).
+ */
+const MAX_DRAWN_POINTS = LOG_GRAPH_POINTS
 
 interface DrawnGraph {
   settings: GraphSettings
@@ -107,7 +112,7 @@ export function GraphChart({
         <>
           {CHARTS_DRAWABLE && (
             <div className="dashboard-graph__canvas">
-              <Line data={data} options={options} aria-hidden="true" />
+              <Line data={data} options={options} updateMode="none" aria-hidden="true" />
             </div>
           )}
           <p className="visually-hidden">{summary}</p>
