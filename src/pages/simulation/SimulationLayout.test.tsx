@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { Provider as JotaiProvider, createStore } from 'jotai'
 import { RouterProvider, createMemoryRouter } from 'react-router'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { permissionsForRole, type User } from '../../../domain/account.ts'
 import { tokenStore } from '../../api/index.ts'
 import { ROUTE_OBJECTS } from '../../routes/router.tsx'
@@ -92,6 +92,18 @@ afterEach(() => {
   cleanup()
   vi.unstubAllGlobals()
 })
+
+// The pages load lazily (issue 23: code split by route); the first import of a page's module graph
+// can take seconds here, past findBy's 1 s, so the tests start with them loaded.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../components/shell/AppShell.tsx'),
+    import('./SimulationLayout.tsx'),
+    import('./PreprocessorPage.tsx'),
+    import('./DashboardPage.tsx'),
+    import('./PostprocessorPage.tsx'),
+  ])
+}, 60_000)
 
 function renderAt(path: string) {
   const router = createMemoryRouter(ROUTE_OBJECTS, { initialEntries: [path] })
