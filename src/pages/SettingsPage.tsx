@@ -5,6 +5,7 @@ import { useCurrentUser, userCan } from '../lib/currentUser.ts'
 import { ForbiddenPage } from './ForbiddenPage.tsx'
 import { NotFoundPage } from './NotFoundPage.tsx'
 import { NotYetPage } from './NotYetPage.tsx'
+import { BudgetPage } from './settings/BudgetPage.tsx'
 import { OverviewPage } from './settings/OverviewPage.tsx'
 import { ProfilePage } from './settings/ProfilePage.tsx'
 import { TeamPage } from './settings/TeamPage.tsx'
@@ -19,14 +20,7 @@ const SECTIONS: Record<string, SettingsSection> = {
   '': { page: () => <OverviewPage /> },
   overview: { page: () => <OverviewPage /> },
   profile: { page: () => <ProfilePage /> },
-  budget: {
-    page: () => (
-      <NotYetPage
-        title="Budget"
-        description="Credit budget, usage history and the transactions of your organization."
-      />
-    ),
-  },
+  budget: { page: () => <BudgetPage /> },
   team: { page: () => <TeamPage />, permission: 'USERS_VIEW' },
   subscription: {
     page: () => (
