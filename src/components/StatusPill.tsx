@@ -28,7 +28,7 @@ export function StatusPill({
 }) {
   return (
     <Tooltip content={statusTooltipOf(state, lastStopCondition)}>
-      <span className={`pill pill--${TONES[state]}`} tabIndex={0}>
+      <span className={`pill pill--${TONES[state]}`}>
         <span className="pill__dot" aria-hidden="true" />
         {capitalize(state)}
       </span>

@@ -24,7 +24,8 @@ export function StorageBar({ variant = 'compact' }: { variant?: 'compact' | 'det
   const summary = `${formatBytes(data.consumed)} of ${formatBytes(data.available)} used`
   return (
     <Tooltip content={`Organization storage: ${summary} (${percent} %)`}>
-      <div className={`storage storage--${variant} storage--${level}`} tabIndex={0}>
+      {/* No Tab stop (issue 23): it does nothing; the meter's value text says what the tooltip says. */}
+      <div className={`storage storage--${variant} storage--${level}`}>
         <span className="storage__label">
           {variant === 'detailed' ? summary : `Storage ${percent} %`}
         </span>

@@ -8,14 +8,16 @@ import { Menu } from '../Menu.tsx'
 import { StorageBar } from '../StorageBar.tsx'
 import { HELP_LINKS } from './helpLinks.ts'
 import { NewVersionModal, RELEASE_NOTES_VERSION, ReleaseNotesModal } from './ReleaseNotices.tsx'
+import { MAIN_CONTENT_ID, SkipLinks } from './SkipLinks.tsx'
 
 /** The menu bar over every logged-in page. */
 export function AppShell() {
   return (
     <div className="app">
+      <SkipLinks />
       <MenuBar />
       <NewVersionModal />
-      <main className="app__main" id="main">
+      <main className="app__main" id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Outlet />
       </main>
     </div>

@@ -305,7 +305,7 @@ describe('ResultsViewer', () => {
     await waitForEngine()
     expect(ofType('set_detail').at(-1)).toEqual({ type: 'set_detail', level: 'High' })
     expect(ofType('set_dataset').at(-1)).toEqual({ type: 'set_dataset', dataset: 'full' })
-    fireEvent.click(screen.getByRole('button', { name: 'Dataset' }))
+    fireEvent.click(screen.getByRole('button', { name: /^Dataset/ }))
     fireEvent.click(screen.getByLabelText('Medium (50 %)'))
     fireEvent.click(screen.getByRole('radio', { name: /^Fast/ }))
     expect(ofType('set_detail').at(-1)).toEqual({ type: 'set_detail', level: 'Medium' })

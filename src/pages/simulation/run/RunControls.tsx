@@ -131,7 +131,6 @@ function RunProgress({ simulation, progress }: { simulation: Simulation; progres
         aria-valuemax={100}
         aria-valuenow={percent}
         aria-valuetext={tooltip}
-        tabIndex={0}
       >
         <span className="progress__fill" style={{ width: tooltip }} />
       </div>

@@ -514,25 +514,31 @@ export function ChartWindows({ simulation }: { simulation: Simulation }) {
   return (
     <section className={`chart-panel${modeClass}`} aria-label="Charts">
       <header className="chart-panel__header">
-        <div className="chart-tabs" role="tablist" aria-label="Chart windows">
-          {windows.length === 0 && <span className="chart-tabs__title">Charts</span>}
-          {windows.map((chartWindow) => (
-            <ChartTab
-              key={chartWindow.id}
-              chartWindow={chartWindow}
-              active={chartWindow.id === active?.id}
-              closable={closable}
-              onSelect={() => {
-                setActiveId(chartWindow.id)
-                if (display.minimized) setRequested({ ...requested, minimized: false })
-              }}
-            />
-          ))}
-        </div>
+        {/* A tab list only when there are tabs: an empty one has no required tab (issue 23). */}
+        {windows.length === 0 ? (
+          <div className="chart-tabs">
+            <span className="chart-tabs__title">Charts</span>
+          </div>
+        ) : (
+          <div className="chart-tabs" role="tablist" aria-label="Chart windows">
+            {windows.map((chartWindow) => (
+              <ChartTab
+                key={chartWindow.id}
+                chartWindow={chartWindow}
+                active={chartWindow.id === active?.id}
+                closable={closable}
+                onSelect={() => {
+                  setActiveId(chartWindow.id)
+                  if (display.minimized) setRequested({ ...requested, minimized: false })
+                }}
+              />
+            ))}
+          </div>
+        )}
         <PanelButtons display={display} forced={smallScreen} onChange={setRequested} />
       </header>
       {!display.minimized && (
-        <div className="chart-panel__body" role="tabpanel">
+        <div className="chart-panel__body" role={active ? 'tabpanel' : undefined}>
           {active && (
             <ChartToolbar
               key={`toolbar-${active.id}`}

@@ -1,8 +1,13 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 
 interface PopoverProps {
-  /** Accessible name of the trigger button (and of the panel). */
+  /** Accessible name of the panel, and of the trigger button unless it is named by its content. */
   label: string
+  /**
+   * The trigger shows text that starts with the label and its current value ("Dataset Fast ·
+   * Medium"): it is named by that text, so what a screen reader says contains what is seen.
+   */
+  namedByContent?: boolean
   /** What the trigger shows. */
   trigger: ReactNode
   triggerClassName?: string
@@ -26,6 +31,7 @@ export function Popover({
   align = 'start',
   placement = 'below',
   disabled = false,
+  namedByContent = false,
 }: PopoverProps) {
   const [open, setOpen] = useState(false)
   const rootRef = useRef<HTMLDivElement>(null)
@@ -57,7 +63,7 @@ export function Popover({
         ref={triggerRef}
         type="button"
         className={triggerClassName}
-        aria-label={label}
+        aria-label={namedByContent ? undefined : label}
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
         disabled={disabled}

@@ -52,8 +52,10 @@ describe('output settings', () => {
 
   it('sets the detail level and the dataset from the dataset chip', () => {
     const harness = renderChips()
-    const chip = screen.getByRole('button', { name: 'Dataset' })
+    // Named by what it shows (issue 23): the name holds the label and the current value.
+    const chip = screen.getByRole('button', { name: /^Dataset/ })
     expect(chip.textContent).toContain('Full · High')
+    expect(chip.getAttribute('aria-label')).toBeNull()
     fireEvent.click(chip)
     const panel = screen.getByRole('dialog', { name: 'Dataset' })
     fireEvent.click(within(panel).getByLabelText('Low (10 %)'))
@@ -71,7 +73,7 @@ describe('output settings', () => {
       makeSnapshot({ shownOutput: 0, loadedOutputs: [0, 1], loadingOutputs: [2] }),
     )
     renderChips(harness)
-    fireEvent.click(screen.getByRole('button', { name: 'Outputs' }))
+    fireEvent.click(screen.getByRole('button', { name: /^Outputs/ }))
     const items = within(screen.getByRole('list', { name: 'Outputs of the run' })).getAllByRole(
       'button',
     )

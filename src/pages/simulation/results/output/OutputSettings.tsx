@@ -44,6 +44,7 @@ export function DatasetChip({ list }: { list: OutputManifestList }) {
   return (
     <Popover
       label="Dataset"
+      namedByContent
       trigger={
         <>
           <span className="results-chip__key">Dataset</span>
@@ -126,6 +127,7 @@ export function OutputsChip({ list }: { list: OutputManifestList }) {
   return (
     <Popover
       label="Outputs"
+      namedByContent
       trigger={
         <>
           <span className="results-chip__key">Outputs</span>
