@@ -12,7 +12,7 @@ import { defaultGraphSettings, LOG_GRAPHS, type DashboardView } from '../../../d
 import type { Simulation } from '../../../domain/projects.ts'
 import * as v from 'valibot'
 import { LogGraphsSchema } from '../../../domain/logGraphs.ts'
-import { routeKey } from '../../../src/queries/queries.ts'
+import { logGraphsKey } from '../../../src/pages/simulation/dashboard/dashboardQueries.ts'
 import { DashboardGrid } from '../../../src/pages/simulation/dashboard/DashboardGrid.tsx'
 import type { TileContext } from '../../../src/pages/simulation/dashboard/DashboardTiles.tsx'
 import '../../../src/styles.css'
@@ -33,10 +33,7 @@ const SIMULATION = {
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: Infinity, retry: false, refetchOnMount: false } },
 })
-const LOG_GRAPHS_KEY = [
-  ...routeKey('getLogGraphs', { params: { id: String(SIMULATION.id) }, query: {} }),
-  SIMULATION.activeRunId,
-]
+const LOG_GRAPHS_KEY = logGraphsKey(SIMULATION)
 
 /** What the poll does on the main thread: fetch, parse and validate the reply, fill the cache. */
 async function refreshLogGraphs(url: string): Promise<void> {

@@ -20,6 +20,7 @@ import {
   useUploadedGraphsQuery,
   useVariablesQuery,
 } from './dashboard/dashboardQueries.ts'
+import { useLogGraphsRefresh } from './dashboard/graphRefresh.ts'
 import { ViewBar } from './dashboard/ViewBar.tsx'
 import { RunNumericsCard } from './run/RunNumericsCard.tsx'
 import { RunSidebar } from './sidebar/RunSidebar.tsx'
@@ -49,6 +50,7 @@ export function DashboardPage() {
   const graphs = useUploadedGraphsQuery(simulation.id)
   const sensors = useSensorsListQuery(simulation.id)
   const mutations = useDashboardMutations(simulation.id)
+  useLogGraphsRefresh(simulation)
   const pushToast = usePushToast()
   const nowMs = useMinuteClock()
   const [selectedId, setSelectedId] = useState<number | null>(null)

@@ -59,16 +59,24 @@ export function useUploadedGraphsQuery(simulationId: number) {
   })
 }
 
+/** The query key of the active run's log graphs. */
+export function logGraphsKey(simulation: Simulation) {
+  return [
+    ...routeKey('getLogGraphs', { ...paramsOf(simulation.id), query: {} }),
+    simulation.activeRunId,
+  ]
+}
+
 /**
  * The active run's log graphs, thinned by the server to the points a tile draws: one query feeds
- * every log graph tile, every 10 s while live.
+ * every log graph tile. The page refreshes it (useLogGraphsRefresh): on pushed progress, or every
+ * 10 s as the fallback, while the run is live.
  */
 export function useLogGraphsQuery(simulation: Simulation) {
   const input = { ...paramsOf(simulation.id), query: {} }
   return useQuery({
-    queryKey: [...routeKey('getLogGraphs', input), simulation.activeRunId],
+    queryKey: logGraphsKey(simulation),
     queryFn: ({ signal }) => callApi('getLogGraphs', input, { signal }),
-    refetchInterval: isRunLive(simulation) ? GRAPH_REFRESH_MS : false,
     // A refresh brings new columns: comparing them deeply is work for nothing.
     structuralSharing: false,
     enabled: simulation.activeRunId !== null,
