@@ -84,6 +84,65 @@ function boxShape(min: Vec3, dimensions: Vec3): Part['shape'] {
   }
 }
 
+/** The demo's water (material 0): the default properties, density 1000 kg/m³. */
+export function demoMaterialProperties() {
+  return {
+    ...defaultMaterialProperties(0),
+    name: 'Water',
+    density: 1000,
+    speedOfSound: DEMO_DAM_BREAK.speedOfSound,
+  }
+}
+
+/** One part of the demo as it is stored (the tank, the obstacle, the water column). */
+export interface DemoPart {
+  name: string
+  component: Part['component']
+  shape: Part['shape']
+  materialId: number | null
+  appearance: ReturnType<typeof defaultAppearance>
+}
+
+/** A rigid part's component with free-slip walls. */
+function slipWall(): Part['component'] {
+  const component = defaultComponent('rigid')
+  return component.type === 'rigid' ? { ...component, velocityKind: 'slip' } : component
+}
+
+/** A filling part's component filled to `height`. */
+function filling(height: number): Part['component'] {
+  const component = defaultComponent('filling')
+  return component.type === 'filling' ? { ...component, height } : component
+}
+
+/** The demo's parts: the rigid tank, the obstacle and the water column filled to its height. */
+export function demoParts(): DemoPart[] {
+  const d = DEMO_DAM_BREAK
+  return [
+    {
+      name: 'Tank',
+      component: slipWall(),
+      shape: boxShape([0, 0, 0], [d.tankLength, d.depth, d.tankHeight]),
+      materialId: null,
+      appearance: { ...defaultAppearance(4), opacity: 0.3, translucent: true },
+    },
+    {
+      name: 'Obstacle',
+      component: slipWall(),
+      shape: boxShape([...d.obstacleMin], [...d.obstacleSize]),
+      materialId: null,
+      appearance: defaultAppearance(2),
+    },
+    {
+      name: 'Water column',
+      component: filling(d.columnHeight),
+      shape: boxShape([0, 0, 0], [d.columnLength, d.depth, d.columnHeight]),
+      materialId: 0,
+      appearance: defaultAppearance(0),
+    },
+  ]
+}
+
 /**
  * Writes the demo setup of a fresh simulation (created with damBreakSettings()): water (material 0),
  * the rigid tank, the obstacle and the water column filled to its height.
@@ -93,45 +152,16 @@ export async function seedDamBreakSetup(
   simulation: { id: number; organizationId: number; creatorId: number },
   nowIso: string,
 ): Promise<void> {
-  const d = DEMO_DAM_BREAK
   await db
     .insertInto('materials')
     .values({
       simulation_id: simulation.id,
       material_id: 0,
-      properties: JSON.stringify({
-        ...defaultMaterialProperties(0),
-        name: 'Water',
-        density: 1000,
-        speedOfSound: d.speedOfSound,
-      }),
+      properties: JSON.stringify(demoMaterialProperties()),
       created_at: nowIso,
     })
     .execute()
-  const parts = [
-    {
-      name: 'Tank',
-      component: { ...defaultComponent('rigid'), velocityKind: 'slip' },
-      shape: boxShape([0, 0, 0], [d.tankLength, d.depth, d.tankHeight]),
-      material_id: null,
-      appearance: { ...defaultAppearance(4), opacity: 0.3, translucent: true },
-    },
-    {
-      name: 'Obstacle',
-      component: { ...defaultComponent('rigid'), velocityKind: 'slip' },
-      shape: boxShape([...d.obstacleMin], [...d.obstacleSize]),
-      material_id: null,
-      appearance: defaultAppearance(2),
-    },
-    {
-      name: 'Water column',
-      component: { ...defaultComponent('filling'), height: d.columnHeight },
-      shape: boxShape([0, 0, 0], [d.columnLength, d.depth, d.columnHeight]),
-      material_id: 0,
-      appearance: defaultAppearance(0),
-    },
-  ]
-  for (const part of parts)
+  for (const part of demoParts())
     await db
       .insertInto('parts')
       .values({
@@ -140,7 +170,7 @@ export async function seedDamBreakSetup(
         created_by: simulation.creatorId,
         name: part.name,
         kind: part.component.type,
-        material_id: part.material_id,
+        material_id: part.materialId,
         seed_point: null,
         component: JSON.stringify(part.component),
         shape: JSON.stringify(part.shape),

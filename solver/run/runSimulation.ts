@@ -16,6 +16,7 @@ import { isConditionMet } from '../../domain/conditions.ts'
 import { SolverSetupError } from '../sph/config.ts'
 import type { Solver, SolverStepReport } from '../sph/SphSolver.ts'
 import { createSolver } from '../sph/SphSolver.ts'
+import { addProfile } from '../sph/threads.ts'
 import { describeRunNumerics } from './numerics.ts'
 import { checkRunStart, createRunSolverConfig } from './runConfig.ts'
 import { openSensorSampler, type SensorSampler } from './sensorSeries.ts'
@@ -221,6 +222,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       part: (id) => partNames.get(id) ?? `Part ${id}`,
     }
     const writeOutputAndCheckpoint = async (): Promise<void> => {
+      const started = performance.now()
       const outputNo = state.outputNo + 1
       const snapshot = solver.snapshot()
       const target = { dataDir, simulationId, runId, outputNo, timeS: snapshot.timeS }
@@ -246,6 +248,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       state.outputNo = outputNo
       options.onOutput?.(manifest)
       await log('INFO', `Output ${outputNo} written.`)
+      addProfile('output', performance.now() - started)
     }
 
     if (options.resumeFromOutput != null) {
@@ -338,9 +341,13 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       if (timeS >= endTimeS - 1e-12 * Math.max(1, endTimeS)) break
       // a remainder below 1e-9 of a step is rounding, not a step to take
       while (targetS - (last?.timeS ?? startTimeS) > 1e-9 * Math.max(last?.dtS ?? 0, 1e-12)) {
+        const stepStarted = performance.now()
         last = solver.step(targetS - (last?.timeS ?? startTimeS))
+        const stepEnded = performance.now()
+        addProfile('step', stepEnded - stepStarted)
         sampler?.sample(last.timeS)
         const stop = await checkStop(last)
+        addProfile('afterStep', performance.now() - stepEnded)
         if (stop) return stop
         const now = performance.now()
         if (now - lastLogMs >= logIntervalMs) {

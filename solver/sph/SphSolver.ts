@@ -29,10 +29,11 @@ import type { ParticleArrays } from './particles.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { PreparedParticles } from './prepare.ts'
 import { prepareParticles } from './prepare.ts'
-import { PHASE, PhaseRunner } from './threads.ts'
+import { addProfile, PHASE, PhaseRunner } from './threads.ts'
 import { placeWalls } from './wallPlacement.ts'
 import { setSolverInternals } from './solverInternals.ts'
 import { buildSnapshot } from './snapshot.ts'
+import type { TimeStepLimits } from './timeStep.ts'
 import { initialTimeStep, variableTimeStep } from './timeStep.ts'
 import type { CheckpointHeader } from './checkpoint.ts'
 import {
@@ -116,6 +117,8 @@ class SphSolver implements Solver {
   #interactions = 0
   #maxAcceleration2 = 0
   #maxViscous = 0
+  /** The last variable step's limits (which one chose dt goes to the profile). */
+  #limits: TimeStepLimits = { force: 0, acoustic: 0, viscous: 0 }
   /** Per part: the geometry transform at t and the velocity transforms at t − ε, t, t + ε. */
   #transforms: RigidTransform[][]
   #partMoving: Uint8Array
@@ -187,6 +190,7 @@ class SphSolver implements Solver {
   }
 
   #sortParticles(): void {
+    const started = performance.now()
     const result = this.#sorter.sort({
       count: this.#count,
       support: this.#constants.support,
@@ -201,7 +205,10 @@ class SphSolver implements Solver {
     this.#fluidCount = result.fluidCount
     // the sort does not carry wall accelerations: #moveWalls must write them again
     this.#wallsAtRest = false
+    const sorted = performance.now()
+    addProfile('sort', sorted - started)
     this.#runner.partition()
+    addProfile('split', performance.now() - sorted)
   }
 
   /**
@@ -236,7 +243,9 @@ class SphSolver implements Solver {
     }
     this.#wallsAtRest = !anyMoving
     this.#wallsPlacedAtRest = !anyMoving
+    const started = performance.now()
     placeWalls(this.#arrays, this.#count, this.#transforms, this.#partMoving)
+    addProfile('placeWalls', performance.now() - started)
   }
 
   /** Pressures, wall extrapolation and forces at the current state. */
@@ -260,10 +269,23 @@ class SphSolver implements Solver {
 
   #chooseDt(): number {
     if (this.#fixedDtS !== null) return this.#fixedDtS
-    return variableTimeStep(this.#constants, this.#options, this.#integrator, {
-      maxAcceleration: Math.sqrt(this.#maxAcceleration2),
-      maxViscous: this.#maxViscous,
-    })
+    const limits = this.#limits
+    const dt = variableTimeStep(
+      this.#constants,
+      this.#options,
+      this.#integrator,
+      { maxAcceleration: Math.sqrt(this.#maxAcceleration2), maxViscous: this.#maxViscous },
+      limits,
+    )
+    addProfile(
+      limits.acoustic <= limits.force && limits.acoustic <= limits.viscous
+        ? 'dt.acoustic'
+        : limits.force <= limits.viscous
+          ? 'dt.force'
+          : 'dt.viscous',
+      0,
+    )
+    return dt
   }
 
   step(maxDtS = Infinity): SolverStepReport {
@@ -301,6 +323,7 @@ class SphSolver implements Solver {
 
   /** Particle shifting after a step (see shiftParticles), scaled by the fastest fluid particle. */
   #shift(dt: number): void {
+    const started = performance.now()
     const { velX, velY, velZ, kind } = this.#arrays
     let max2 = 0
     for (let i = 0; i < this.#count; i++) {
@@ -308,6 +331,7 @@ class SphSolver implements Solver {
       const v2 = velX[i]! * velX[i]! + velY[i]! * velY[i]! + velZ[i]! * velZ[i]!
       if (v2 > max2) max2 = v2
     }
+    addProfile('maxSpeed', performance.now() - started)
     if (max2 === 0) return
     this.#runner.run(PHASE.pressures)
     this.#runner.run(PHASE.shift, 4 * this.#constants.h * Math.sqrt(max2) * dt)

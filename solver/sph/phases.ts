@@ -13,6 +13,8 @@ import type { Split } from './workSplit.ts'
 import { measureCellWork, SPLIT } from './workSplit.ts'
 import type { InteractionContext } from './interactions.ts'
 import {
+  STAT,
+  STAT_STRIDE,
   computeForces,
   computePressures,
   createInteractionContext,
@@ -56,9 +58,38 @@ export type Phase = (typeof PHASE)[keyof typeof PHASE]
 export const PARAM = { dt: 0 } as const
 export const PARAM_LENGTH = 2
 
-/** Control block layout (Int32Array). */
-export const CONTROL = { sequence: 0, phase: 1, done: 2, failed: 3 } as const
-export const CONTROL_LENGTH = 4
+/**
+ * Control block layout (Int32Array). `cursor`: the next chunk of a phase scheduled by chunks
+ * (see runPhaseRange), taken with Atomics.add.
+ */
+export const CONTROL = { sequence: 0, phase: 1, done: 2, failed: 3, cursor: 4 } as const
+export const CONTROL_LENGTH = 5
+
+/**
+ * Chunks per thread of the phases scheduled dynamically (forces, walls, shifting): their cells
+ * are cut into threads × CHUNKS_PER_THREAD chunks of equal estimated work, and each thread takes
+ * the next chunk until none is left, so that a thread whose particles cost more per estimated
+ * pair (or a thread the machine runs slower) does not hold the others up. A thread's last chunk
+ * is about 1/CHUNKS_PER_THREAD of its share.
+ */
+export const CHUNKS_PER_THREAD = 32
+
+/** Offsets of the chunk boundaries in the chunks buffer: forces' chunks, then walls'. */
+export function chunkOffset(split: Split, threads: number): number {
+  return split === SPLIT.walls ? threads * CHUNKS_PER_THREAD + 1 : 0
+}
+
+/** Int32 values of the chunks buffer for `threads` threads. */
+export function chunksLength(threads: number): number {
+  return 2 * (threads * CHUNKS_PER_THREAD + 1)
+}
+
+/** What a thread needs to take chunks of a dynamically scheduled phase. */
+export interface ChunkSchedule {
+  control: Int32Array
+  /** Cell boundaries of the chunks (chunkOffset), written at each work estimate. */
+  chunks: Int32Array
+}
 
 /** What a worker needs to build its own views of the shared state. */
 export interface PhaseWorkerData {
@@ -71,6 +102,8 @@ export interface PhaseWorkerData {
   ranges: SharedArrayBuffer
   /** The sort's permutation (Int32, one per particle of capacity). */
   permutation: SharedArrayBuffer
+  /** Chunk boundaries of the dynamically scheduled phases (ChunkSchedule). */
+  chunks: SharedArrayBuffer
   stats: SharedArrayBuffer
   constants: SphConstants
 }
@@ -114,7 +147,62 @@ export function splitOfPhase(phase: Phase, dynamicWalls: boolean): Split {
   }
 }
 
-/** Runs one phase for the cell range of `slot` (the same code on every thread). */
+/** Whether a phase takes chunks (see CHUNKS_PER_THREAD) when it runs on several threads. */
+function isChunked(phase: Phase): boolean {
+  return phase === PHASE.forces || phase === PHASE.walls || phase === PHASE.shift
+}
+
+/**
+ * Runs a chunked phase: takes chunks until none is left. Each particle's sums do not depend on
+ * which thread computes it, so the numbers are those of one thread; a force pass's stats are
+ * folded over the thread's chunks (largest values, summed count).
+ */
+function runChunks(
+  ctx: InteractionContext,
+  schedule: ChunkSchedule,
+  params: Float64Array,
+  phase: Phase,
+  slot: number,
+  threads: number,
+): void {
+  const split = phase === PHASE.walls ? SPLIT.walls : SPLIT.forces
+  const offset = chunkOffset(split, threads)
+  const count = threads * CHUNKS_PER_THREAD
+  const chunks = schedule.chunks
+  const control = schedule.control
+  const stats = ctx.stats
+  const base = slot * STAT_STRIDE
+  let maxAcceleration2 = 0
+  let maxViscous = 0
+  let interactions = 0
+  const scale = params[PARAM.dt]!
+  for (;;) {
+    const k = Atomics.add(control, CONTROL.cursor, 1)
+    if (k >= count) break
+    const cellBegin = chunks[offset + k]!
+    const cellEnd = chunks[offset + k + 1]!
+    if (cellEnd <= cellBegin) continue
+    if (phase === PHASE.forces) {
+      computeForces(ctx, cellBegin, cellEnd, slot)
+      const a2 = stats[base + STAT.maxAcceleration2]!
+      const viscous = stats[base + STAT.maxViscous]!
+      if (a2 > maxAcceleration2) maxAcceleration2 = a2
+      if (viscous > maxViscous) maxViscous = viscous
+      interactions += stats[base + STAT.interactions]!
+    } else if (phase === PHASE.walls) extrapolateWalls(ctx, cellBegin, cellEnd)
+    else shiftParticles(ctx, cellBegin, cellEnd, scale)
+  }
+  if (phase === PHASE.forces) {
+    stats[base + STAT.maxAcceleration2] = maxAcceleration2
+    stats[base + STAT.maxViscous] = maxViscous
+    stats[base + STAT.interactions] = interactions
+  }
+}
+
+/**
+ * Runs one phase for the cell range of `slot` (the same code on every thread), or, with a
+ * schedule on several threads, the chunks it takes of a chunked phase.
+ */
 export function runPhaseRange(
   ctx: InteractionContext,
   ranges: Int32Array,
@@ -122,7 +210,12 @@ export function runPhaseRange(
   phase: Phase,
   slot: number,
   threads: number,
+  schedule: ChunkSchedule | null = null,
 ): void {
+  if (schedule && threads > 1 && isChunked(phase)) {
+    runChunks(ctx, schedule, params, phase, slot, threads)
+    return
+  }
   const dynamicWalls = ctx.constants.boundaryCode === BOUNDARY_CODE.dynamic
   const offset = splitOfPhase(phase, dynamicWalls) * (threads + 1)
   const cellBegin = ranges[offset + slot]!
@@ -200,6 +293,7 @@ export function servePhases(data: PhaseWorkerData, announceReady: () => void): v
   )
   permutations.set(ctx, new Int32Array(data.permutation))
   const control = new Int32Array(data.control)
+  const schedule: ChunkSchedule = { control, chunks: new Int32Array(data.chunks) }
   const params = new Float64Array(data.params)
   const ranges = new Int32Array(data.ranges)
   let sequence = Atomics.load(control, CONTROL.sequence)
@@ -210,7 +304,7 @@ export function servePhases(data: PhaseWorkerData, announceReady: () => void): v
     const phase = Atomics.load(control, CONTROL.phase) as Phase
     if (phase === PHASE.exit) return
     try {
-      runPhaseRange(ctx, ranges, params, phase, data.slot, data.threads)
+      runPhaseRange(ctx, ranges, params, phase, data.slot, data.threads, schedule)
     } catch (error) {
       console.error(error)
       Atomics.store(control, CONTROL.failed, 1)

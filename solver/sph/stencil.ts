@@ -89,31 +89,46 @@ export function fillStencilRows(ctx: InteractionContext, c: number, fluidOnly: b
   const x1 = cx < nx - 1 - reach ? cx + reach : nx - 1
   const z0 = cz > reach ? cz - reach : 0
   const z1 = cz < nz - 1 - reach ? cz + reach : nz - 1
-  let y0: number
-  let y1: number
-  if (period > 0) {
-    // unwrapped rows: each stands for a cell of the period and one image of it
-    const reachY = p[P_REACH_Y]!
-    y0 = cy - reachY
-    y1 = cy + reachY
-  } else {
-    y0 = cy > reach ? cy - reach : 0
-    y1 = cy < ny - 1 - reach ? cy + reach : ny - 1
-  }
   const rowBegin = ctx.rowBegin
   const rowEnd = ctx.rowEnd
   const rowShiftY = ctx.rowShiftY
   let rows = 0
   let fluid = 0
+  if (period === 0) {
+    // the common case, without the periodic image arithmetic: the row index of (x0, y, z) steps
+    // by nx along y (same rows, same order as the periodic loop below gives with no period)
+    const y0 = cy > reach ? cy - reach : 0
+    const y1 = cy < ny - 1 - reach ? cy + reach : ny - 1
+    const span = x1 - x0 + 1
+    for (let z = z0; z <= z1; z++) {
+      let first = x0 + nx * (y0 + ny * z)
+      for (let y = y0; y <= y1; y++, first += nx) {
+        const begin = cellStart[first]!
+        const end = cellStart[first + span]!
+        if (end > begin) {
+          if (fluidOnly) {
+            const rowFluid = fluidBefore[first + span]! - fluidBefore[first]!
+            if (rowFluid === 0) continue
+            fluid += rowFluid
+          }
+          rowBegin[rows] = begin
+          rowEnd[rows] = end
+          rowShiftY[rows] = 0
+          rows++
+        }
+      }
+    }
+    return fluidOnly && fluid === 0 ? 0 : rows
+  }
+  // unwrapped rows: each stands for a cell of the period and one image of it
+  const reachY = p[P_REACH_Y]!
+  const y0 = cy - reachY
+  const y1 = cy + reachY
   for (let z = z0; z <= z1; z++) {
     for (let yy = y0; yy <= y1; yy++) {
-      let y = yy
-      let shift = 0
-      if (period > 0) {
-        y = yy % ny
-        if (y < 0) y += ny
-        shift = ((yy - y) / ny) * period
-      }
+      let y = yy % ny
+      if (y < 0) y += ny
+      const shift = ((yy - y) / ny) * period
       const row = nx * (y + ny * z)
       const begin = cellStart[row + x0]!
       const end = cellStart[row + x1 + 1]!

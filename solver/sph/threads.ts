@@ -28,8 +28,11 @@ import type { InteractionContext } from './interactions.ts'
 import { createInteractionContext, STAT_STRIDE } from './interactions.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
-import type { Phase, PhaseWorkerData } from './phases.ts'
+import type { ChunkSchedule, Phase, PhaseWorkerData } from './phases.ts'
 import {
+  chunkOffset,
+  chunksLength,
+  CHUNKS_PER_THREAD,
   CONTROL,
   CONTROL_LENGTH,
   PARAM,
@@ -58,6 +61,47 @@ const GRID_KEY = [
   GRID_PARAM.ny,
   GRID_PARAM.nz,
 ] as const
+
+/** Names of the phases in the profile (phaseProfile). */
+const PHASE_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(PHASE).map(([name, code]) => [code, name]),
+)
+const PHASE_WAIT_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(PHASE).map(([name, code]) => [code, `${name}.wait`]),
+)
+
+/** One line of the calling thread's profile: calls, and milliseconds in them. */
+export interface ProfileEntry {
+  calls: number
+  ms: number
+}
+
+/**
+ * The calling thread's profile of a run, by phase (its wall time, own range and the wait for
+ * the workers after it, "<phase>.wait") and by serial section (addProfile): a few
+ * performance.now() calls per phase, always on, no allocation once every name was seen.
+ */
+const profile = new Map<string, ProfileEntry>()
+
+/** Adds `ms` to the profile's entry `name` (a serial section of the calling thread). */
+export function addProfile(name: string, ms: number): void {
+  let entry = profile.get(name)
+  if (!entry) {
+    entry = { calls: 0, ms: 0 }
+    profile.set(name, entry)
+  }
+  entry.calls++
+  entry.ms += ms
+}
+
+/** The profile since the last reset, entries in the order first seen. */
+export function phaseProfile(): Record<string, ProfileEntry> {
+  return Object.fromEntries([...profile].map(([name, entry]) => [name, { ...entry }]))
+}
+
+export function resetPhaseProfile(): void {
+  profile.clear()
+}
 
 const workerUrl = new URL('./phaseWorker.ts', import.meta.url).href
 
@@ -104,6 +148,7 @@ export class PhaseRunner {
   #control: Int32Array
   #params: Float64Array
   #ranges: Int32Array
+  #schedule: ChunkSchedule
   #workers: Worker[]
   #threads: number
   /** The grid parameters (GRID_KEY) of the last work estimate, and sorts since it was made. */
@@ -115,12 +160,14 @@ export class PhaseRunner {
     control: Int32Array,
     params: Float64Array,
     ranges: Int32Array,
+    chunks: Int32Array,
     workers: Worker[],
   ) {
     this.#ctx = ctx
     this.#control = control
     this.#params = params
     this.#ranges = ranges
+    this.#schedule = { control, chunks }
     this.#workers = workers
     this.#threads = workers.length + 1
   }
@@ -136,6 +183,7 @@ export class PhaseRunner {
     const ranges = new SharedArrayBuffer(SPLIT_COUNT * (input.threads + 1) * 4)
     const stats = new SharedArrayBuffer(input.threads * STAT_STRIDE * 8)
     const permutation = new SharedArrayBuffer(Math.max(input.particles.capacity, 1) * 4)
+    const chunks = new SharedArrayBuffer(chunksLength(input.threads) * 4)
     const ctx = createInteractionContext(
       viewParticleArrays(input.particles),
       viewGrid(input.grid),
@@ -154,6 +202,7 @@ export class PhaseRunner {
           params,
           ranges,
           permutation,
+          chunks,
           stats,
           constants: input.constants,
         }),
@@ -172,6 +221,7 @@ export class PhaseRunner {
       new Int32Array(control),
       new Float64Array(params),
       new Int32Array(ranges),
+      new Int32Array(chunks),
       workers,
     )
   }
@@ -237,6 +287,18 @@ export class PhaseRunner {
     this.run(PHASE.measure)
     splitByWork(grid.work, WORK.forces, cellCount, threads, ranges, SPLIT.forces * stride)
     splitByWork(grid.work, WORK.walls, cellCount, threads, ranges, SPLIT.walls * stride)
+    // the chunks the threads take in the chunked phases (phases.ts, runChunks)
+    const chunks = this.#schedule.chunks
+    const count = threads * CHUNKS_PER_THREAD
+    splitByWork(
+      grid.work,
+      WORK.forces,
+      cellCount,
+      count,
+      chunks,
+      chunkOffset(SPLIT.forces, threads),
+    )
+    splitByWork(grid.work, WORK.walls, cellCount, count, chunks, chunkOffset(SPLIT.walls, threads))
   }
 
   /** Largest over mean estimated work of the threads in a split (1: perfect). */
@@ -273,16 +335,19 @@ export class PhaseRunner {
 
   /** Runs a phase on all threads and returns when every thread has finished it. */
   run(phase: Phase, dt = 0): void {
+    const started = performance.now()
     this.#params[PARAM.dt] = dt
     const control = this.#control
     const workers = this.#workers.length
     if (workers > 0) {
       Atomics.store(control, CONTROL.phase, phase)
       Atomics.store(control, CONTROL.done, 0)
+      Atomics.store(control, CONTROL.cursor, 0)
       Atomics.add(control, CONTROL.sequence, 1)
       Atomics.notify(control, CONTROL.sequence)
     }
-    runPhaseRange(this.#ctx, this.#ranges, this.#params, phase, 0, this.#threads)
+    runPhaseRange(this.#ctx, this.#ranges, this.#params, phase, 0, this.#threads, this.#schedule)
+    const own = performance.now()
     if (workers > 0) {
       for (;;) {
         const done = Atomics.load(control, CONTROL.done)
@@ -292,6 +357,10 @@ export class PhaseRunner {
       if (Atomics.load(control, CONTROL.failed) !== 0)
         throw new Error('An interaction worker thread failed (see its error output).')
     }
+    const name = PHASE_NAMES[phase]!
+    const ended = performance.now()
+    addProfile(name, own - started)
+    if (workers > 0) addProfile(PHASE_WAIT_NAMES[phase]!, ended - own)
   }
 
   async dispose(): Promise<void> {

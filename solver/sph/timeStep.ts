@@ -17,6 +17,31 @@ export function initialTimeStep(k: SphConstants, options: SolverOptions): number
   return Math.min(options.cfl * Math.min(dtForce, dtSound), viscousTimeStepLimit(k))
 }
 
+/** The variable time step's three limits, each with its Courant number (see variableTimeStep). */
+export interface TimeStepLimits {
+  force: number
+  acoustic: number
+  viscous: number
+}
+
+/** The limits of the variable time step into `out` (no allocation per step). */
+export function timeStepLimits(
+  k: SphConstants,
+  options: SolverOptions,
+  integrator: Integrator,
+  rates: { maxAcceleration: number; maxViscous: number },
+  out: TimeStepLimits,
+): TimeStepLimits {
+  const dtForce = rates.maxAcceleration > 0 ? Math.sqrt(k.h / rates.maxAcceleration) : Infinity
+  const dtSound = k.h / (k.speedOfSound + rates.maxViscous)
+  const cfl = options.cfl
+  const acousticCfl = integrator === 'rk4_dual_step' ? ACOUSTIC_CFL_FACTOR * cfl : cfl
+  out.force = cfl * dtForce
+  out.acoustic = acousticCfl * dtSound
+  out.viscous = viscousTimeStepLimit(k)
+  return out
+}
+
 /**
  * Variable time step: CFL · min(√(h/|a|max), h/(c0 + max h|v·r|/(r²+η²))), and 0.125 h²/ν; the
  * acoustic limit at ACOUSTIC_CFL_FACTOR × CFL for rk4_dual_step.
@@ -26,13 +51,11 @@ export function variableTimeStep(
   options: SolverOptions,
   integrator: Integrator,
   rates: { maxAcceleration: number; maxViscous: number },
+  limits: TimeStepLimits = { force: 0, acoustic: 0, viscous: 0 },
 ): number {
-  const dtForce = rates.maxAcceleration > 0 ? Math.sqrt(k.h / rates.maxAcceleration) : Infinity
-  const dtSound = k.h / (k.speedOfSound + rates.maxViscous)
-  const cfl = options.cfl
-  const acousticCfl = integrator === 'rk4_dual_step' ? ACOUSTIC_CFL_FACTOR * cfl : cfl
-  const dt = Math.min(cfl * dtForce, acousticCfl * dtSound, viscousTimeStepLimit(k))
+  timeStepLimits(k, options, integrator, rates, limits)
+  const dt = Math.min(limits.force, limits.acoustic, limits.viscous)
   // a floor so that a blown-up particle cannot stall the run (it is deleted once non-finite)
-  const dtMin = (1e-3 * cfl * k.h) / k.speedOfSound
+  const dtMin = (1e-3 * options.cfl * k.h) / k.speedOfSound
   return dt > dtMin ? dt : dtMin
 }
