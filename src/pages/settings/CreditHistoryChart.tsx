@@ -57,6 +57,7 @@ export function CreditHistoryChart({
         data: series.credits,
         backgroundColor: SERIES_COLOURS[index % SERIES_COLOURS.length],
         stack: 'credits',
+        maxBarThickness: 48,
       })),
     }),
     [chart],

@@ -114,7 +114,7 @@ export function CreditTransactions({
         <h2 id="budget-transactions" className="card__title">
           Transactions
         </h2>
-        <div className="control-bar">
+        <div className="budget-toolbar">
           <label htmlFor={searchId} className="visually-hidden">
             Search transactions
           </label>
