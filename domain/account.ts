@@ -70,6 +70,39 @@ export const SUBSCRIPTION_KINDS = [
 ] as const
 export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number]
 
+/** How the subscription page names each kind. */
+export const SUBSCRIPTION_KIND_LABELS: Record<SubscriptionKind, string> = {
+  basic: 'Basic',
+  engineering: 'Engineering',
+  performance: 'Performance',
+  on_demand: 'On demand',
+  trial: 'Trial',
+  workshop: 'Workshop',
+  internal: 'Internal',
+  free: 'Free',
+}
+
+/** How the subscription page names each organization feature. */
+export const FEATURE_LABELS: Record<Feature, string> = {
+  cpu: 'CPU solver choice',
+  upload_preprocessing: 'Upload of preprocessed setups',
+  no_storage_limit_enforcement: 'No storage limit enforcement',
+  vmHours: 'Virtual machine hours',
+  pontoon: 'Pontoon',
+}
+
+/**
+ * Core hours of a subscription period: the plan's plus the one-off ones, those the runs used since
+ * the start, and what is left (never below zero).
+ */
+export function subscriptionCoreHours(
+  subscription: Pick<Subscription, 'coreHours' | 'oneOffCoreHours'>,
+  usedHours: number,
+): { total: number; used: number; left: number } {
+  const total = subscription.coreHours + subscription.oneOffCoreHours
+  return { total, used: usedHours, left: Math.max(0, total - usedHours) }
+}
+
 /** Avatars 0–9. */
 export const AVATARS = [
   'dolphin',

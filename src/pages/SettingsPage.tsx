@@ -4,10 +4,10 @@ import type { Permission } from '../../domain/account.ts'
 import { useCurrentUser, userCan } from '../lib/currentUser.ts'
 import { ForbiddenPage } from './ForbiddenPage.tsx'
 import { NotFoundPage } from './NotFoundPage.tsx'
-import { NotYetPage } from './NotYetPage.tsx'
 import { BudgetPage } from './settings/BudgetPage.tsx'
 import { OverviewPage } from './settings/OverviewPage.tsx'
 import { ProfilePage } from './settings/ProfilePage.tsx'
+import { SubscriptionPage } from './settings/SubscriptionPage.tsx'
 import { TeamPage } from './settings/TeamPage.tsx'
 import './settings/settings.css'
 
@@ -22,15 +22,7 @@ const SECTIONS: Record<string, SettingsSection> = {
   profile: { page: () => <ProfilePage /> },
   budget: { page: () => <BudgetPage /> },
   team: { page: () => <TeamPage />, permission: 'USERS_VIEW' },
-  subscription: {
-    page: () => (
-      <NotYetPage
-        title="Subscription"
-        description="The active subscription of your organization."
-      />
-    ),
-    permission: 'SUBSCRIPTION_VIEW',
-  },
+  subscription: { page: () => <SubscriptionPage />, permission: 'SUBSCRIPTION_VIEW' },
 }
 
 /** /settings/*: overview, profile, budget, team (USERS_VIEW), subscription (SUBSCRIPTION_VIEW). */
