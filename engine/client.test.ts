@@ -4,6 +4,7 @@ import { createEngine, toForwardedPointerEvent, type Engine, type WorkerLike } f
 import {
   MAX_DATA_WORKERS,
   type DataWorkerApi,
+  type ForwardedKeyEvent,
   type ForwardedPointerEvent,
   type LoadRequest,
   type RenderCallbacks,
@@ -58,6 +59,7 @@ class FakeRender implements RenderWorkerApi {
   callbacks: Comlink.Remote<RenderCallbacks> | null = null
   intents: RenderIntent[] = []
   pointers: ForwardedPointerEvent[] = []
+  keys: ForwardedKeyEvent[] = []
   dataPorts: MessagePort[] = []
   disposed = false
   initError: string | null = null
@@ -82,6 +84,9 @@ class FakeRender implements RenderWorkerApi {
   }
   forwardPointer(event: ForwardedPointerEvent): void {
     this.pointers.push(event)
+  }
+  forwardKey(event: ForwardedKeyEvent): void {
+    this.keys.push(event)
   }
   saveImage(): Promise<Blob> {
     return Promise.resolve(new Blob(['png bytes'], { type: 'image/png' }))
@@ -267,6 +272,32 @@ describe('createEngine', () => {
     expect(wheel.defaultPrevented).toBe(true)
     await until(() => render.pointers.length === 1)
     expect(render.pointers[0]).toMatchObject({ type: 'wheel', x: 100, y: 50, deltaY: 48 })
+  })
+
+  it('forwards camera keys of the canvas without scrolling the page, and leaves other keys alone', async () => {
+    const { engine, render, canvas } = start()
+    await engine.ready
+    const press = (key: string, shiftKey = false) => {
+      const event = Object.assign(new Event('keydown', { cancelable: true }), {
+        key,
+        shiftKey,
+        ctrlKey: false,
+        altKey: false,
+        metaKey: false,
+      })
+      canvas.dispatchEvent(event)
+      return event.defaultPrevented
+    }
+    expect(press('ArrowLeft', true)).toBe(true)
+    expect(press('PageUp')).toBe(true)
+    // Space plays and pauses (the page's shortcut) and Tab moves on: not the camera's.
+    expect(press(' ')).toBe(false)
+    expect(press('Tab')).toBe(false)
+    await until(() => render.keys.length === 2)
+    expect(render.keys.map((key) => [key.key, key.shiftKey])).toEqual([
+      ['ArrowLeft', true],
+      ['PageUp', false],
+    ])
   })
 
   it('pushes a new access token to the render worker and to every data worker', async () => {

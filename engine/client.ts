@@ -2,18 +2,20 @@
  * The engine client: the only engine code the main thread runs. It starts the render worker with
  * the canvas (as an OffscreenCanvas), spawns data workers when the render worker asks for one and
  * wires a MessageChannel between each data worker and the render worker (engine/protocol.ts), and
- * forwards pointer, wheel and resize events. The UI talks to it with intents and reads snapshots;
+ * forwards pointer, wheel, camera key and resize events. The UI talks to it with intents and reads snapshots;
  * particle buffers go data worker → render worker and never pass through here.
  */
 import * as Comlink from 'comlink'
 import {
   MAX_DATA_WORKERS,
   type DataWorkerApi,
+  type ForwardedKeyEvent,
   type ForwardedPointerEvent,
   type RenderIntent,
   type RenderSnapshot,
   type RenderWorkerApi,
 } from './protocol.ts'
+import { isCameraKey } from './render/keyboardControls.ts'
 import type { SetupEvent } from './setupProtocol.ts'
 
 /** A worker, or anything that speaks postMessage like one (tests use a MessagePort). */
@@ -109,6 +111,17 @@ export function toForwardedPointerEvent(
     y: event.clientY - bounds.top,
     // Lines and pages are turned into pixels so zoom speed does not depend on the device.
     deltaY: isWheel ? wheelDeltaPixels(event as WheelEvent) : 0,
+    shiftKey: event.shiftKey,
+    ctrlKey: event.ctrlKey,
+    altKey: event.altKey,
+    metaKey: event.metaKey,
+  }
+}
+
+/** A key press as the render worker takes it. */
+export function toForwardedKeyEvent(event: KeyboardEvent): ForwardedKeyEvent {
+  return {
+    key: event.key,
     shiftKey: event.shiftKey,
     ctrlKey: event.ctrlKey,
     altKey: event.altKey,
@@ -237,15 +250,26 @@ export function createEngine(canvas: HTMLCanvasElement, options: EngineOptions =
     forward(event)
   }
   const onContextMenu = (event: Event) => event.preventDefault()
+  // Camera keys of the focused canvas (arrows, + / −, Page Up / Down, Home, 0): the page must
+  // not scroll; other keys (Space for playback, Tab) go on as usual.
+  const onKeyDown = (event: KeyboardEvent) => {
+    const forwarded = toForwardedKeyEvent(event)
+    if (!isCameraKey(forwarded)) return
+    event.preventDefault()
+    if (state.status !== 'ready') return
+    render.forwardKey(forwarded).catch(fail)
+  }
   canvas.addEventListener('pointerdown', onPointerDown)
   for (const type of POINTER_EVENT_TYPES) canvas.addEventListener(type, forward)
   canvas.addEventListener('wheel', onWheel, { passive: false })
   canvas.addEventListener('contextmenu', onContextMenu)
+  canvas.addEventListener('keydown', onKeyDown)
   cleanups.push(() => {
     canvas.removeEventListener('pointerdown', onPointerDown)
     for (const type of POINTER_EVENT_TYPES) canvas.removeEventListener(type, forward)
     canvas.removeEventListener('wheel', onWheel)
     canvas.removeEventListener('contextmenu', onContextMenu)
+    canvas.removeEventListener('keydown', onKeyDown)
   })
 
   // Resizes, at most one per animation frame.

@@ -291,6 +291,16 @@ export interface ForwardedPointerEvent {
   metaKey: boolean
 }
 
+/** A key pressed while the 3D view has focus (engine/render/keyboardControls.ts: camera keys). */
+export interface ForwardedKeyEvent {
+  /** KeyboardEvent.key: 'ArrowLeft', '+', 'PageUp', 'Home', '0' … */
+  key: string
+  shiftKey: boolean
+  ctrlKey: boolean
+  altKey: boolean
+  metaKey: boolean
+}
+
 /** A picked or hovered particle. */
 export interface PickResult {
   objectId: string
@@ -362,6 +372,8 @@ export interface RenderWorkerApi {
   adoptDataWorker(port: MessagePort): void
   dispatch(intent: RenderIntent): void
   forwardPointer(event: ForwardedPointerEvent): void
+  /** A camera key pressed on the focused canvas: orbit, pan, zoom or fit (keyboardControls.ts). */
+  forwardKey(event: ForwardedKeyEvent): void
   /** The current frame as a PNG. */
   saveImage(): Promise<Blob>
   dispose(): void

@@ -50,6 +50,7 @@ export const api: RenderWorkerApi = {
   adoptDataWorker: (port) => engine.adoptDataWorker(port),
   dispatch: (intent) => engine.dispatch(intent),
   forwardPointer: (event) => engine.forwardPointer(event),
+  forwardKey: (event) => engine.forwardKey(event),
   saveImage: () => engine.saveImage(),
   dispose: () => engine.dispose(),
 }

@@ -12,6 +12,7 @@ import { DEFAULT_POINT_SIZE_PX } from '../../domain/constants.ts'
 import type { ClippingPlane } from '../../domain/results.ts'
 import { LoadScheduler } from '../data/scheduler.ts'
 import type {
+  ForwardedKeyEvent,
   ForwardedPointerEvent,
   RenderCallbacks,
   RenderIntent,
@@ -21,6 +22,7 @@ import type {
 import type { SceneKind } from '../setupProtocol.ts'
 import { orientCamera, subtractVectors, vectorLength } from './camera.ts'
 import { clipPlaneEquation } from './clip.ts'
+import { applyCameraKey, cameraKeyAction } from './keyboardControls.ts'
 import type {
   DataWorkerHandle,
   EngineScene,
@@ -175,6 +177,20 @@ export class RenderEngine implements RenderWorkerApi {
       return
     }
     this.#pointer.handle(event)
+  }
+
+  forwardKey(event: ForwardedKeyEvent): void {
+    if (this.#disposed) return
+    const action = cameraKeyAction(event)
+    if (action === null) return
+    if (action.kind === 'reset') this.#shown().fitView()
+    else {
+      // A person moved the camera: neither scene refits it as objects come in.
+      this.#results.markCameraFitted()
+      this.#setup.markCameraFitted()
+      this.#setCamera(applyCameraKey(this.#camera.current(), action, this.#size.height))
+    }
+    this.#requestFrame()
   }
 
   async saveImage(): Promise<Blob> {

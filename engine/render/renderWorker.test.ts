@@ -30,6 +30,7 @@ describe('render worker module', () => {
       'adoptDataWorker',
       'dispatch',
       'forwardPointer',
+      'forwardKey',
       'saveImage',
       'dispose',
     ]

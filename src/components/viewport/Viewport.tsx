@@ -1,7 +1,9 @@
 import { useSetAtom } from 'jotai'
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { TIMELINE_PROGRESS_THROTTLE_MS } from '../../../domain/constants.ts'
+import type { CameraState } from '../../../domain/results.ts'
 import { createEngine, type Engine, type EngineState } from '../../../engine/client.ts'
+import { CAMERA_KEY_HELP } from '../../../engine/render/keyboardControls.ts'
 import { tokenStore, useAuthTokens } from '../../api/index.ts'
 import {
   INITIAL_ENGINE_STATE,
@@ -28,9 +30,35 @@ export function viewportProblem(state: EngineState): string | null {
   return state.snapshot?.error ?? null
 }
 
+/** One line of the keyboard shortcuts help: the keys and what they do. */
+export interface ShortcutHelp {
+  keys: string
+  action: string
+}
+
+/** What the canvas tells a screen reader about its keys (its accessible description). */
+export const VIEW_KEYS_DESCRIPTION =
+  'Arrow keys orbit, Shift and arrow keys pan, plus and minus or Page Up and Page Down zoom, Home or 0 resets the view.'
+
+/** A camera as the view's data attributes show it to tests: x,y,z with 4 decimals. */
+function formatVector(vector: readonly number[]): string {
+  return vector.map((value) => value.toFixed(4)).join(',')
+}
+
+function cameraAttributes(camera: CameraState | undefined): Record<string, string | undefined> {
+  return {
+    'data-camera-position': camera ? formatVector(camera.position) : undefined,
+    'data-camera-target': camera ? formatVector(camera.target) : undefined,
+  }
+}
+
 interface ViewportProps {
   /** Accessible name of the 3D view. */
   label?: string
+  /** Id of the canvas (a skip link's target). */
+  canvasId?: string
+  /** The page's own shortcuts, listed before the camera keys in the shortcuts help (Space …). */
+  shortcuts?: readonly ShortcutHelp[]
   /** Controls drawn over the view (bottom), e.g. playback. */
   children?: ReactNode
 }
@@ -40,8 +68,9 @@ interface ViewportProps {
  * shows fps, points drawn, loading and the engine's error over it. React never touches three.js or
  * a particle buffer: the canvas belongs to the render worker once the engine has started.
  */
-export function Viewport({ label = '3D view', children }: ViewportProps) {
+export function Viewport({ label = '3D view', canvasId, shortcuts = [], children }: ViewportProps) {
   const hostRef = useRef<HTMLDivElement>(null)
+  const keysId = useId()
   const engineRef = useRef<Engine | null>(null)
   const [state, setState] = useState<EngineState>(INITIAL_ENGINE_STATE)
   const setEngine = useSetAtom(viewportEngineAtom)
@@ -55,8 +84,13 @@ export function Viewport({ label = '3D view', children }: ViewportProps) {
     // A fresh canvas per engine: a canvas can hand its control to a worker only once.
     const canvas = document.createElement('canvas')
     canvas.className = 'viewport__canvas'
+    // A focusable widget that takes its own keys (issue 23): orbit, pan, zoom and reset.
+    canvas.tabIndex = 0
+    canvas.setAttribute('role', 'application')
+    canvas.setAttribute('aria-roledescription', '3D view')
     canvas.setAttribute('aria-label', label)
-    canvas.setAttribute('role', 'img')
+    canvas.setAttribute('aria-describedby', keysId)
+    if (canvasId) canvas.id = canvasId
     host.prepend(canvas)
     const publishNow = (next: EngineState) => {
       setState(next)
@@ -110,7 +144,7 @@ export function Viewport({ label = '3D view', children }: ViewportProps) {
       setSharedState(INITIAL_ENGINE_STATE)
       canvas.remove()
     }
-  }, [label, setEngine, setSharedState])
+  }, [label, canvasId, keysId, setEngine, setSharedState])
 
   useEffect(() => {
     engineRef.current?.setAccessToken(accessToken)
@@ -121,7 +155,26 @@ export function Viewport({ label = '3D view', children }: ViewportProps) {
   const loading = state.snapshot?.loadingOutputs ?? []
   const starting = state.status === 'starting'
   return (
-    <div className="viewport" ref={hostRef} data-engine-status={state.status}>
+    <div
+      className="viewport"
+      ref={hostRef}
+      data-engine-status={state.status}
+      {...cameraAttributes(state.snapshot?.camera)}
+    >
+      <p id={keysId} className="visually-hidden">
+        {VIEW_KEYS_DESCRIPTION}
+      </p>
+      <details className="viewport__shortcuts">
+        <summary>Keyboard shortcuts</summary>
+        <dl className="viewport__shortcuts-list">
+          {[...shortcuts, ...CAMERA_KEY_HELP].map((shortcut) => (
+            <div key={shortcut.keys}>
+              <dt>{shortcut.keys}</dt>
+              <dd>{shortcut.action}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
       <div className="viewport__readout" aria-live="off">
         <span data-testid="viewport-fps">{readout.fps}</span>
         <span data-testid="viewport-points">{readout.points}</span>

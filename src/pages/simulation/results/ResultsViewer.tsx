@@ -7,7 +7,8 @@ import { messageOf } from '../../../api/ApiError.ts'
 import { callApi } from '../../../api/index.ts'
 import { EmptyState } from '../../../components/EmptyState.tsx'
 import { LoadingBlock } from '../../../components/Spinner.tsx'
-import { Viewport } from '../../../components/viewport/Viewport.tsx'
+import { usePageSkipTargets, type SkipTarget } from '../../../components/shell/SkipLinks.tsx'
+import { Viewport, type ShortcutHelp } from '../../../components/viewport/Viewport.tsx'
 import { routeKey } from '../../../queries/queries.ts'
 import {
   clipAtom,
@@ -38,7 +39,7 @@ import {
 } from './resultsModel.ts'
 import { ResultsConnectionToast } from './statistics/ConnectionToast.tsx'
 import { StatisticsPanel } from './statistics/StatisticsPanel.tsx'
-import { Timeline } from './timeline/Timeline.tsx'
+import { TIMELINE_ID, Timeline } from './timeline/Timeline.tsx'
 import { RunSidebarToggle } from '../sidebar/RunSidebarToggle.tsx'
 
 /** Still-running simulations get new outputs: poll at the outputs rate, otherwise rarely. */
@@ -56,6 +57,15 @@ export function useOutputManifestsQuery(simulation: Simulation) {
     refetchInterval: manifestPollMs(simulation),
   })
 }
+
+/** Skip links of the results page (issue 23): past the explorer and toolbar to the view and timeline. */
+const RESULTS_SKIP_TARGETS: readonly SkipTarget[] = [
+  { targetId: 'results-view', label: 'Skip to the 3D view' },
+  { targetId: TIMELINE_ID, label: 'Skip to the timeline' },
+]
+
+/** The page's own shortcut, listed with the camera keys (spec/results.md §2). */
+const RESULTS_SHORTCUTS: readonly ShortcutHelp[] = [{ keys: 'Space', action: 'Play or pause' }]
 
 /**
  * The Results screen of /simulation/{id}/postprocessor: the explorer on the left, the 3D view in
@@ -78,6 +88,7 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
   const attributes = useMemo(() => availableAttributes(list?.outputs[0]), [list])
   const outputsIntent = useMemo(() => (list ? setOutputsIntent(list) : null), [list])
   const onOutputsDispatched = useViewportStatePersistence(simulation.id)
+  usePageSkipTargets(RESULTS_SKIP_TARGETS)
   // Sensors and volume clips are drawn (and clips clip) whether or not the explorer is open.
   useResultsOverlays(simulation, engine)
 
@@ -158,7 +169,7 @@ export function ResultsViewer({ simulation }: { simulation: Simulation }) {
           <RunSidebarToggle simulation={simulation} mode="postprocessor" />
         </div>
         <div className="results-page__viewport">
-          <Viewport label="Results 3D view">
+          <Viewport label="Results 3D view" canvasId="results-view" shortcuts={RESULTS_SHORTCUTS}>
             <div className="results-overlay">
               <div className="results-overlay__top-left">
                 <ColourMapBar options={attributes} />

@@ -23,7 +23,7 @@ export function OutputObjectsSection({ groups }: { groups: OutputObjectGroups })
   const empty = groups.fluids.length + groups.walls.length + groups.openBoundaries.length === 0
   return (
     <section className="explorer__section" aria-label="Output objects">
-      <h3 className="explorer__heading">Output objects</h3>
+      <h2 className="explorer__heading">Output objects</h2>
       {empty && <p className="explorer__empty">No objects in this output.</p>}
       {groups.fluids.length > 0 && (
         <ObjectGroup title="Fluids">
@@ -57,7 +57,7 @@ export function OutputObjectsSection({ groups }: { groups: OutputObjectGroups })
 function ObjectGroup({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <div className="explorer__group">
-      <h4 className="explorer__subheading">{title}</h4>
+      <h3 className="explorer__subheading">{title}</h3>
       <ul className="explorer__list" aria-label={title}>
         {children}
       </ul>

@@ -81,7 +81,7 @@ export function SensorsSection({
   return (
     <section className="explorer__section" aria-label="Sensors">
       <div className="explorer__section-header">
-        <h3 className="explorer__heading">Sensors</h3>
+        <h2 className="explorer__heading">Sensors</h2>
         <button
           type="button"
           className="icon-button icon-button--small"

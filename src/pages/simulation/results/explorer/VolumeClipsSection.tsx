@@ -61,7 +61,7 @@ export function VolumeClipsSection({
   return (
     <section className="explorer__section" aria-label="Volume clips">
       <div className="explorer__section-header">
-        <h3 className="explorer__heading">Volume clips</h3>
+        <h2 className="explorer__heading">Volume clips</h2>
         <button
           type="button"
           className="icon-button icon-button--small"

@@ -11,6 +11,7 @@ import {
 import { formatSpeed, formatTimelineNumber } from '../resultsModel.ts'
 import { LoopButton, PlayPauseButton } from '../../../../components/PlaybackButtons.tsx'
 import { useSpaceToggle } from '../../../../lib/keyboard.ts'
+import { usePoliteAnnouncement } from '../../../../lib/usePoliteAnnouncement.ts'
 
 /**
  * Calls `run` at most once per interval; the last call inside an interval runs at its end, so a
@@ -60,6 +61,11 @@ function useThrottled<T>(
   }
   return [call, flush]
 }
+
+/** Id of the timeline (the results page's skip link goes there). */
+export const TIMELINE_ID = 'results-timeline'
+/** Playback announces the shown output at most this often (issue 23). */
+export const PLAYBACK_ANNOUNCE_INTERVAL_MS = 1000
 
 /**
  * The timeline at the bottom of the results view: play/pause (also Space, unless a field has
@@ -113,8 +119,17 @@ export function Timeline({ list }: { list: OutputManifestList }) {
   // Space toggles playback unless a field has focus (spec/results.md §2).
   useSpaceToggle(true, togglePlayback)
 
+  const label = current
+    ? `Output ${current.outputNo} · ${formatTimelineNumber(current.timeS)} s`
+    : ''
+  // During playback a screen reader hears the output and time, politely, at most once a second.
+  const announcement = usePoliteAnnouncement(label, playing, PLAYBACK_ANNOUNCE_INTERVAL_MS)
+
   return (
-    <div className="timeline" role="group" aria-label="Timeline">
+    <div className="timeline" role="group" aria-label="Timeline" id={TIMELINE_ID}>
+      <p className="visually-hidden" aria-live="polite" data-testid="playback-announcement">
+        {announcement}
+      </p>
       <PlayPauseButton
         className="timeline__play"
         playing={playing}
@@ -169,7 +184,7 @@ export function Timeline({ list }: { list: OutputManifestList }) {
         onBlur={() => setDragIndex(null)}
       />
       <span className="timeline__label" data-testid="timeline-label">
-        {current ? `Output ${current.outputNo} · ${formatTimelineNumber(current.timeS)} s` : ''}
+        {label}
       </span>
       {last && (
         <span className="timeline__total">

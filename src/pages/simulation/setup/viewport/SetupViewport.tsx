@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { SETUP_MESSAGES } from '../../../../../domain/setupMessages.ts'
 import { ViewChrome } from '../../../../components/viewport/chrome/ViewChrome.tsx'
-import { Viewport } from '../../../../components/viewport/Viewport.tsx'
+import { Viewport, type ShortcutHelp } from '../../../../components/viewport/Viewport.tsx'
 import { viewportEngineAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
 import { SetupSceneSync } from './SetupSceneSync.tsx'
 import './setupViewport.css'
@@ -80,6 +80,11 @@ export function SetupViewOverlay() {
   )
 }
 
+/** The page's own shortcut, listed with the camera keys (spec/setup.md §2). */
+const SETUP_SHORTCUTS: readonly ShortcutHelp[] = [
+  { keys: 'Space', action: 'Play or pause the movements' },
+]
+
 /**
  * The 3D view of the Setup page (spec/setup.md §2 "3D viewport (Setup)"): the engine's setup
  * scene (SetupSceneSync posts the objects, selection, tool and clip, and handles clicks and drags),
@@ -89,7 +94,7 @@ export function SetupViewOverlay() {
 export function SetupViewport({ simulation }: { simulation: Simulation }) {
   return (
     <div className="setup-viewport">
-      <Viewport label="Setup 3D view">
+      <Viewport label="Setup 3D view" shortcuts={SETUP_SHORTCUTS}>
         <ViewChrome clipModeKeys={false} tools={<MeshHealthTool />} />
       </Viewport>
       <SetupViewOverlay />
