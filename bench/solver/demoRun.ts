@@ -11,14 +11,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Part } from '../../domain/parts.ts'
-import {
-  damBreakSettings,
-  demoMaterialProperties,
-  demoParts,
-} from '../../server/setup/demoSetup.ts'
+import { demoRunSetup } from '../../server/setup/demoSetup.ts'
 import { discretize } from '../../solver/discretizer/discretize.ts'
-import type { RunSetup } from '../../solver/setup.ts'
 import { runSimulation } from '../../solver/run/runSimulation.ts'
 import type { RunLogLine } from '../../solver/run/types.ts'
 import { phaseProfile, resetPhaseProfile } from '../../solver/sph/threads.ts'
@@ -28,46 +22,10 @@ function option(name: string, fallback: number): number {
   return at >= 0 ? Number(process.argv[at + 1]) : fallback
 }
 
-/** The demo's setup as the server hands it to a job (solver/setup.ts RunSetup). */
-export function demoRunSetup(endTimeS?: number): RunSetup {
-  const now = new Date(0).toISOString()
-  const settings = damBreakSettings()
-  const parts: Part[] = demoParts().map((part, k) => ({
-    id: k + 1,
-    simulationId: 1,
-    name: part.name,
-    kind: part.component.type,
-    createdAt: now,
-    updatedAt: now,
-    createdBy: null,
-    organizationId: null,
-    seedPoint: null,
-    materialId: part.materialId,
-    component: part.component,
-    appearance: { ...part.appearance, createdAt: now, updatedAt: now },
-    shape: part.shape,
-    hasWarnings: false,
-    warnings: [],
-    meshUrl: null,
-    meshHash: null,
-    pointcloudUrl: null,
-    pointcloudCount: null,
-  }))
-  return {
-    simulationId: 1,
-    settings: endTimeS === undefined ? settings : { ...settings, endTime: endTimeS },
-    materials: [{ id: 0, simulationId: 1, ...demoMaterialProperties(), createdAt: now }],
-    parts,
-    movements: [],
-    meshes: {},
-    sensors: [],
-  }
-}
-
 async function main(): Promise<void> {
   const threads = option('threads', 2)
   const setup = demoRunSetup(
-    process.argv.includes('--endTime') ? option('endTime', 0.2) : undefined,
+    process.argv.includes('--endTime') ? { endTime: option('endTime', 0) } : {},
   )
   const particles = discretize(setup)
   if (particles.errors.length > 0 || particles.fluidCount === 0)

@@ -4,16 +4,22 @@ import { defaultAppearance, defaultComponent, type Part } from '../../domain/par
 import { defaultSettings, type SimulationSettings } from '../../domain/settings.ts'
 import type { Vec3 } from '../../domain/vector.ts'
 import { buildBoxMesh, computeShapeInfo, transformMesh } from '../../solver/geometry/mesh.ts'
+import type { RunSetup } from '../../solver/setup.ts'
 import type { Database } from '../db/schema.ts'
 
 /*
  * The setup of the seeded 'Dam break' demo: a three-dimensional dam break hitting an obstacle, in
  * the manner of SPHERIC Test 2 (Kleefsman et al. 2005, J. Comput. Phys. 206: a water column across
  * a closed tank whose surge hits a box on the floor), sized for a run of about two minutes on 2
- * cores: a low, wide column, 14 particles deep, so the surge reaches the box after about
- * t·√(g/H) = 1.2 and the run ends at 2.4. The column collapses, the surge hits the box at about
- * t = 0.1 s, runs up its face and wraps around it. Sizes sit in one constant so the solver side
- * can tune the run time without touching the seed.
+ * cores: a low, wide column, 14 particles deep. The column collapses, the surge hits the box at
+ * about t = 0.09 s (t·√(g/H) = 0.75), runs up its face, over its top and around it by the end at
+ * 0.14 s. Steps to a given picture go with the distance the surge travels in particle spacings
+ * (dt ∝ h/c0 and c0 ∝ √(gH) like the surge's speed), so the box stands 6 spacings from the
+ * column: with the box 16 spacings away (0.56 m) the surge reached it at 0.16 s and the run of
+ * 0.2 s (433 steps) took 193 s on 2 idle cores; the picture at its end is this run's at 0.14 s
+ * (measured at dp 2 cm: 17–21 particles at the box's face, the surge 0.071–0.073 m up its 0.06 m,
+ * 16–18 past it), in about 300 steps. Sizes sit in one constant so the solver side can tune the
+ * run time without touching the seed.
  */
 
 /** Sizes in m, s, m/s. */
@@ -25,16 +31,16 @@ export const DEMO_DAM_BREAK = {
   depth: 0.38,
   tankLength: 1,
   tankHeight: 0.28,
-  /** The obstacle: a box on the floor, centred across the tank, 0.16 m after the column. */
-  obstacleMin: [0.56, 0.13, 0] as const,
+  /** The obstacle: a box on the floor, centred across the tank, 0.06 m after the column. */
+  obstacleMin: [0.46, 0.13, 0] as const,
   obstacleSize: [0.06, 0.12, 0.06] as const,
   /**
    * 40 × 38 × 14 = 21,280 fluid particles (every size above is a whole number of 2 cm cells, so
    * coarser copies of the demo at 2 cm fill exactly too: 2,660 fluid particles).
    */
   particleDiameter: 0.01,
-  /** About 450 steps of the dual-step RK4 at c0 = 11.7 m/s. */
-  endTime: 0.2,
+  /** About 300 steps of the dual-step RK4 at c0 = 11.7 m/s. */
+  endTime: 0.14,
   outputTimeInterval: 0.01,
   /**
    * The material's speed of sound: the default floor, so the solver's own rule 10·√(g·H) =
@@ -180,4 +186,45 @@ export async function seedDamBreakSetup(
         updated_at: nowIso,
       })
       .execute()
+}
+
+/**
+ * The demo's setup as the server hands it to a job (solver/setup.ts RunSetup), for runs outside
+ * the server (bench/solver/demoRun.ts, the demo's tests); `overrides` change its settings.
+ */
+export function demoRunSetup(
+  overrides: Partial<Pick<SimulationSettings, 'endTime' | 'particleDiameter'>> = {},
+): RunSetup {
+  const now = new Date(0).toISOString()
+  const settings = damBreakSettings()
+  const parts: Part[] = demoParts().map((part, k) => ({
+    id: k + 1,
+    simulationId: 1,
+    name: part.name,
+    kind: part.component.type,
+    createdAt: now,
+    updatedAt: now,
+    createdBy: null,
+    organizationId: null,
+    seedPoint: null,
+    materialId: part.materialId,
+    component: part.component,
+    appearance: { ...part.appearance, createdAt: now, updatedAt: now },
+    shape: part.shape,
+    hasWarnings: false,
+    warnings: [],
+    meshUrl: null,
+    meshHash: null,
+    pointcloudUrl: null,
+    pointcloudCount: null,
+  }))
+  return {
+    simulationId: 1,
+    settings: { ...settings, ...overrides },
+    materials: [{ id: 0, simulationId: 1, ...demoMaterialProperties(), createdAt: now }],
+    parts,
+    movements: [],
+    meshes: {},
+    sensors: [],
+  }
 }
