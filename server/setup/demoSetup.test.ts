@@ -31,13 +31,14 @@ describe('the seeded demo (issue 12 item 6)', () => {
     )
     try {
       solver.runUntil(DEMO_DAM_BREAK.endTime)
-      const { arrays, count } = solverInternals(solver)
+      const internals = solverInternals(solver)
+      const arrays = internals.arrays
       const [x0, y0] = DEMO_DAM_BREAK.obstacleMin
       const [sx, sy, sz] = DEMO_DAM_BREAK.obstacleSize
       let atFace = 0
       let top = 0
       let past = 0
-      for (let i = 0; i < count(); i++) {
+      for (let i = 0; i < internals.count(); i++) {
         if (arrays.kind[i] !== FLUID) continue
         const x = arrays.posX[i]!
         const y = arrays.posY[i]!
