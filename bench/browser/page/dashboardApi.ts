@@ -22,7 +22,7 @@ export interface DashboardRunResult {
   drawsPerUpdate: number[]
   /** When each refresh reached the cache (performance.now(), ms). */
   refreshStartsMs: number[]
-  /** Duration of each chart.js draw (beforeDraw to afterDraw), ms. */
+  /** Duration of each chart.js update and draw in the chart worker, ms. */
   drawMs: number[]
   /** Points drawn by the first tile after the last refresh. */
   pointsDrawn: number

@@ -3,15 +3,16 @@
  * view of graph tiles reading the run's log graphs from the react-query cache, as on the Monitor
  * page. A refresh fetches the next reply of GET /simulations/{id}/log_graphs (written by the bench
  * as the server computes it), parses and validates it as callApi does, and puts it in the cache the
- * way the 10 s poll (useLogGraphsQuery) does; every tile redraws its chart.js chart.
+ * way the 10 s poll (useLogGraphsQuery) does; every tile posts its points to the chart worker,
+ * where chart.js redraws it.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { Chart as ChartJS } from 'chart.js'
 import { createRoot } from 'react-dom/client'
 import { defaultGraphSettings, LOG_GRAPHS, type DashboardView } from '../../../domain/dashboards.ts'
 import type { Simulation } from '../../../domain/projects.ts'
 import * as v from 'valibot'
 import { LogGraphsSchema } from '../../../domain/logGraphs.ts'
+import { onGraphChartReport } from '../../../src/pages/simulation/dashboard/chartWorker.ts'
 import { logGraphsKey } from '../../../src/pages/simulation/dashboard/dashboardQueries.ts'
 import { DashboardGrid } from '../../../src/pages/simulation/dashboard/DashboardGrid.tsx'
 import type { TileContext } from '../../../src/pages/simulation/dashboard/DashboardTiles.tsx'
@@ -43,20 +44,15 @@ async function refreshLogGraphs(url: string): Promise<void> {
   queryClient.setQueryData(LOG_GRAPHS_KEY, parsed.output)
 }
 
+// Charts draw in the chart worker, which reports each draw with its chart.js time.
 let draws = 0
-let drawStartMs = 0
 const drawMs: number[] = []
 const drawListeners = new Set<() => void>()
-ChartJS.register({
-  id: 'diveBenchDashboardDraws',
-  beforeDraw() {
-    drawStartMs = performance.now()
-  },
-  afterDraw() {
-    drawMs.push(performance.now() - drawStartMs)
-    draws++
-    for (const listener of drawListeners) listener()
-  },
+onGraphChartReport((report) => {
+  if (report.type !== 'drawn') return
+  drawMs.push(report.durationMs)
+  draws++
+  for (const listener of drawListeners) listener()
 })
 
 let tileCount = 0

@@ -2,13 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { defaultGraphSettings } from '../../../../domain/dashboards.ts'
 import type { LogGraphs } from '../../../../domain/logGraphs.ts'
 import type { SensorSeries } from '../../../../domain/sensorSampling.ts'
-import {
-  drawablePoints,
-  graphChartOptions,
-  logGraphSeries,
-  sensorGraphSeries,
-  thinPoints,
-} from './graphData.ts'
+import { drawablePoints, logGraphSeries, sensorGraphSeries, thinPoints } from './graphData.ts'
+import { graphChartOptions } from '../../../../engine/dashboard/graphChart.ts'
 
 /** Log graphs as GET /simulations/{id}/log_graphs sends them: time in s, progress 0 … 1. */
 const GRAPHS: LogGraphs = {

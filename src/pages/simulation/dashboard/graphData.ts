@@ -1,4 +1,3 @@
-import type { ChartOptions } from 'chart.js'
 import {
   LOG_GRAPH_LABELS,
   type GraphSettings,
@@ -7,7 +6,6 @@ import {
 } from '../../../../domain/dashboards.ts'
 import { thinIndices, type LogGraphs } from '../../../../domain/logGraphs.ts'
 import type { SensorSeries } from '../../../../domain/sensorSampling.ts'
-import { formatNumber } from '../../../../domain/units.ts'
 
 /*
  * What a graph tile draws, from the run's log graphs (GET /simulations/{id}/log_graphs), a
@@ -145,46 +143,4 @@ export function thinPoints(points: readonly GraphPoint[], maxPoints: number): Gr
     maxPoints,
   )
   return kept.map((i) => points[i]).filter((p): p is GraphPoint => p !== undefined)
-}
-
-/** Tick labels as people write numbers (formatNumber, 6 significant digits). */
-function tickLabel(value: number | string): string {
-  return typeof value === 'number' ? formatNumber(value, 6) : value
-}
-
-/**
- * chart.js options of a graph tile: a linear x axis, a linear or logarithmic y axis (logValues),
- * each with the tile's manual range unless automatic. No animation: a refresh every 10 s redraws
- * once, without frames of tweening on the main thread.
- */
-export function graphChartOptions(
-  settings: GraphSettings,
-  series: Pick<GraphSeries, 'xTitle' | 'yTitle'>,
-): ChartOptions<'line'> {
-  const manual = (auto: boolean, min: number | null, max: number | null) =>
-    auto ? {} : { ...(min !== null && { min }), ...(max !== null && { max }) }
-  return {
-    animation: false,
-    responsive: true,
-    maintainAspectRatio: false,
-    parsing: false,
-    normalized: true,
-    spanGaps: true,
-    plugins: { legend: { display: false }, tooltip: { enabled: true } },
-    elements: { point: { radius: 0, hitRadius: 6 }, line: { borderWidth: 2 } },
-    scales: {
-      x: {
-        type: 'linear',
-        title: { display: true, text: series.xTitle },
-        ticks: { callback: tickLabel, maxTicksLimit: 6 },
-        ...manual(settings.xAuto, settings.xMin, settings.xMax),
-      },
-      y: {
-        type: settings.logValues ? 'logarithmic' : 'linear',
-        title: { display: true, text: series.yTitle },
-        ticks: { callback: tickLabel, maxTicksLimit: 6 },
-        ...manual(settings.yAuto, settings.yMin, settings.yMax),
-      },
-    },
-  }
 }

@@ -1,67 +1,50 @@
-import {
-  Chart as ChartJS,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PointElement,
-  Tooltip,
-  type ChartData,
-} from 'chart.js'
-import { useEffect, useMemo, useState } from 'react'
-import { flushSync } from 'react-dom'
-import { Line } from 'react-chartjs-2'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { graphSettingsErrors, type GraphSettings } from '../../../../../domain/dashboards.ts'
 import { LOG_GRAPH_POINTS } from '../../../../../domain/logGraphs.ts'
 import { Dialog } from '../../../../components/Dialog.tsx'
-import { enqueueChartUpdate } from '../chartQueue.ts'
+import {
+  attachGraphChart,
+  CHARTS_OFF_THREAD,
+  chartSizeOf,
+  detachGraphChart,
+  drawGraphChart,
+  resizeGraphChart,
+} from '../chartWorker.ts'
 import {
   buildGraphSeries,
   drawablePoints,
-  graphChartOptions,
   thinPoints,
   type GraphInput,
   type GraphPoint,
   type GraphSeries,
 } from '../graphData.ts'
 
-ChartJS.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Tooltip)
-
-const LINE_COLOUR = '#2D69B2'
 /**
  * Points a tile draws at most: a 6-column tile is about 750 px wide, a bucket's low and high every
- * 2.5 px. chart.js makes an element per point: 1,500 points in each of 12 tiles made every refresh
- * a main-thread long task (bench/browser/dashboard.bench.ts).
+ * 2.5 px (the server thins the log graphs to as many).
  */
 const MAX_DRAWN_POINTS = LOG_GRAPH_POINTS
 
-interface DrawnGraph {
-  settings: GraphSettings
-  input: GraphInput
-  series: GraphSeries
-  points: GraphPoint[]
-}
-
 /** The series and the points a chart draws (thinned, without what a log axis cannot place). */
-function drawnGraph(settings: GraphSettings, input: GraphInput): DrawnGraph {
-  const series = buildGraphSeries(settings, input)
+function drawnGraph(settings: GraphSettings, input: GraphInput) {
+  const series: GraphSeries = buildGraphSeries(settings, input)
   const points = thinPoints(drawablePoints(series.points, settings.logValues), MAX_DRAWN_POINTS)
-  return { settings, input, series, points }
+  return { series, points }
 }
 
-/** True when this browser gives canvases a 2D context (chart.js draws nothing without one). */
-function canDrawCharts(): boolean {
-  try {
-    return document.createElement('canvas').getContext('2d') !== null
-  } catch {
-    return false
-  }
+function flatten(points: readonly GraphPoint[]): Float64Array {
+  const flat = new Float64Array(points.length * 2)
+  points.forEach((point, i) => {
+    flat[2 * i] = point.x
+    flat[2 * i + 1] = point.y
+  })
+  return flat
 }
-const CHARTS_DRAWABLE = typeof document !== 'undefined' && canDrawCharts()
 
 /**
- * A graph tile's chart: the series drawn with chart.js, a count of its points for readers (and
- * tests: `data-points`), or what is missing when there is nothing to draw.
+ * A graph tile's chart: the series drawn by chart.js in the chart worker on this tile's canvas
+ * (the main thread only posts points), a count of its points for readers (and tests:
+ * `data-points`), or what is missing when there is nothing to draw.
  */
 export function GraphChart({
   settings,
@@ -72,51 +55,39 @@ export function GraphChart({
   input: GraphInput
   emptyText: string
 }) {
-  const [shown, setShown] = useState(() => drawnGraph(settings, input))
+  const { series, points } = useMemo(() => drawnGraph(settings, input), [settings, input])
+  const holderRef = useRef<HTMLDivElement>(null)
+  const [chartId, setChartId] = useState<number | null>(null)
+  // A canvas of our own per attachment: a canvas is handed to the worker only once.
   useEffect(() => {
-    if (shown.input === input && shown.settings === settings) return
-    // flushSync: this chart's series, render and chart.js update happen in this task, not with
-    // the next tiles' in one long task at every refresh.
-    return enqueueChartUpdate(() => flushSync(() => setShown(drawnGraph(settings, input))))
-  }, [input, settings, shown])
-  const { series, points } = shown
-  const data = useMemo<ChartData<'line', { x: number; y: number }[]>>(
-    () => ({
-      datasets: [
-        {
-          label: series.yTitle,
-          data: points,
-          borderColor: LINE_COLOUR,
-          backgroundColor: LINE_COLOUR,
-        },
-      ],
-    }),
-    [points, series.yTitle],
-  )
+    const holder = holderRef.current
+    if (!holder || !CHARTS_OFF_THREAD) return
+    const canvas = document.createElement('canvas')
+    canvas.setAttribute('aria-hidden', 'true')
+    holder.append(canvas)
+    const id = attachGraphChart(canvas, chartSizeOf(holder))
+    setChartId(id)
+    const observer = new ResizeObserver(() => resizeGraphChart(id, chartSizeOf(holder)))
+    observer.observe(holder)
+    return () => {
+      observer.disconnect()
+      detachGraphChart(id)
+      canvas.remove()
+      setChartId(null)
+    }
+  }, [])
   const { xTitle, yTitle } = series
-  const shownSettings = shown.settings
-  // Options change only with the settings or titles: new options make chart.js lay out again.
-  const options = useMemo(
-    () => graphChartOptions(shownSettings, { xTitle, yTitle }),
-    [shownSettings, xTitle, yTitle],
-  )
-  const summary =
-    points.length === 0
-      ? emptyText
-      : `${points.length} points, ${series.yTitle} against ${series.xTitle}`
+  useEffect(() => {
+    if (chartId === null) return
+    drawGraphChart(chartId, { points: flatten(points), settings, xTitle, yTitle })
+  }, [chartId, points, settings, xTitle, yTitle])
+  const empty = points.length === 0
   return (
     <div className="dashboard-graph" data-points={points.length}>
-      {points.length === 0 ? (
-        <p className="placeholder__text">{emptyText}</p>
-      ) : (
-        <>
-          {CHARTS_DRAWABLE && (
-            <div className="dashboard-graph__canvas">
-              <Line data={data} options={options} updateMode="none" aria-hidden="true" />
-            </div>
-          )}
-          <p className="visually-hidden">{summary}</p>
-        </>
+      {empty && <p className="placeholder__text">{emptyText}</p>}
+      <div className="dashboard-graph__canvas" ref={holderRef} hidden={empty} />
+      {!empty && (
+        <p className="visually-hidden">{`${points.length} points, ${yTitle} against ${xTitle}`}</p>
       )}
     </div>
   )
