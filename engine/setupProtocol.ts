@@ -26,6 +26,8 @@ export const SETUP_OBJECT_KINDS = [
   'volume_clip',
   'refinement',
   'calc_domain',
+  'air_drag_domain',
+  'periodic_boundary',
 ] as const
 /** One kind of setup object. */
 export type SetupObjectKind = (typeof SETUP_OBJECT_KINDS)[number]
@@ -43,12 +45,15 @@ export type SetupTool = (typeof SETUP_TOOLS)[number]
  *   clip and refinement meshes are placed already (identity transform).
  * - `box`: an axis-aligned box drawn as edges (the calculation domain, 'Deletion Boundary').
  * - `point`: a marker (a point sensor).
+ * - `lines`: line segments, world metres, x y z of each end in turn (the air drag grid, the
+ *   periodic boundary's slice); a box around them is what picks it.
  * - `none`: nothing to draw (an empty part).
  */
 export type SetupGeometry =
   | { type: 'mesh'; url: string; hash: string }
   | { type: 'box'; min: Vec3; max: Vec3 }
   | { type: 'point'; position: Vec3 }
+  | { type: 'lines'; positions: readonly number[] }
   | { type: 'none' }
 
 /** Placement of a part's own-coordinate mesh: x ↦ translation + R(rotationDeg, XYZ) · (scale ⊙ x). */

@@ -33,6 +33,7 @@ import {
   createSprite,
   disposeObject,
   writeBoxEdges,
+  writeSegments,
   type FlatLines,
 } from './setupShapes.ts'
 import { MESH_HEALTH_COLOURS, SetupSurface } from './SetupSurface.ts'
@@ -252,16 +253,25 @@ export class SetupNode {
 
   #updateBox(look: NodeLook, colour: string): void {
     const geometry = look.view.geometry
-    if (geometry.type !== 'box') {
+    const size =
+      geometry.type === 'box' ? 72 : geometry.type === 'lines' ? geometry.positions.length : 0
+    if (
+      size === 0 ||
+      (this.#box !== null && this.#box.geometry.getAttribute('position').array.length !== size)
+    ) {
       disposeObject(this.#box)
       this.#box = null
-      return
+      if (size === 0) return
     }
     if (this.#box === null) {
-      this.#box = createSegments(new Float32Array(72), createFlatMaterial(this.#shared, { colour }))
+      this.#box = createSegments(
+        new Float32Array(size),
+        createFlatMaterial(this.#shared, { colour }),
+      )
       this.pose.add(this.#box)
     }
-    writeBoxEdges(this.#box.geometry, geometry)
+    if (geometry.type === 'box') writeBoxEdges(this.#box.geometry, geometry)
+    if (geometry.type === 'lines') writeSegments(this.#box.geometry, geometry.positions)
     this.#box.visible = look.view.appearance.visible
     setColour(this.#box.material, colour)
   }

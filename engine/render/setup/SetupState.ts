@@ -120,6 +120,7 @@ export class SetupState {
     const geometry = view.geometry
     let own: Bounds | null = null
     if (geometry.type === 'box') own = { min: [...geometry.min], max: [...geometry.max] }
+    if (geometry.type === 'lines') own = boundsOfPositions(geometry.positions)
     if (geometry.type === 'point')
       own = { min: [...geometry.position], max: [...geometry.position] }
     const mesh = this.resources.get(id, 'mesh')
@@ -192,6 +193,8 @@ export class SetupState {
       const geometry = view.geometry
       if (geometry.type === 'point') markers.push({ id, position: [...geometry.position] })
       if (geometry.type === 'box') boxes.push({ id, min: geometry.min, max: geometry.max })
+      const lines = geometry.type === 'lines' ? boundsOfPositions(geometry.positions) : null
+      if (lines !== null) boxes.push({ id, ...lines })
       const mesh = this.resources.get(id, 'mesh')
       if (geometry.type !== 'mesh' || mesh === null || mesh.bvh === null) continue
       const world = this.worldOf(id)
@@ -209,4 +212,18 @@ export class SetupState {
       boxes,
     })
   }
+}
+
+/** The box around line segment ends (x y z each); null for none. */
+function boundsOfPositions(positions: readonly number[]): Bounds | null {
+  if (positions.length < 3) return null
+  const min: Vec3 = [Infinity, Infinity, Infinity]
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity]
+  for (let i = 0; i + 2 < positions.length; i += 3)
+    for (let axis = 0; axis < 3; axis++) {
+      const value = positions[i + axis]!
+      min[axis] = Math.min(min[axis]!, value)
+      max[axis] = Math.max(max[axis]!, value)
+    }
+  return { min, max }
 }

@@ -15,6 +15,8 @@ export function geometryKey(geometry: SetupGeometry): string {
       return `box:${geometry.min.join()}:${geometry.max.join()}`
     case 'point':
       return `point:${geometry.position.join()}`
+    case 'lines':
+      return `lines:${geometry.positions.join()}`
     case 'none':
       return 'none'
   }

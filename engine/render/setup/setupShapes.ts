@@ -58,6 +58,13 @@ export function writeBoxEdges(
   attribute.needsUpdate = true
 }
 
+/** Writes line segment ends (x y z each) into a segments geometry of the same length. */
+export function writeSegments(geometry: BufferGeometry, positions: readonly number[]): void {
+  const attribute = geometry.getAttribute('position') as BufferAttribute
+  ;(attribute.array as Float32Array).set(positions)
+  attribute.needsUpdate = true
+}
+
 /** Line segments over a mesh's edges (three per triangle), sharing its position attribute. */
 export function createWireframe(mesh: BufferGeometry, shared: SetupUniforms): FlatLines {
   const triangles = mesh.index?.array ?? new Uint32Array(0)

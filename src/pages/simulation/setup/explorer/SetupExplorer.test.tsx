@@ -64,7 +64,7 @@ describe('object explorer', () => {
     expect(entry('Oil')).toBeTruthy()
     expect(entry('Probe')).toBeTruthy()
     expect(entry('Deletion Boundary')).toBeTruthy()
-    // The periodic boundary and the air drag domain are shown but cannot be selected.
+    // The periodic boundary and the air drag domain are shown, not selectable while not defined.
     expect(screen.getByText('Periodic Boundary').closest('button')).toBeNull()
     expect(screen.getByText('Air Drag Domain').closest('button')).toBeNull()
     expect(screen.queryByText(EMPTY_SETUP_MESSAGE)).toBeNull()

@@ -10,9 +10,12 @@ import {
   useCalcDomainQuery,
   useMaterialsQuery,
   usePartsQuery,
+  useSettingsQuery,
   useSetupSensorsQuery,
   useSetupVolumeClipsQuery,
 } from '../queries/setupQueries.ts'
+import { DeleteSetupObject } from '../objects/DeleteSetupObject.tsx'
+import { usePeriodicsQuery, useRefinementsQuery } from '../objects/objectQueries.ts'
 import { parseObjectId, setupSelectionAtom } from '../state/setupAtoms.ts'
 import { ExplorerRow, type RowControls } from './ExplorerRow.tsx'
 import {
@@ -45,6 +48,9 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
   const sensors = useSetupSensorsQuery(simulation.id)
   const clips = useSetupVolumeClipsQuery(simulation.id)
   const calcDomain = useCalcDomainQuery(simulation.id)
+  const refinementZones = useRefinementsQuery(simulation.id)
+  const periodics = usePeriodicsQuery(simulation.id)
+  const settings = useSettingsQuery(simulation.id).data?.settings ?? simulation.settings
   const discretization = useDiscretizationMessages(simulation.id).byPart
   const setup = useSetupEditable()
   const [selection, setSelection] = useAtom(setupSelectionAtom)
@@ -67,9 +73,20 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
         sensors: sensors.data ?? [],
         volumeClips: clips.data ?? [],
         calcDomain: calcDomain.data,
-        airDrag: simulation.settings.airDrag,
+        airDrag: settings.airDrag,
+        refinementZones: refinementZones.data ?? [],
+        periodic: periodics.data?.[0] ?? null,
       }),
-    [parts.data, materials.data, sensors.data, clips.data, calcDomain.data, simulation.settings],
+    [
+      parts.data,
+      materials.data,
+      sensors.data,
+      clips.data,
+      calcDomain.data,
+      settings.airDrag,
+      refinementZones.data,
+      periodics.data,
+    ],
   )
   const ordered = useMemo(() => orderedEntries(sections).map((e) => e.id), [sections])
 
@@ -122,6 +139,16 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
   const noParts = parts.isSuccess && parts.data.length === 0
 
   const partRow = (entry: (typeof sections.refinements)[number]) => {
+    if (parseObjectId(entry.id).kind === 'refinement')
+      return (
+        <ExplorerRow key={entry.id} entry={entry} controls={controls}>
+          <DeleteSetupObject
+            simulation={simulation}
+            entry={entry}
+            onDeleted={() => deselect(entry.id)}
+          />
+        </ExplorerRow>
+      )
     const part = partOf(entry)
     return part ? (
       <PartRow
@@ -206,6 +233,11 @@ export function SetupExplorer({ simulation }: { simulation: Simulation }) {
                 simulation={simulation}
                 entry={entry}
                 active={calcDomain.data?.active ?? false}
+                onDeleted={() => deselect(entry.id)}
+              />
+              <DeleteSetupObject
+                simulation={simulation}
+                entry={entry}
                 onDeleted={() => deselect(entry.id)}
               />
             </ExplorerRow>

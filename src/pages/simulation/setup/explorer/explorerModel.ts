@@ -1,5 +1,5 @@
 import type { Material } from '../../../../../domain/materials.ts'
-import type { Sensor, VolumeClip } from '../../../../../domain/meshes.ts'
+import type { Refinement, Sensor, VolumeClip } from '../../../../../domain/meshes.ts'
 import { PART_MESSAGES, type Part } from '../../../../../domain/parts.ts'
 import type { CalcDomain } from '../../../../../domain/rest/setupRoutes.ts'
 import { objectId, type SetupObjectId } from '../state/setupAtoms.ts'
@@ -44,8 +44,6 @@ export const SPECIAL_ITEM_NAMES = {
 
 /** Status of a single item the setup does not have. */
 export const NOT_DEFINED = 'Not defined'
-/** Why the periodic boundary and the air drag domain cannot be opened here. */
-export const NO_SERVER_API_REASON = 'This server cannot store it yet.'
 /** Shown in the refinements section while there are none. */
 export const NO_REFINEMENTS = 'None'
 
@@ -78,8 +76,12 @@ export interface ExplorerInput {
   sensors: readonly Sensor[]
   volumeClips: readonly VolumeClip[]
   calcDomain: CalcDomain | undefined
-  /** simulation.settings.airDrag: air drag is switched on (its domain has no API here). */
+  /** simulation.settings.airDrag: air drag is switched on (its domain is then listed). */
   airDrag: boolean
+  /** Refinement zones (GET /simulations/{id}/refinements). */
+  refinementZones?: readonly Pick<Refinement, 'id' | 'name'>[]
+  /** The periodic boundary, when the setup has one. */
+  periodic?: { id: number } | null
 }
 
 const entry = (id: SetupObjectId, name: string, status: string | null = null): ExplorerEntry => ({
@@ -99,6 +101,8 @@ export function explorerSections(input: ExplorerInput): ExplorerSections {
     if (role === 'refinement') refinements.push(row)
     else parts[role].push(row)
   }
+  for (const zone of input.refinementZones ?? [])
+    refinements.push(entry(objectId('refinement', zone.id), zone.name))
   const domainActive = input.calcDomain?.active ?? false
   return {
     coordinateSystem: entry('coordinate_system', SPECIAL_ITEM_NAMES.coordinate_system),
@@ -112,14 +116,14 @@ export function explorerSections(input: ExplorerInput): ExplorerSections {
       {
         id: 'periodic_boundary',
         name: SPECIAL_ITEM_NAMES.periodic_boundary,
-        selectable: false,
-        status: NOT_DEFINED,
+        selectable: Boolean(input.periodic),
+        status: input.periodic ? 'Active' : NOT_DEFINED,
       },
       {
         id: 'air_drag_domain',
         name: SPECIAL_ITEM_NAMES.air_drag_domain,
-        selectable: false,
-        status: input.airDrag ? 'Air drag on, no domain' : NOT_DEFINED,
+        selectable: input.airDrag,
+        status: input.airDrag ? 'Active' : NOT_DEFINED,
       },
     ],
   }

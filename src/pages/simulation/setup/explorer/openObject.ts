@@ -20,8 +20,8 @@ export type OpenTarget = { form: SideForm } | { dialog: SetupObjectDialog } | nu
 /**
  * What a double click (explorer or view), Enter or an Input Validation item opens for an object:
  * a part's form at `folder` (Geometry by default), a material's form, the coordinate system's and
- * the deletion boundary's small forms, a sensor's or volume clip's dialog. Refinements, the
- * periodic boundary and the air drag domain have nothing to open here.
+ * the deletion boundary's, the air drag domain's and the periodic boundary's small forms, a
+ * refinement zone's form, a sensor's or volume clip's dialog.
  */
 export function openTargetOf(id: SetupObjectId, folder: PartFolder = 'geometry'): OpenTarget {
   const { kind, id: numericId } = parseObjectId(id)
@@ -36,6 +36,12 @@ export function openTargetOf(id: SetupObjectId, folder: PartFolder = 'geometry')
       return { form: { kind: 'coordinateSystem' } }
     case 'calc_domain':
       return { form: { kind: 'calcDomain' } }
+    case 'air_drag_domain':
+      return { form: { kind: 'airDragDomain' } }
+    case 'periodic_boundary':
+      return { form: { kind: 'periodicBoundary' } }
+    case 'refinement':
+      return numericId === null ? null : { form: { kind: 'refinement', refinementId: numericId } }
     case 'sensor':
       return numericId === null ? null : { dialog: { kind: 'sensor', sensorId: numericId } }
     case 'volume_clip':

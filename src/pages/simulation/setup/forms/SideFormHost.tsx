@@ -3,11 +3,12 @@ import { createElement, useId, type ComponentType } from 'react'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { IconClose } from '../../../../components/icons.tsx'
 import { BIG_SIDE_FORMS, sideFormAtom, type SideForm } from '../state/setupAtoms.ts'
+import { SETUP_OBJECT_FORMS } from '../objects/objectForms.ts'
 import { MOTION_FORMS } from './motionForms.ts'
 import { PROPERTY_FORMS } from './propertyForms.ts'
 import { SIDE_FORM_TITLES, type SideFormProps, type SideFormRegistry } from './registry.ts'
 
-const FORMS: SideFormRegistry = { ...PROPERTY_FORMS, ...MOTION_FORMS }
+const FORMS: SideFormRegistry = { ...PROPERTY_FORMS, ...MOTION_FORMS, ...SETUP_OBJECT_FORMS }
 
 /** The open side form beside the explorer (big forms wide, small forms narrow), with Close. */
 export function SideFormHost({ simulation }: { simulation: Simulation }) {

@@ -22,6 +22,7 @@ export const SIDE_FORM_TITLES: Record<SideFormKind, string> = {
   calcDomain: 'Deletion Boundary',
   airDragDomain: 'Air Drag Domain',
   periodicBoundary: 'Periodic Boundary',
+  refinement: 'Refinement Zone',
   settings: 'Settings',
   physics: 'Physics',
 }

@@ -68,6 +68,7 @@ export type SideForm =
   | { kind: 'calcDomain' }
   | { kind: 'airDragDomain' }
   | { kind: 'periodicBoundary' }
+  | { kind: 'refinement'; refinementId: number }
   | { kind: 'settings' }
   | { kind: 'physics' }
 /** One side form kind. */
@@ -101,8 +102,7 @@ movementPlaybackAtom.debugLabel = 'movementPlaybackAtom'
 
 /** The sensor or volume clip dialog open over the Setup view (the results explorer's dialogs); id null: adding. */
 export type SetupObjectDialog =
-  | { kind: 'sensor'; sensorId: number | null }
-  | { kind: 'volumeClip'; clipId: number | null }
+  { kind: 'sensor'; sensorId: number | null } | { kind: 'volumeClip'; clipId: number | null }
 
 /** The open sensor or volume clip dialog (null: none). */
 export const setupObjectDialogAtom = atom<SetupObjectDialog | null>(null)

@@ -15,6 +15,8 @@ import {
   setupToolAtom,
   sideFormAtom,
 } from '../state/setupAtoms.ts'
+import { usePeriodicsQuery, useRefinementsQuery } from '../objects/objectQueries.ts'
+import { useAddSetupObject } from '../objects/useAddSetupObject.ts'
 import { AddMenu } from './AddMenu.tsx'
 import {
   addMenuEntries,
@@ -99,11 +101,19 @@ export function SetupToolbar({ simulation }: { simulation: Simulation }) {
   const [form, setForm] = useAtom(sideFormAtom)
   const setDialog = useSetAtom(setupObjectDialogAtom)
   const createDomain = useUpdateCalcDomainMutation(simulation.id)
+  const periodics = usePeriodicsQuery(simulation.id).data ?? []
+  const zones = useRefinementsQuery(simulation.id).data ?? []
+  const addObject = useAddSetupObject(
+    simulation,
+    parts,
+    zones.map((z) => z.name),
+  )
   const entries = addMenuEntries({
     setup,
     state: simulation.state,
     settings,
     calcDomainActive: calcDomain?.active ?? settings.calcDomainActive,
+    periodicExists: periodics.length > 0,
   })
   const selected = selectedParts(selection, parts)
   const folders = selected.length > 0 ? folderStates(selected) : []
@@ -111,6 +121,7 @@ export function SetupToolbar({ simulation }: { simulation: Simulation }) {
   const onAdd = (key: AddEntryKey) => {
     const next = formOfAddEntry(key)
     if (next) setForm(next)
+    else if (addObject(key)) return
     else if (key === 'sensor') setDialog({ kind: 'sensor', sensorId: null })
     else if (key === 'volume_clip') setDialog({ kind: 'volumeClip', clipId: null })
     else if (key === 'domain_boundary')

@@ -60,12 +60,11 @@ describe('Add menu', () => {
     })
   })
 
-  it('says why the entries this server cannot store are off', () => {
-    expect(reasons(EDITABLE)).toMatchObject({
-      refinement: ADD_DISABLED_REASONS.refinementNoApi,
-      air_drag: ADD_DISABLED_REASONS.airDragNoApi,
-      periodic: ADD_DISABLED_REASONS.periodicNoApi,
-    })
+  it('enables refinement zones, air drag and the periodic boundary until one exists', () => {
+    expect(reasons(EDITABLE)).toMatchObject({ refinement: null, air_drag: null, periodic: null })
+    expect(reasons({ ...EDITABLE, periodicExists: true }).periodic).toBe(
+      ADD_DISABLED_REASONS.periodicExists,
+    )
   })
 
   it('disables refinement zones and air drag with multiphase on', () => {

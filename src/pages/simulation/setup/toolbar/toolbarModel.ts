@@ -52,12 +52,10 @@ export const ADD_ENTRY_LABELS: Record<AddEntryKey, string> = {
 /** Why an Add menu entry is disabled (the tooltip). */
 export const ADD_DISABLED_REASONS = {
   refinementMultiphase: SETTINGS_MESSAGES.multiphaseRefinement,
-  refinementNoApi: 'Refinement zones cannot be stored by this server yet.',
   domainBoundaryExists: 'A deletion boundary already exists.',
   airDragMultiphase: SETTINGS_MESSAGES.multiphaseAirDrag,
   airDragActive: 'Air drag is already active.',
-  airDragNoApi: 'Air drag domains cannot be stored by this server yet.',
-  periodicNoApi: 'Periodic boundaries cannot be stored by this server yet.',
+  periodicExists: 'The periodic boundary already exists.',
 } as const
 
 /** One entry of the Add menu and why it cannot be used (null: it can). */
@@ -75,14 +73,16 @@ export interface AddMenuContext {
   settings: { multiphase: boolean; airDrag: boolean }
   /** A deletion boundary (calculation domain) is active. */
   calcDomainActive: boolean
+  /** The setup has its periodic boundary. */
+  periodicExists?: boolean
 }
 
 /**
  * The Add menu (spec/setup.md §2): parts (Solid, Fluid, Inlet Outlet) while the setup is editable;
- * Refinement Zone not with multiphase on (and not stored by this server); Sensor and Volume Clip not
- * while the simulation is running or scheduled; Domain Boundary not when one exists; Air drag not
- * with multiphase on or when already active (and not stored by this server); Periodic Boundary not
- * stored by this server; Physics and Settings always (their forms show the lock).
+ * Refinement Zone not with multiphase on; Sensor and Volume Clip not while the simulation is
+ * running or scheduled; Domain Boundary not when one exists; Air drag not with multiphase on or
+ * when already active; Periodic Boundary not when one exists; Physics and Settings always (their
+ * forms show the lock).
  */
 export function addMenuEntries(context: AddMenuContext): AddEntry[] {
   const locked = context.setup.editable ? null : context.setup.reason
@@ -92,9 +92,7 @@ export function addMenuEntries(context: AddMenuContext): AddEntry[] {
     inlet_outlet: locked,
     refinement:
       locked ??
-      (canAddRefinement(context.settings)
-        ? ADD_DISABLED_REASONS.refinementNoApi
-        : ADD_DISABLED_REASONS.refinementMultiphase),
+      (canAddRefinement(context.settings) ? null : ADD_DISABLED_REASONS.refinementMultiphase),
     sensor: sensorEditBlocker(context, context.setup),
     volume_clip: sensorEditBlocker(context, context.setup),
     domain_boundary:
@@ -105,11 +103,11 @@ export function addMenuEntries(context: AddMenuContext): AddEntry[] {
     air_drag:
       locked ??
       (canEnableAirDrag(context.settings)
-        ? ADD_DISABLED_REASONS.airDragNoApi
+        ? null
         : context.settings.multiphase
           ? ADD_DISABLED_REASONS.airDragMultiphase
           : ADD_DISABLED_REASONS.airDragActive),
-    periodic: locked ?? ADD_DISABLED_REASONS.periodicNoApi,
+    periodic: locked ?? (context.periodicExists ? ADD_DISABLED_REASONS.periodicExists : null),
     physics: null,
     settings: null,
   }

@@ -19,6 +19,7 @@ import {
 } from '../queries/setupQueries.ts'
 import { setupSelectionAtom, setupToolAtom } from '../state/setupAtoms.ts'
 import { setupViewActions } from './setupEvents.ts'
+import { useSetupObjectExtras } from '../objects/useObjectViews.ts'
 import { freshPointcloudParts, setupObjectViews } from './setupObjects.ts'
 import { usePlacePartMutation } from './usePlacePartMutation.ts'
 
@@ -81,6 +82,7 @@ export function SetupSceneSync({ simulation }: { simulation: Simulation }) {
   const calcDomain = useCalcDomainQuery(simulation.id).data
   const settings = useSettingsQuery(simulation.id).data?.settings ?? simulation.settings
   const discretizationMessages = useDiscretizationMessages(simulation.id).byPart
+  const extras = useSetupObjectExtras(simulation)
   const shownAtFinish = useShownAtFinish(simulation.id, parts)
   const open = useOpenObject(simulation)
   // Bumped when the server refuses a drag: the objects are posted again, back where they were.
@@ -90,8 +92,8 @@ export function SetupSceneSync({ simulation }: { simulation: Simulation }) {
 
   const endTimeS = settings.endTime
   const objects = useMemo(
-    () =>
-      setupObjectViews({
+    () => [
+      ...setupObjectViews({
         parts: parts ?? [],
         movements: movements ?? [],
         sensors: sensors ?? [],
@@ -102,7 +104,10 @@ export function SetupSceneSync({ simulation }: { simulation: Simulation }) {
         freshPointclouds: freshPointcloudParts(parts ?? [], shownAtFinish),
         discretizationMessages,
       }),
+      ...extras,
+    ],
     [
+      extras,
       parts,
       movements,
       sensors,

@@ -237,6 +237,9 @@ export function createSetupServer(initial: Partial<SetupServerState> = {}) {
         return json(state.movements)
       case `GET ${base}/discretizations`:
         return json(state.discretization)
+      case `GET ${base}/refinements`:
+      case `GET ${base}/periodics`:
+        return json([])
     }
     const [, , collection] = path.split('/')
     if (collection === 'parts' && method === 'PUT') {
