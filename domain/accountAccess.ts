@@ -41,3 +41,44 @@ export function accessGrantState(
 export function isRecentAccessRequest(createdAtMs: number, nowMs: number): boolean {
   return nowMs - createdAtMs >= 0 && nowMs - createdAtMs < ACCESS_GRANT_DURATION_MS
 }
+
+/** Labels of the reasons. */
+export const ACCESS_GRANT_REASON_LABELS: Record<(typeof ACCESS_GRANT_REASONS)[number], string> = {
+  onboarding: 'Onboarding',
+  workshop: 'Workshop',
+  support: 'Support',
+  other: 'Other',
+}
+
+/** Toast of a failed revoke (spec/account.md §8). */
+export const REVOKE_ACCESS_GRANT_FAILED = 'Revoking access grant failed'
+
+const intFromQuery = (min: number, max: number) =>
+  v.pipe(
+    v.union([v.string(), v.number()]),
+    v.transform(Number),
+    v.number(),
+    v.integer(),
+    v.minValue(min),
+    v.maxValue(max),
+  )
+const boolFromQuery = v.pipe(
+  v.union([v.boolean(), v.picklist(['true', 'false', '1', '0'])]),
+  v.transform((value) => value === true || value === 'true' || value === '1'),
+)
+
+/** GET /mgmt/access_grants and /admin/access_grants query (spec/account.md §7). */
+export const AccessGrantQuerySchema = v.strictObject({
+  pageNumber: v.optional(intFromQuery(1, 1_000_000), 1),
+  pageLimit: v.optional(intFromQuery(1, 100), 20),
+  state: v.optional(v.picklist(ACCESS_GRANT_STATES)),
+  organizationId: v.optional(intFromQuery(1, 2 ** 31 - 1)),
+  includeExpired: v.optional(boolFromQuery, false),
+  onlySelf: v.optional(boolFromQuery, false),
+})
+
+/** POST /admin/access_grants: a provider member asks for 24 h in an organization. */
+export const AccessGrantRequestSchema = v.strictObject({
+  organizationId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  reason: v.picklist(ACCESS_GRANT_REASONS),
+})

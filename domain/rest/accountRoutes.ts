@@ -5,6 +5,11 @@
 import * as v from 'valibot'
 import { InviteSchema } from '../account.ts'
 import {
+  AccessGrantQuerySchema,
+  AccessGrantRequestSchema,
+  AccessGrantSchema,
+} from '../accountAccess.ts'
+import {
   BudgetSchema,
   CreditHistoryEntrySchema,
   CreditHistoryQuerySchema,
@@ -168,5 +173,42 @@ export const ACCOUNT_ROUTES = {
     status: 200,
     query: CreditHistoryQuerySchema,
     response: v.array(CreditHistoryEntrySchema),
+  },
+  organizationAccessGrants: {
+    method: 'GET',
+    path: '/mgmt/access_grants',
+    summary: "Access grants to the caller's organization, newest first (USERS_VIEW)",
+    auth: true,
+    status: 200,
+    query: AccessGrantQuerySchema,
+    response: pageSchema(AccessGrantSchema),
+  },
+  revokeAccessGrant: {
+    method: 'DELETE',
+    path: '/mgmt/access_grants/{id}',
+    summary: "Revokes an access grant to the caller's organization (USERS_EDIT)",
+    auth: true,
+    status: 200,
+    params: IdParamSchema,
+    response: AccessGrantSchema,
+  },
+  adminAccessGrants: {
+    method: 'GET',
+    path: '/admin/access_grants',
+    summary:
+      'Access grants of every organization, or the own ones with onlySelf (ACCESS_GRANT_SELECTION)',
+    auth: true,
+    status: 200,
+    query: AccessGrantQuerySchema,
+    response: pageSchema(AccessGrantSchema),
+  },
+  requestAccessGrant: {
+    method: 'POST',
+    path: '/admin/access_grants',
+    summary: 'A provider member takes 24 h of access to an organization (ACCESS_GRANT_SELECTION)',
+    auth: true,
+    status: 201,
+    body: AccessGrantRequestSchema,
+    response: AccessGrantSchema,
   },
 } as const satisfies Record<string, RouteDef>

@@ -1,5 +1,11 @@
 import type { ACCOUNT_ROUTES } from '../../domain/rest/accountRoutes.ts'
 import type { AreaHandlers } from '../api/context.ts'
+import {
+  listAdminAccessGrants,
+  listOrganizationAccessGrants,
+  requestAccessGrant,
+  revokeAccessGrant,
+} from './accessGrantHandlers.ts'
 import { getBudget, getCreditHistory, listCreditSequences } from './budgetHandlers.ts'
 import {
   changePassword,
@@ -33,4 +39,8 @@ export const accountHandlers: AreaHandlers<typeof ACCOUNT_ROUTES> = {
   budget: getBudget,
   creditSequences: listCreditSequences,
   creditHistory: getCreditHistory,
+  organizationAccessGrants: listOrganizationAccessGrants,
+  revokeAccessGrant,
+  adminAccessGrants: listAdminAccessGrants,
+  requestAccessGrant,
 }

@@ -43,3 +43,35 @@ export function accountMigration(dialect: DialectName): Migration {
     },
   }
 }
+
+/**
+ * '0014_access_grants': a provider member's (admin or support) access to an organization for 24 h;
+ * the organization's managers see and revoke it (state 'revoked'; 'expired' is computed from expiry).
+ */
+export function accessGrantsMigration(dialect: DialectName): Migration {
+  return {
+    async up(db: AnyDb) {
+      await createTableWithId(db, dialect, 'access_grants')
+        .addColumn('requester_id', 'integer', (c) =>
+          c.notNull().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('organization_id', 'integer', (c) =>
+          c.notNull().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('expiry', 'text', (c) => c.notNull())
+        .addColumn('revoked_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createIndex('access_grants_organization_idx')
+        .on('access_grants')
+        .columns(['organization_id', 'created_at'])
+        .execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('access_grants').execute()
+    },
+  }
+}

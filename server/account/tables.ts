@@ -25,3 +25,17 @@ export interface MfaAuthenticatorsTable {
   last_step: number | null
   created_at: string
 }
+
+/** A provider member's 24 h access to an organization (spec/account.md §4). */
+export interface AccessGrantsTable {
+  id: Generated<number>
+  requester_id: number
+  organization_id: number
+  /** 'active' or 'revoked'; an active grant past its expiry reads as expired. */
+  state: string
+  /** An ACCESS_GRANT_REASONS value. */
+  reason: string
+  expiry: string
+  revoked_by: number | null
+  created_at: string
+}

@@ -1,6 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import { assembliesMigration } from '../assemblies/migration.ts'
-import { accountMigration } from '../account/migration.ts'
+import { accessGrantsMigration, accountMigration } from '../account/migration.ts'
 import { loginFailuresMigration, sessionFamiliesMigration } from '../auth/migration.ts'
 import { dashboardsMigration } from '../dashboards/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
@@ -297,6 +297,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0011_login_failures': loginFailuresMigration(),
     '0012_account': accountMigration(dialect),
     '0013_setup_objects': setupObjectsMigration(dialect),
+    '0014_access_grants': accessGrantsMigration(dialect),
   }
 }
 

@@ -7,7 +7,11 @@ import type {
   DashboardVariablesTable,
   DashboardViewsTable,
 } from '../dashboards/tables.ts'
-import type { AccountTokensTable, MfaAuthenticatorsTable } from '../account/tables.ts'
+import type {
+  AccessGrantsTable,
+  AccountTokensTable,
+  MfaAuthenticatorsTable,
+} from '../account/tables.ts'
 import type { LoginFailuresTable } from '../auth/tables.ts'
 import type {
   AirDragDomainsTable,
@@ -327,6 +331,7 @@ export interface Database {
   login_failures: LoginFailuresTable
   account_tokens: AccountTokensTable
   mfa_authenticators: MfaAuthenticatorsTable
+  access_grants: AccessGrantsTable
   refinements: RefinementsTable
   air_drag_domains: AirDragDomainsTable
   periodics: PeriodicsTable
