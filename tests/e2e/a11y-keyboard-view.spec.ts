@@ -119,3 +119,30 @@ test('skip links reach the view and the timeline; playback is announced politely
   await expect(announcement).toHaveText(/^Output \d+ · .+ s$/)
   await page.keyboard.press('Space')
 })
+
+test('the setup 3D view takes focus and its camera keys too', async ({ page, request }) => {
+  const reply = await request.get('/api/projects?pageLimit=30', { headers: demo.headers })
+  const body = (await reply.json()) as {
+    results: { simulations: { id: number; name: string }[] }[]
+  }
+  const seeded = body.results.flatMap((p) => p.simulations).find((s) => s.name === 'Dam break')
+  if (!seeded) throw new Error('the seeded demo dam break is missing')
+  await openResults(page, demo)
+  await page.goto(`/simulation/${seeded.id}/preprocessor`)
+  const canvas = page.getByRole('application', { name: 'Setup 3D view' })
+  await expect(page.locator('.viewport')).toHaveAttribute('data-engine-status', 'ready', {
+    timeout: 30_000,
+  })
+  await expect(page.locator('.viewport')).toHaveAttribute('data-camera-position', /./)
+  let reached = false
+  for (let presses = 0; presses < 150 && !reached; presses++) {
+    await page.keyboard.press('Tab')
+    reached = await canvas.evaluate((element) => element === document.activeElement)
+  }
+  expect(reached).toBe(true)
+  const before = await camera(page)
+  const orbited = await pressAndWait(page, 'ArrowRight', before)
+  expect(distance(orbited)).toBeCloseTo(distance(before), 3)
+  const zoomedOut = await pressAndWait(page, '-', orbited)
+  expect(distance(zoomedOut)).toBeGreaterThan(distance(orbited) * 1.1)
+})
