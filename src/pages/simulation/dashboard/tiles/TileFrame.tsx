@@ -49,9 +49,9 @@ export function TileFrame({
             Arrow keys move the tile, Shift with arrow keys resizes it.
           </span>
         )}
-        <h3 id={titleId} className="dashboard-tile__title">
+        <h2 id={titleId} className="dashboard-tile__title">
           {title}
-        </h3>
+        </h2>
         <div className="dashboard-tile__actions">
           {actions}
           {onRemove && (
