@@ -9,6 +9,7 @@ import {
   type DashboardView,
 } from '../../../../domain/dashboards.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
+import { CREDITS_RAN_OUT_TOOLTIP } from '../../../../domain/simulationState.ts'
 import { AddGraphDialog } from './AddGraphDialog.tsx'
 import { DetailsTileBody, ProgressTileBody, progressMessage } from './tiles/StatusTiles.tsx'
 import { TileFrame } from './tiles/TileFrame.tsx'
@@ -59,6 +60,20 @@ describe('progress tile', () => {
     expect(progressMessage({ ...SIMULATION, state: 'launch failed' }, start)).toBe(
       LAUNCH_FAILED_MESSAGE,
     )
+  })
+  it("names what stopped a run, as the sidebar does: a credit stop is not the user's", () => {
+    render(
+      <ProgressTileBody
+        simulation={{
+          ...SIMULATION,
+          state: 'stopped',
+          lastStopCondition: { valueType: 'credits', threshold: 0 },
+        }}
+        nowMs={start}
+      />,
+    )
+    expect(screen.getByText(CREDITS_RAN_OUT_TOOLTIP)).toBeTruthy()
+    expect(screen.queryByText('Simulation stopped by user.')).toBeNull()
   })
 })
 

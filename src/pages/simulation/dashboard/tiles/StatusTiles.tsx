@@ -7,7 +7,7 @@ import {
   estimatedBudgetHours,
 } from '../../../../../domain/dashboards.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
-import { progressBarType, statusTooltip } from '../../../../../domain/simulationState.ts'
+import { progressBarType, statusTooltipOf } from '../../../../../domain/simulationState.ts'
 import { formatCount, formatNumber } from '../../../../../domain/units.ts'
 import { callApi } from '../../../../api/index.ts'
 import { Fact } from '../../../../components/Fact.tsx'
@@ -51,8 +51,10 @@ export function ProgressTileBody({ simulation, nowMs }: { simulation: Simulation
   return (
     <div className={`dashboard-progress dashboard-progress--${kind}`}>
       <div className="progress-summary">
-        <StatusPill state={simulation.state} />
-        <span className="progress-summary__text">{statusTooltip(simulation.state)}</span>
+        <StatusPill state={simulation.state} lastStopCondition={simulation.lastStopCondition} />
+        <span className="progress-summary__text">
+          {statusTooltipOf(simulation.state, simulation.lastStopCondition)}
+        </span>
       </div>
       <div
         className={`progress progress--${progressBarType(simulation.state)}`}
