@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { Provider as JotaiProvider, createStore } from 'jotai'
 import { RouterProvider, createMemoryRouter } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -53,6 +53,30 @@ const TEAM = [
   },
 ]
 
+const HOUR_MS = 3600_000
+const GRANTS = [
+  {
+    id: 11,
+    requesterId: 1,
+    requester: { fullName: 'Sam Support', avatarId: 7 },
+    organization: { id: 1, name: 'Demo Organization' },
+    state: 'active',
+    expiry: new Date(Date.now() + 23 * HOUR_MS).toISOString(),
+    reason: 'support',
+    createdAt: new Date(Date.now() - HOUR_MS).toISOString(),
+  },
+  {
+    id: 10,
+    requesterId: 1,
+    requester: { fullName: 'Olga Older', avatarId: 2 },
+    organization: { id: 1, name: 'Demo Organization' },
+    state: 'expired',
+    expiry: new Date(Date.now() - 2 * HOUR_MS).toISOString(),
+    reason: 'onboarding',
+    createdAt: new Date(Date.now() - 26 * HOUR_MS).toISOString(),
+  },
+]
+
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -79,6 +103,10 @@ beforeEach(() => {
         body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
       })
       if (url.pathname === '/api/mgmt/users' && method === 'GET') return Promise.resolve(json(TEAM))
+      if (url.pathname === '/api/mgmt/access_grants' && method === 'GET')
+        return Promise.resolve(json({ results: GRANTS, resultCount: 2, pageCount: 1 }))
+      if (url.pathname === '/api/mgmt/access_grants/11' && method === 'DELETE')
+        return Promise.resolve(json({ ...GRANTS[0], state: 'revoked' }))
       if (url.pathname === '/api/mgmt/users/3' && method === 'DELETE')
         return Promise.resolve(json({ id: 3 }))
       return Promise.resolve(new Response('{}', { status: 404 }))
@@ -150,6 +178,23 @@ describe('TeamPage', () => {
     fireEvent.click(remove)
     await waitFor(() =>
       expect(sent.some((r) => r.method === 'DELETE' && r.path === '/api/mgmt/users/3')).toBe(true),
+    )
+  })
+
+  it('marks a support member who requested access in the last 24 h and revokes the grant', async () => {
+    renderTeam()
+    const table = await screen.findByRole('table', { name: 'Support access' })
+    const recent = await within(table).findByRole('row', { name: /Sam Support/ })
+    expect(within(recent).getByText('New')).toBeTruthy()
+    const older = within(table).getByRole('row', { name: /Olga Older/ })
+    expect(within(older).queryByText('New')).toBeNull()
+    expect(older.textContent).toContain('Expired')
+    expect(within(older).queryByRole('button', { name: /Revoke/ })).toBeNull()
+    fireEvent.click(within(recent).getByRole('button', { name: 'Revoke access of Sam Support' }))
+    await waitFor(() =>
+      expect(
+        sent.some((r) => r.method === 'DELETE' && r.path === '/api/mgmt/access_grants/11'),
+      ).toBe(true),
     )
   })
 })

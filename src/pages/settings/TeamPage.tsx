@@ -14,6 +14,7 @@ import { useCurrentUser, userCan } from '../../lib/currentUser.ts'
 import { usePageTitle } from '../../lib/usePageTitle.ts'
 import { useTeamUsersQuery } from '../../queries/queries.ts'
 import { avatarOf } from './avatars.ts'
+import { SupportAccessTable } from './SupportAccessTable.tsx'
 import { DeleteUserDialog, EditUserDialog, NewUserDialog, type TeamUser } from './TeamDialogs.tsx'
 
 type OpenDialog = { kind: 'new' } | { kind: 'edit' | 'delete'; member: TeamUser } | null
@@ -197,6 +198,7 @@ export function TeamPage() {
           </div>
         )}
       </section>
+      <SupportAccessTable canRevoke={userCan(user, 'USERS_EDIT')} />
       {dialog?.kind === 'new' && (
         <NewUserDialog teamEmails={members.map((m) => m.email)} onClose={() => setDialog(null)} />
       )}
