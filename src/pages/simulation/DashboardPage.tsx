@@ -131,6 +131,12 @@ export function DashboardPage() {
           onCreateTemplate={(name) =>
             mutations.createTemplate.mutateAsync({ name, dashboardId: current.id })
           }
+          onDeleteTemplate={(id) =>
+            mutations.deleteTemplate.mutateAsync(id).catch((error: unknown) => {
+              failed('Deleting the template failed')(error)
+              throw error
+            })
+          }
           onMakeDefault={() =>
             mutations.updateView.mutate(
               { id: current.id, body: { default: true } },

@@ -105,6 +105,7 @@ describe('views', () => {
         onSelect={() => undefined}
         onCreateView={onCreateView}
         onCreateTemplate={() => Promise.resolve()}
+        onDeleteTemplate={() => Promise.resolve()}
         onMakeDefault={() => undefined}
         onDeleteView={() => undefined}
         percentage={false}
@@ -119,6 +120,43 @@ describe('views', () => {
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Pressures' } })
     fireEvent.click(screen.getByRole('button', { name: 'Add view' }))
     expect(onCreateView).toHaveBeenCalledWith({ name: 'Pressures', templateId: null })
+  })
+})
+
+describe('templates', () => {
+  it('deletes the template chosen in New view', async () => {
+    const view: DashboardView = {
+      id: 1,
+      simulationId: 1,
+      name: 'Default',
+      default: true,
+      tiles: [],
+    }
+    const template = { id: 5, name: 'Four graphs', creatorId: 1, createdAt: '', tiles: [] }
+    const onDeleteTemplate = vi.fn(() => Promise.resolve())
+    render(
+      <ViewBar
+        views={[view]}
+        current={view}
+        templates={[template]}
+        onSelect={() => undefined}
+        onCreateView={() => Promise.resolve()}
+        onCreateTemplate={() => Promise.resolve()}
+        onDeleteTemplate={onDeleteTemplate}
+        onMakeDefault={() => undefined}
+        onDeleteView={() => undefined}
+        percentage={false}
+        onPercentageChange={() => undefined}
+      />,
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'New view' }))
+    expect(screen.queryByRole('button', { name: /Delete template/ })).toBeNull()
+    fireEvent.change(screen.getByLabelText('Template'), { target: { value: '5' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Delete template Four graphs' }))
+    expect(onDeleteTemplate).toHaveBeenCalledWith(5)
+    await vi.waitFor(() =>
+      expect(screen.queryByRole('button', { name: /Delete template/ })).toBeNull(),
+    )
   })
 })
 

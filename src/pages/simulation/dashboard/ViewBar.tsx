@@ -87,8 +87,8 @@ function NameDialog({
 }
 
 /**
- * The dashboard's control row: the view picker, New view (empty or from a template), Save as
- * template, Make default, Delete view, and the graph-unit switch (simulated time or percent).
+ * The dashboard's control row: the view picker, New view (empty or from a template, where a
+ * template can be deleted), Save as template, Make default, Delete view, and the graph-unit switch (simulated time or percent).
  */
 export function ViewBar({
   views,
@@ -97,6 +97,7 @@ export function ViewBar({
   onSelect,
   onCreateView,
   onCreateTemplate,
+  onDeleteTemplate,
   onMakeDefault,
   onDeleteView,
   percentage,
@@ -108,6 +109,8 @@ export function ViewBar({
   onSelect: (viewId: number) => void
   onCreateView: (input: { name: string; templateId: number | null }) => Promise<unknown>
   onCreateTemplate: (name: string) => Promise<unknown>
+  /** Deletes a template (its creator or a role that may; the server answers 403 otherwise). */
+  onDeleteTemplate: (id: number) => Promise<unknown>
   onMakeDefault: () => void
   onDeleteView: () => void
   percentage: boolean
@@ -117,6 +120,7 @@ export function ViewBar({
   const [templateId, setTemplateId] = useState<number | null>(null)
   const selectId = useId()
   const templateSelectId = useId()
+  const chosenTemplate = templates.find((template) => template.id === templateId)
   return (
     <div className="dashboard-bar" role="toolbar" aria-label="Dashboard views">
       <label htmlFor={selectId} className="dashboard-bar__label">
@@ -191,6 +195,20 @@ export function ViewBar({
               ))}
             </select>
           </div>
+          {chosenTemplate && (
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() =>
+                onDeleteTemplate(chosenTemplate.id).then(
+                  () => setTemplateId(null),
+                  () => undefined,
+                )
+              }
+            >
+              {`Delete template ${chosenTemplate.name}`}
+            </button>
+          )}
         </NameDialog>
       )}
       {dialog === 'template' && (
