@@ -5,6 +5,7 @@ import { SETUP_MESSAGES } from '../../../../../domain/setupMessages.ts'
 import { ViewChrome } from '../../../../components/viewport/chrome/ViewChrome.tsx'
 import { Viewport, type ShortcutHelp } from '../../../../components/viewport/Viewport.tsx'
 import { viewportEngineAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
+import { MeshCheckTool } from '../objects/MeshCheckDialog.tsx'
 import { SetupSceneSync } from './SetupSceneSync.tsx'
 import './setupViewport.css'
 
@@ -95,7 +96,15 @@ export function SetupViewport({ simulation }: { simulation: Simulation }) {
   return (
     <div className="setup-viewport">
       <Viewport label="Setup 3D view" shortcuts={SETUP_SHORTCUTS}>
-        <ViewChrome clipModeKeys={false} tools={<MeshHealthTool />} />
+        <ViewChrome
+          clipModeKeys={false}
+          tools={
+            <>
+              <MeshHealthTool />
+              <MeshCheckTool simulation={simulation} />
+            </>
+          }
+        />
       </Viewport>
       <SetupViewOverlay />
       <SetupSceneSync simulation={simulation} />
