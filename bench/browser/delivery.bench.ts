@@ -42,8 +42,19 @@ function trackStaticBytes(page: Page, baseUrl: string): () => Promise<RouteBytes
       (async () => {
         const response = await request.response()
         if (!response || response.status() !== 200) return null
-        const [sizes, body] = await Promise.all([request.sizes(), response.body()])
-        const wire = sizes.responseBodySize + sizes.responseHeadersSize
+        const [sizes, body, headers] = await Promise.all([
+          request.sizes(),
+          response.body(),
+          response.headersArray(),
+        ])
+        // Requests of workers report no sizes: take the body's Content-Length (the static server
+        // always sends it: the variant's length) and the headers as they were sent.
+        const bodyWire = Number(response.headers()['content-length'] ?? sizes.responseBodySize)
+        const headersWire =
+          sizes.responseHeadersSize > 0
+            ? sizes.responseHeadersSize
+            : headers.reduce((sum, { name, value }) => sum + name.length + value.length + 4, 17)
+        const wire = bodyWire + headersWire
         const isScript = url.pathname.endsWith('.js')
         return {
           wireBytes: wire,
@@ -51,7 +62,7 @@ function trackStaticBytes(page: Page, baseUrl: string): () => Promise<RouteBytes
           scriptWireBytes: isScript ? wire : 0,
           scriptRawBytes: isScript ? body.byteLength : 0,
         }
-      })(),
+      })().catch(() => null), // a request still finishing when the page closes
     )
   })
   return async () => {
