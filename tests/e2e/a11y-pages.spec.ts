@@ -192,6 +192,9 @@ const CONTRIBUTOR: A11yCheck[] = [
 
 // ── the run (one browser page, one login per user) ──────────────────────────────────────────────
 
+// The shared page lives across tests: a per-test trace of it is no use, and costs time.
+test.use({ trace: 'off' })
+
 let shared: Page
 const ids: GateIds = {}
 
