@@ -94,3 +94,60 @@ test('a contributor sees no team tile and is refused the team page', async ({ pa
   await page.goto('/settings/team')
   await expect(page.getByText('What are you doing here?')).toBeVisible()
 })
+
+test('a provider admin takes support access, and the organization manager sees it with its 24 h badge and revokes it', async ({
+  page,
+  request,
+}) => {
+  const adminLogin = await request.post('/api/auth/login', {
+    data: { email: 'admin@dive.example', password: 'dive-demo' },
+  })
+  const adminToken = ((await adminLogin.json()) as { accessToken: string }).accessToken
+  const otherLogin = await request.post('/api/auth/login', {
+    data: { email: 'other@dive.example', password: 'dive-demo' },
+  })
+  const otherToken = ((await otherLogin.json()) as { accessToken: string }).accessToken
+  const other = (await (
+    await request.get('/api/users', { headers: { authorization: `Bearer ${otherToken}` } })
+  ).json()) as { organization: { id: number } }
+  const granted = await request.post('/api/admin/access_grants', {
+    headers: { authorization: `Bearer ${adminToken}` },
+    data: { organizationId: other.organization.id, reason: 'support' },
+  })
+  expect(granted.status()).toBe(201)
+
+  await page.goto('/login')
+  await page.getByLabel('Email').fill('other@dive.example')
+  await page.getByLabel('Password').fill('dive-demo')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/projects/)
+  await page.goto('/settings/team')
+  const table = page.getByRole('table', { name: 'Support access' })
+  const row = table.getByRole('row', { name: /Ada Admin/ })
+  await expect(row).toBeVisible()
+  await expect(row.getByText('New')).toBeVisible()
+  await expect(row).toContainText('Support')
+  await expect(row).toContainText('Active')
+  await expectNoSeriousAxeViolations(page)
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, 'team-support-access.png'), fullPage: true })
+  await row.getByRole('button', { name: 'Revoke access of Ada Admin' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(row).toContainText('Revoked')
+  await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0)
+})
+
+test('a manager reads the subscription; a contributor is refused it', async ({ page }) => {
+  const login = new LoginPage(page)
+  await login.loginAs('manager')
+  await page.goto('/settings/subscription')
+  await expect(page.getByRole('heading', { name: 'Subscription', level: 1 })).toBeVisible()
+  await expect(page.getByText('Engineering')).toBeVisible()
+  await expect(page.getByText('Maximum cores per simulation')).toBeVisible()
+  await expect(page.getByText('Core hours left')).toBeVisible()
+  await expectNoSeriousAxeViolations(page)
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, 'subscription.png'), fullPage: true })
+  await page.evaluate(() => localStorage.clear())
+  await login.loginAs('contributor')
+  await page.goto('/settings/subscription')
+  await expect(page.getByText('What are you doing here?')).toBeVisible()
+})
