@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.ts'
 import { copySensorsAndClips } from '../sensors/copy.ts'
+import { copySetupObjects } from './copyObjects.ts'
 import { parseJsonColumn } from './views.ts'
 
 /*
  * A clone copies the setup: materials, datatables, parts, movements and their links (and the
- * meshes, sensors and volume clips, server/sensors/copy.ts), with every
+ * meshes, sensors and volume clips, server/sensors/copy.ts; refinement zones, the air drag
+ * domain and the periodic boundary, copyObjects.ts), with every
  * id reference (tables, movements, parts) pointing at the copies. Uploads belong to the
  * organization and are shared, not copied.
  */
@@ -153,4 +155,5 @@ export async function copySetup(
   }
 
   await copySensorsAndClips(db, fromId, toId, nowIso)
+  await copySetupObjects(db, fromId, toId, nowIso, tables)
 }

@@ -312,6 +312,13 @@ describeEachDialect(
         particles: { kinds: new Uint8Array([0]), materialIds: null },
       } as never)
       expect(problems).toContain(`Unsupported setup objects: ${names.join(', ')}.`)
+      // A clone copies them, the zone with its own copy of the mesh.
+      const copy = await api('POST', `/simulations/${id}`, {})
+      const zones = await api('GET', `/simulations/${copy.body.id as number}/refinements`)
+      expect(zones.body).toMatchObject([{ name: 'Near the gate', mesh: { kind: 'cube' } }])
+      expect((zones.body as { mesh: { id: number } }[])[0]!.mesh.id).not.toBe(cube.id)
+      const slices = await api('GET', `/simulations/${copy.body.id as number}/periodics`)
+      expect(slices.body).toMatchObject([{ sliceAngle: 90 }])
     })
   },
 )
