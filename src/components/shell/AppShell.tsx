@@ -3,6 +3,7 @@ import { NavLink, Outlet, useNavigate } from 'react-router'
 import { ROLE_LABELS } from '../../../domain/account.ts'
 import { initialsOf } from '../../lib/format.ts'
 import { useCurrentUser } from '../../lib/currentUser.ts'
+import { accountMenuItems } from '../../pages/settings/accountMenu.ts'
 import { IconChevronDown, IconExternal, IconHelp, IconWave } from '../icons.tsx'
 import { Menu } from '../Menu.tsx'
 import { StorageBar } from '../StorageBar.tsx'
@@ -95,11 +96,11 @@ function MenuBar() {
             </div>
           }
           entries={[
-            {
-              kind: 'action',
-              label: 'Settings',
-              onSelect: () => void navigate('/settings/profile'),
-            },
+            ...accountMenuItems(user).map((item) => ({
+              kind: 'action' as const,
+              label: item.label,
+              onSelect: () => void navigate(item.to),
+            })),
             { kind: 'separator' },
             { kind: 'action', label: 'Logout', onSelect: () => void navigate('/logout') },
           ]}
