@@ -139,7 +139,9 @@ test('a provider admin takes support access, and the organization manager sees i
 test('a manager reads the subscription; a contributor is refused it', async ({ page }) => {
   const login = new LoginPage(page)
   await login.loginAs('manager')
-  await page.goto('/settings/subscription')
+  await page.getByRole('button', { name: /Mia Manager/ }).click()
+  await page.getByRole('menuitem', { name: 'Subscription' }).click()
+  await expect(page).toHaveURL(/\/settings\/subscription$/)
   await expect(page.getByRole('heading', { name: 'Subscription', level: 1 })).toBeVisible()
   await expect(page.getByText('Engineering')).toBeVisible()
   await expect(page.getByText('Maximum cores per simulation')).toBeVisible()
