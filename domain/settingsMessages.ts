@@ -29,9 +29,6 @@ export const SETTINGS_MESSAGES = {
   multiphaseMaxMaterials: `Multiphase supports up to ${MULTIPHASE_MAX_MATERIALS} materials.`,
   /** A material past the limit while multiphase is off, when only material 0 is used anyway. */
   singlePhaseMaxMaterials: `Only material 0 ('Fluid 1') is used while multiphase is off, and a simulation holds at most ${MULTIPHASE_MAX_MATERIALS} materials.`,
-  /** Air drag needs an air drag domain, which cannot be defined yet (no air drag domain API). */
-  airDragUnavailable:
-    'Air drag cannot be switched on yet: an air drag domain cannot be defined, so the simulation could not run.',
   multiphaseMinMaterials: 'Multiphase requires at least 2 materials.',
   surfaceTensionMaxMaterials: `Surface tension supports up to ${SURFACE_TENSION_MAX_MATERIALS} materials.`,
   surfaceTensionShifting: 'When using surface tension, shifting must be enabled!',
