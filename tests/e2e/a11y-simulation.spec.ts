@@ -43,6 +43,12 @@ const SETUP: A11yCheck[] = [
     ready: setupReady,
     open: dialog('Run', 'Run simulation', '.sim-header'),
   },
+  {
+    name: 'setup: Mesh Check dialog',
+    path: '/simulation/{demo}/preprocessor',
+    ready: setupReady,
+    open: dialog('Mesh check', 'Mesh Check'),
+  },
 ]
 
 const DASHBOARD: A11yCheck[] = [
