@@ -15,6 +15,7 @@ import {
 } from 'chart.js'
 import type { GraphSettings } from '../../domain/dashboards.ts'
 import { formatNumber } from '../../domain/units.ts'
+import type { GraphFrame } from './graphFrame.ts'
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale)
 
@@ -42,9 +43,14 @@ export type GraphChartIntent =
   | { type: 'resize'; id: number; size: GraphChartSize }
   | { type: 'detach'; id: number }
 
-/** Messages from the chart worker: a chart drew (id, ms of chart.js work) or failed. */
+/**
+ * Messages from the chart worker: a chart drew (id, ms of chart.js work), laid out its plot (where
+ * the page answers a pointer: graphFrame.ts), or failed.
+ */
 export type GraphChartReport =
-  { type: 'drawn'; id: number; durationMs: number } | { type: 'error'; id: number; message: string }
+  | { type: 'drawn'; id: number; durationMs: number }
+  | { type: 'frame'; id: number; frame: GraphFrame }
+  | { type: 'error'; id: number; message: string }
 
 /** Tick labels as people write numbers (formatNumber, 6 significant digits). */
 function tickLabel(value: number | string): string {
@@ -108,6 +114,27 @@ interface HostedChart {
  */
 export function createGraphChartHost(report: (message: GraphChartReport) => void) {
   const charts = new Map<number, HostedChart>()
+  const reportFrame = (id: number, chart: HostedChart['chart']) => {
+    const x = chart?.scales['x']
+    const y = chart?.scales['y']
+    if (!chart || !x || !y) return
+    const area = chart.chartArea
+    report({
+      type: 'frame',
+      id,
+      frame: {
+        left: area.left,
+        right: area.right,
+        top: area.top,
+        bottom: area.bottom,
+        xMin: x.min,
+        xMax: x.max,
+        yMin: y.min,
+        yMax: y.max,
+        yLog: y.type === 'logarithmic',
+      },
+    })
+  }
   const applySize = (hosted: HostedChart) => {
     const { width, height, pixelRatio } = hosted.size
     if (hosted.chart) {
@@ -147,6 +174,7 @@ export function createGraphChartHost(report: (message: GraphChartReport) => void
     }
     hosted.optionsKey = optionsKey
     report({ type: 'drawn', id, durationMs: performance.now() - startMs })
+    reportFrame(id, hosted.chart)
   }
   return {
     handle(intent: GraphChartIntent): void {
@@ -166,6 +194,7 @@ export function createGraphChartHost(report: (message: GraphChartReport) => void
         else if (intent.type === 'resize') {
           hosted.size = intent.size
           applySize(hosted)
+          reportFrame(intent.id, hosted.chart)
         } else {
           hosted.chart?.destroy()
           charts.delete(intent.id)

@@ -1,6 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { graphSettingsErrors, type GraphSettings } from '../../../../../domain/dashboards.ts'
 import { LOG_GRAPH_POINTS } from '../../../../../domain/logGraphs.ts'
+import { formatNumber } from '../../../../../domain/units.ts'
+import {
+  nearestPointIndex,
+  pixelOf,
+  type GraphFrame,
+} from '../../../../../engine/dashboard/graphFrame.ts'
 import { Dialog } from '../../../../components/Dialog.tsx'
 import {
   attachGraphChart,
@@ -8,6 +14,7 @@ import {
   chartSizeOf,
   detachGraphChart,
   drawGraphChart,
+  onGraphChartReport,
   resizeGraphChart,
 } from '../chartWorker.ts'
 import {
@@ -44,7 +51,8 @@ function flatten(points: readonly GraphPoint[]): Float64Array {
 /**
  * A graph tile's chart: the series drawn by chart.js in the chart worker on this tile's canvas
  * (the main thread only posts points), a count of its points for readers (and tests:
- * `data-points`), or what is missing when there is nothing to draw.
+ * `data-points`), or what is missing when there is nothing to draw. A pointer over the plot shows
+ * the nearest point's values, placed from the frame the worker reports (graphFrame.ts).
  */
 export function GraphChart({
   settings,
@@ -58,6 +66,8 @@ export function GraphChart({
   const { series, points } = useMemo(() => drawnGraph(settings, input), [settings, input])
   const holderRef = useRef<HTMLDivElement>(null)
   const [chartId, setChartId] = useState<number | null>(null)
+  const [frame, setFrame] = useState<GraphFrame | null>(null)
+  const [hovered, setHovered] = useState<number | null>(null)
   // A canvas of our own per attachment: a canvas is handed to the worker only once.
   useEffect(() => {
     const holder = holderRef.current
@@ -76,16 +86,55 @@ export function GraphChart({
       setChartId(null)
     }
   }, [])
+  useEffect(() => {
+    if (chartId === null) return
+    return onGraphChartReport((report) => {
+      if (report.type === 'frame' && report.id === chartId) setFrame(report.frame)
+    })
+  }, [chartId])
   const { xTitle, yTitle } = series
   useEffect(() => {
     if (chartId === null) return
     drawGraphChart(chartId, { points: flatten(points), settings, xTitle, yTitle })
   }, [chartId, points, settings, xTitle, yTitle])
   const empty = points.length === 0
+  const hoveredPoint = hovered === null ? undefined : points[hovered]
+  const marker = frame && hoveredPoint ? pixelOf(frame, hoveredPoint.x, hoveredPoint.y) : null
   return (
     <div className="dashboard-graph" data-points={points.length}>
       {empty && <p className="placeholder__text">{emptyText}</p>}
-      <div className="dashboard-graph__canvas" ref={holderRef} hidden={empty} />
+      <div
+        className="dashboard-graph__plot"
+        hidden={empty}
+        onPointerMove={(event) => {
+          if (!frame) return
+          const rect = event.currentTarget.getBoundingClientRect()
+          const x = event.clientX - rect.left
+          const y = event.clientY - rect.top
+          setHovered(nearestPointIndex(frame, points, x, y))
+        }}
+        onPointerLeave={() => setHovered(null)}
+      >
+        {/* The worker's canvas alone in its holder: React keeps out of what it did not render. */}
+        <div className="dashboard-graph__canvas" ref={holderRef} />
+        {hoveredPoint && marker && Number.isFinite(marker.py) && (
+          <>
+            <span
+              className="dashboard-graph__marker"
+              style={{ left: marker.px, top: marker.py }}
+              aria-hidden="true"
+            />
+            <span
+              className="dashboard-graph__tooltip"
+              role="tooltip"
+              style={{ left: marker.px, top: marker.py }}
+            >
+              <span>{`${xTitle}: ${formatNumber(hoveredPoint.x, 6)}`}</span>
+              <span>{`${yTitle}: ${formatNumber(hoveredPoint.y, 6)}`}</span>
+            </span>
+          </>
+        )}
+      </div>
       {!empty && (
         <p className="visually-hidden">{`${points.length} points, ${yTitle} against ${xTitle}`}</p>
       )}
