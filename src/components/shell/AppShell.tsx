@@ -1,4 +1,3 @@
-import { useState } from 'react'
 import { NavLink, Outlet, useNavigate } from 'react-router'
 import { ROLE_LABELS } from '../../../domain/account.ts'
 import { initialsOf } from '../../lib/format.ts'
@@ -8,7 +7,12 @@ import { IconChevronDown, IconExternal, IconHelp, IconWave } from '../icons.tsx'
 import { Menu } from '../Menu.tsx'
 import { StorageBar } from '../StorageBar.tsx'
 import { HELP_LINKS } from './helpLinks.ts'
-import { NewVersionModal, RELEASE_NOTES_VERSION, ReleaseNotesModal } from './ReleaseNotices.tsx'
+import {
+  NewVersionModal,
+  RELEASE_NOTES_VERSION,
+  ReleaseNotesModal,
+  useReleaseNotes,
+} from './ReleaseNotices.tsx'
 import { MAIN_CONTENT_ID, SkipLinks } from './SkipLinks.tsx'
 
 /** The menu bar over every logged-in page. */
@@ -28,10 +32,10 @@ export function AppShell() {
 function MenuBar() {
   const user = useCurrentUser()
   const navigate = useNavigate()
-  const [releaseNotesOpen, setReleaseNotesOpen] = useState(false)
+  const releaseNotes = useReleaseNotes(user.id)
   return (
     <header className="menubar">
-      {releaseNotesOpen && <ReleaseNotesModal onClose={() => setReleaseNotesOpen(false)} />}
+      {releaseNotes.open && <ReleaseNotesModal onClose={releaseNotes.close} />}
       <div className="menubar__left">
         <NavLink to="/projects" className="brand" aria-label="Dive home">
           <span className="brand__mark" aria-hidden="true">
@@ -63,7 +67,7 @@ function MenuBar() {
             {
               kind: 'action' as const,
               label: `What's new in ${RELEASE_NOTES_VERSION}`,
-              onSelect: () => setReleaseNotesOpen(true),
+              onSelect: releaseNotes.show,
             },
           ]}
         />

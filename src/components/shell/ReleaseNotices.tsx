@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { POLL_INTERVALS_MS } from '../../../domain/constants.ts'
 import { callApi } from '../../api/index.ts'
 import { routeKey } from '../../queries/queries.ts'
 import { Dialog } from '../Dialog.tsx'
+import { readSeenRelease, recordSeenRelease, releaseNotesDue } from './releaseNotesSeen.ts'
 
 /** The release the release notes describe (spec/account.md §2: 3.6.0, volume clips and volume). */
 export const RELEASE_NOTES_VERSION = '3.6.0'
-/** Local storage flag: the release notes were shown once. */
-export const RELEASE_NOTES_SEEN_KEY = `dive.releaseNotesSeen.${RELEASE_NOTES_VERSION}`
 
 /** Words of the new-version modal. */
 export const NEW_VERSION_TEXTS = {
@@ -71,24 +70,48 @@ export function NewVersionModal() {
   )
 }
 
-/** Whether the release notes were shown on this browser (local storage; false where it fails). */
-export function releaseNotesSeen(storage: Pick<Storage, 'getItem'> | null): boolean {
+/** Local storage where it can be reached (null where the browser refuses it). */
+function localStore(): Storage | null {
   try {
-    return storage?.getItem(RELEASE_NOTES_SEEN_KEY) === '1'
+    return window.localStorage
   } catch {
-    return false
+    return null
+  }
+}
+
+/**
+ * The release notes' open state for a user: they open by themselves once when the release this
+ * page runs is newer than the last one the user has seen (kept per user in local storage), open
+ * from the Help menu through `show`, and `close` records the running release as seen. On a first
+ * visit (nothing recorded) the running release is recorded without opening them.
+ */
+export function useReleaseNotes(userId: number) {
+  const { loaded } = useReleaseVersion()
+  // undefined until the running release is known.
+  const lastSeen = useMemo(
+    () => (loaded === null ? undefined : readSeenRelease(localStore(), userId)),
+    [loaded, userId],
+  )
+  const [shown, setShown] = useState(false)
+  const [autoClosed, setAutoClosed] = useState(false)
+  useEffect(() => {
+    if (loaded !== null && lastSeen === null) recordSeenRelease(localStore(), userId, loaded)
+  }, [loaded, lastSeen, userId])
+  const due =
+    loaded !== null && lastSeen !== undefined && releaseNotesDue(loaded, lastSeen) && !autoClosed
+  return {
+    open: shown || due,
+    show: () => setShown(true),
+    close: () => {
+      setShown(false)
+      setAutoClosed(true)
+      if (loaded !== null) recordSeenRelease(localStore(), userId, loaded)
+    },
   }
 }
 
 /** The release notes of 3.6.0: volume clips and the volume attribute. */
 export function ReleaseNotesModal({ onClose }: { onClose: () => void }) {
-  useEffect(() => {
-    try {
-      window.localStorage.setItem(RELEASE_NOTES_SEEN_KEY, '1')
-    } catch {
-      // Private mode: the notes simply show again next time.
-    }
-  }, [])
   return (
     <Dialog title={`What's new in Dive ${RELEASE_NOTES_VERSION}`} onClose={onClose}>
       <div className="dialog__body">
