@@ -49,3 +49,14 @@ export function sniffImageContentType(bytes: Uint8Array): ImageContentType | nul
     return 'image/jpeg'
   return null
 }
+
+/**
+ * The images of one simulation, under /api (GET, JSON: Image[], newest first): those uploaded for
+ * it (the upload's optional `simulationId` field, which Save Image sends) and its post image.
+ */
+export function simulationImagesPath(simulationId: number): string {
+  return `/simulations/${simulationId}/images`
+}
+
+/** GET /simulations/{id}/images. */
+export const SimulationImagesSchema = v.array(ImageSchema)

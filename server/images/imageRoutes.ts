@@ -13,9 +13,15 @@ import {
   type Image,
   type ImageContentType,
 } from '../../domain/rest/imageRoutes.ts'
+import { findAccessibleSimulation } from '../api/access.ts'
 import { ApiError, notFound } from '../api/apiError.ts'
 import { parseIdParam } from '../api/validation.ts'
-import { IMAGE_UPLOAD_KIND, findAccessibleImage } from './imageAccess.ts'
+import {
+  IMAGE_UPLOAD_KIND,
+  findAccessibleImage,
+  imageSimulationId,
+  type ImageInfo,
+} from './imageAccess.ts'
 import type { SessionUser } from '../api/context.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
@@ -29,7 +35,9 @@ import { assertStorageAvailable } from '../storage/usage.ts'
  * JPEG, recognised by its bytes) and an optional `name`; GET /images/{id} returns the bytes;
  * DELETE /images/{id} removes it and clears it as any simulation's post image and from image
  * tiles. Images are rows of the uploads table (kind 'image', one organization's) with the file under
- * images/{organizationId}/{id}.{png|jpg} in the data directory: no table of their own.
+ * images/{organizationId}/{id}.{png|jpg} in the data directory: no table of their own. An upload
+ * may name the simulation it is of (`simulationId` field, kept in the row's info); GET
+ * /simulations/{id}/images lists those and the simulation's post image (the image tiles' picker).
  */
 
 export { IMAGE_UPLOAD_KIND }
@@ -38,10 +46,6 @@ interface ImageRoutesOptions {
   db: Kysely<Database>
   clock: Clock
   dataDir: string
-}
-
-interface ImageInfo {
-  contentType: ImageContentType
 }
 
 /** Where image `imageId` of an organization is kept, relative to the data directory. */
@@ -82,13 +86,17 @@ async function authenticate(
 }
 
 /** The `file` part (within the limit) and the `name` field of a multipart upload. */
-async function receiveImage(
-  request: FastifyRequest,
-): Promise<{ bytes: Uint8Array; fileName: string; name: string | null }> {
+async function receiveImage(request: FastifyRequest): Promise<{
+  bytes: Uint8Array
+  fileName: string
+  name: string | null
+  simulationId: string | null
+}> {
   if (!request.isMultipart())
     throw new ApiError('wrong_input', 'Send the image as multipart/form-data (field "file").')
   let received: { bytes: Uint8Array; fileName: string } | undefined
   let name: string | null = null
+  let simulationId: string | null = null
   let tooLarge = false
   try {
     for await (const part of request.parts({
@@ -96,6 +104,8 @@ async function receiveImage(
     })) {
       if (part.type !== 'file') {
         if (part.fieldname === 'name' && typeof part.value === 'string') name = part.value
+        if (part.fieldname === 'simulationId' && typeof part.value === 'string')
+          simulationId = part.value
         continue
       }
       if (part.fieldname !== 'file') {
@@ -131,7 +141,7 @@ async function receiveImage(
     throw new ApiError('body_keys_missing', 'file is required', [
       { path: 'file', message: 'file is required' },
     ])
-  return { ...received, name }
+  return { ...received, name, simulationId }
 }
 
 /** The image row if the user may see it (findAccessibleImage), else 404. */
@@ -143,7 +153,10 @@ async function findImage(
   return findAccessibleImage(options.db, user, parseIdParam(rawId, 'id'))
 }
 
-/** Registers POST /api/client-upload/images, GET and DELETE /api/images/:id. */
+/**
+ * Registers POST /api/client-upload/images, GET and DELETE /api/images/:id, and GET
+ * /api/simulations/:id/images (domain simulationImagesPath).
+ */
 export function registerImageRoutes(app: FastifyInstance, options: ImageRoutesOptions): void {
   app.post(`${API_PREFIX}${IMAGE_UPLOAD_PATH}`, async (request, reply) => {
     const user = await authenticate(options, request)
@@ -151,9 +164,21 @@ export function registerImageRoutes(app: FastifyInstance, options: ImageRoutesOp
     const contentType = sniffImageContentType(received.bytes)
     if (contentType === null) throw new ApiError('wrong_input', IMAGE_FORMAT_MESSAGE)
     const name = (received.name ?? received.fileName).replace(/^.*[\\/]/, '').trim()
+    // The simulation the image is of, if named: one the user can see (else 404).
+    const simulationId =
+      received.simulationId === null
+        ? undefined
+        : (
+            await findAccessibleSimulation(
+              options.db,
+              user,
+              parseIdParam(received.simulationId, 'simulationId'),
+            )
+          ).id
     await assertStorageAvailable(options.db, user.organization_id, received.bytes.length)
     const nowIso = options.clock.nowIso()
-    const info: ImageInfo = { contentType }
+    const info: ImageInfo =
+      simulationId === undefined ? { contentType } : { contentType, simulationId }
     const image = await options.db.transaction().execute(async (trx) => {
       const { id } = await trx
         .insertInto('uploads')
@@ -183,6 +208,29 @@ export function registerImageRoutes(app: FastifyInstance, options: ImageRoutesOp
       )
     })
     return reply.code(201).send(image)
+  })
+
+  app.get(`${API_PREFIX}/simulations/:id/images`, async (request) => {
+    const user = await authenticate(options, request)
+    const simulation = await findAccessibleSimulation(
+      options.db,
+      user,
+      parseIdParam((request.params as { id?: unknown }).id, 'id'),
+    )
+    // Images have no simulation column: the organization's are few enough to read their info.
+    const rows = await options.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('kind', '=', IMAGE_UPLOAD_KIND)
+      .where('organization_id', '=', user.organization_id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute()
+    return rows
+      .filter(
+        (row) => row.id === simulation.post_image_id || imageSimulationId(row) === simulation.id,
+      )
+      .map(toImage)
   })
 
   app.get(`${API_PREFIX}/images/:id`, async (request, reply) => {

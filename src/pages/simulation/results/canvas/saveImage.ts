@@ -19,6 +19,8 @@ export async function savePostImage(
 ): Promise<{ image: Image; simulation: Simulation }> {
   const form = new FormData()
   form.append('name', fileName)
+  // The image is of this simulation: it is listed for the dashboard's image tiles.
+  form.append('simulationId', String(simulationId))
   form.append('file', png, fileName)
   const response = await api.requestRaw({
     method: 'POST',
