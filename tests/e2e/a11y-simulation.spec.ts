@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { DEMO_PASSWORD, USERS } from './pages/LoginPage.ts'
 import { runCheck, type A11yCheck, type GateIds } from './support/a11yGate.ts'
 import { ensureResultsDemo } from './support/resultsDemo.ts'
@@ -14,7 +14,9 @@ import { waitForDrawn } from './support/viewPixels.ts'
  * support/resultsDemo.ts). A serious rule may be skipped for one entry only with
  * `skip: [{ rule, owner, why }]`; critical violations can never be skipped.
  *
- * Not covered here: the Stop form (it needs a running simulation; run.spec.ts drives it).
+ * `{own}` is the gate's own clone of the seeded dam break (created in beforeAll): the setup
+ * editor's entries add objects to it, so the shared demo the other entries load stays as seeded.
+ * `{stop}` is a second clone, started by its entry to open the Stop form and stopped there.
  */
 
 /** Clicks a button (first match, optionally inside `within`) and waits for a dialog named `name`. */
@@ -48,6 +50,214 @@ const SETUP: A11yCheck[] = [
     path: '/simulation/{demo}/preprocessor',
     ready: setupReady,
     open: dialog('Mesh check', 'Mesh Check'),
+  },
+]
+
+/** Picks an entry of the Setup editor's Add menu and waits for its side form's heading. */
+const addEntry = (entry: string, heading: string | RegExp) => async (page: Page) => {
+  await page.getByRole('button', { name: 'Add', exact: true }).click()
+  await page.getByRole('menuitem', { name: entry, exact: true }).click()
+  await expect(
+    page.locator('.setup-side-form').getByRole('heading', { name: heading }).first(),
+  ).toBeVisible()
+}
+
+/** Picks a part entry of the Add menu and waits for its Add form. */
+const addPart = (entry: string) => async (page: Page) => {
+  await page.getByRole('button', { name: 'Add', exact: true }).click()
+  await page.getByRole('menuitem', { name: entry, exact: true }).click()
+  await expect(page.getByRole('form', { name: /^Add / })).toBeVisible()
+}
+
+const explorer = (page: Page) => page.getByRole('complementary', { name: 'Object explorer' })
+
+/** Opens a part of the gate's clone from the explorer, then one folder of its form. */
+const partFolder = (part: string, folder: string) => async (page: Page) => {
+  await explorer(page).getByText(part, { exact: true }).first().dblclick()
+  await page
+    .getByRole('group', { name: 'Part folders' })
+    .getByRole('button', { name: folder, exact: true })
+    .click()
+  await expect(page.locator('.setup-side-form')).toBeVisible()
+}
+
+/** The setup editor's forms, menus and dialogs, on the gate's own clone ({own}). */
+const SETUP_EDITOR: A11yCheck[] = [
+  {
+    name: 'setup editor: Add menu',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add', exact: true }).click()
+      await expect(page.getByRole('menu')).toBeVisible()
+    },
+  },
+  {
+    name: 'setup editor: add Solid form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: addPart('Solid'),
+  },
+  {
+    name: 'setup editor: add Fluid form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: addPart('Fluid'),
+  },
+  {
+    name: 'setup editor: add Inlet Outlet form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: addPart('Inlet Outlet'),
+  },
+  {
+    name: 'setup editor: Refinement Zone form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: addEntry('Refinement Zone', 'Refinement Zone'),
+  },
+  {
+    name: 'setup editor: Air Drag Domain form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: addEntry('Air drag domain', 'Air Drag Domain'),
+  },
+  {
+    name: 'setup editor: datatable editor (air velocity table)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await explorer(page).getByRole('button', { name: 'Air Drag Domain', exact: true }).dblclick()
+      const form = page.locator('.setup-side-form')
+      await form.getByLabel('Air velocity').selectOption('table')
+      await form
+        .getByRole('button', { name: /^(Create|Edit) table$/ })
+        .first()
+        .click()
+      await expect(page.getByRole('dialog')).toBeVisible()
+    },
+  },
+  {
+    name: 'setup editor: Periodic Boundary form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: addEntry('Periodic Boundary', 'Periodic Boundary'),
+  },
+  {
+    name: 'setup editor: Physics form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: addEntry('Physics', /Physics/),
+  },
+  {
+    name: 'setup editor: Settings form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: addEntry('Settings', /Settings/),
+  },
+  {
+    name: 'setup editor: part form (Geometry)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: partFolder('Tank', 'Geometry'),
+  },
+  {
+    name: 'setup editor: part form (Boundary Conditions)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: partFolder('Tank', 'Boundary Conditions'),
+  },
+  {
+    name: 'setup editor: part form (Initial Conditions)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: partFolder('Water column', 'Initial Conditions'),
+  },
+  {
+    name: 'setup editor: part form (Appearance)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: partFolder('Tank', 'Appearance'),
+  },
+  {
+    name: 'setup editor: part form (Information)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: partFolder('Tank', 'Information'),
+  },
+  {
+    name: 'setup editor: part form (Material)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: partFolder('Water column', 'Material'),
+  },
+  {
+    name: 'setup editor: Motion form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: partFolder('Obstacle', 'Motion'),
+  },
+  {
+    name: 'setup editor: movement dialog',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await partFolder('Obstacle', 'Motion')(page)
+      await page.getByRole('button', { name: 'Add movement' }).click()
+      await expect(page.getByRole('dialog')).toBeVisible()
+    },
+  },
+  {
+    name: 'setup editor: material form',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await explorer(page).getByText('Water', { exact: true }).first().dblclick()
+      await expect(
+        page.locator('.setup-side-form').getByRole('button', { name: 'Load Presets' }),
+      ).toBeVisible()
+    },
+  },
+  {
+    name: 'setup editor: Load Presets dialog',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await explorer(page).getByText('Water', { exact: true }).first().dblclick()
+      await page.locator('.setup-side-form').getByRole('button', { name: 'Load Presets' }).click()
+      await expect(page.getByRole('dialog', { name: 'Load Presets' })).toBeVisible()
+    },
+  },
+  {
+    name: 'setup editor: Sensor (added from the Add menu)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add', exact: true }).click()
+      await page.getByRole('menuitem', { name: 'Sensor', exact: true }).click()
+      await expect(page.getByRole('menu')).toBeHidden()
+    },
+  },
+  {
+    name: 'setup editor: Volume Clip (added from the Add menu)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add', exact: true }).click()
+      await page.getByRole('menuitem', { name: 'Volume Clip', exact: true }).click()
+      await expect(page.getByRole('menu')).toBeHidden()
+    },
+  },
+  {
+    name: 'setup editor: Deletion Boundary form (the calculation domain)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await explorer(page)
+        .getByRole('button', { name: 'Deletion Boundary', exact: true })
+        .dblclick()
+      await expect(page.locator('.setup-side-form')).toBeVisible()
+    },
   },
 ]
 
@@ -156,6 +366,7 @@ test.beforeAll(async ({ browser, request }) => {
   const seeded = body.results.flatMap((p) => p.simulations).find((s) => s.name === 'Dam break')
   if (!seeded) throw new Error('the seeded demo dam break is missing')
   ids.demo = seeded.id
+  ids.own = await ownClone(request, demo.headers, seeded.id, GATE_CLONE)
   // AxeBuilder needs a page of a context the test made (not browser.newPage()).
   shared = await (await browser.newContext()).newPage()
 })
@@ -163,6 +374,30 @@ test.beforeAll(async ({ browser, request }) => {
 test.afterAll(async () => {
   await shared.context().close()
 })
+
+/** Name of the gate's own clone of the demo (the setup editor's entries change it). */
+const GATE_CLONE = 'Dam break (a11y gate)'
+
+/** The id of the clone named `name` of the seeded demo, cloned through the API on first use. */
+async function ownClone(
+  request: APIRequestContext,
+  headers: { authorization: string },
+  demoId: number,
+  name: string,
+): Promise<number> {
+  const reply = await request.get('/api/projects?pageLimit=30', { headers })
+  const body = (await reply.json()) as {
+    results: { simulations: { id: number; name: string }[] }[]
+  }
+  const found = body.results.flatMap((p) => p.simulations).find((s) => s.name === name)
+  if (found) return found.id
+  const cloned = await request.post(`/api/simulations/${demoId}`, { headers })
+  expect(cloned.status(), await cloned.text()).toBe(201)
+  const id = ((await cloned.json()) as { id: number }).id
+  const renamed = await request.put(`/api/simulations/${id}`, { headers, data: { name } })
+  expect(renamed.status(), await renamed.text()).toBe(200)
+  return id
+}
 
 async function run(check: A11yCheck): Promise<void> {
   if (!loggedIn) {
@@ -176,4 +411,5 @@ async function run(check: A11yCheck): Promise<void> {
   await runCheck(shared, check, ids)
 }
 
-for (const check of [...SETUP, ...DASHBOARD, ...RESULTS]) test(check.name, () => run(check))
+for (const check of [...SETUP, ...SETUP_EDITOR, ...DASHBOARD, ...RESULTS])
+  test(check.name, () => run(check))
