@@ -28,7 +28,10 @@ export interface TileContext {
   graphs: readonly UploadedGraph[]
   variables: readonly Variable[]
   nowMs: number
-  onUpdate: (tileId: number, body: { graph?: GraphSettings; text?: string }) => Promise<unknown>
+  onUpdate: (
+    tileId: number,
+    body: { graph?: GraphSettings; text?: string; imageId?: number | null },
+  ) => Promise<unknown>
   onRemove: (tileId: number) => void
   /** Moves or resizes a tile from the keyboard (saved like a drag). */
   onArrange: (
@@ -167,7 +170,14 @@ export function DashboardTileView({
           />
         )
       case 'image':
-        return <ImageTileBody simulation={context.simulation} imageId={tile.imageId} />
+        return (
+          <ImageTileBody
+            simulation={context.simulation}
+            imageId={tile.imageId}
+            saving={context.savingTileId === tile.id}
+            onPick={(imageId) => void context.onUpdate(tile.id, { imageId })}
+          />
+        )
     }
   })()
   return (

@@ -11,6 +11,10 @@ import {
 } from '../../../../domain/dashboards.ts'
 import { LOG_GRAPH_POINTS } from '../../../../domain/logGraphs.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
+import {
+  SimulationImagesSchema,
+  simulationImagesPath,
+} from '../../../../domain/rest/imageRoutes.ts'
 import { callApi, api } from '../../../api/index.ts'
 import { routeKey } from '../../../queries/queries.ts'
 import * as v from 'valibot'
@@ -102,6 +106,27 @@ export function useSensorsListQuery(simulationId: number) {
   return useQuery({
     queryKey: routeKey('listSensors', input),
     queryFn: ({ signal }) => callApi('listSensors', input, { signal }),
+  })
+}
+
+/** The query key of a simulation's images (GET /simulations/{id}/images). */
+export function simulationImagesKey(simulationId: number) {
+  return ['simulationImages', simulationId] as const
+}
+
+/** The simulation's images (its Save Image pictures and post image), for the image tiles' picker. */
+export function useSimulationImagesQuery(simulationId: number) {
+  return useQuery({
+    queryKey: simulationImagesKey(simulationId),
+    queryFn: async ({ signal }) => {
+      const response = await api.requestRaw({
+        method: 'GET',
+        path: simulationImagesPath(simulationId),
+        expectedStatus: 200,
+        signal,
+      })
+      return v.parse(SimulationImagesSchema, await response.json())
+    },
   })
 }
 

@@ -4,7 +4,9 @@ import { NOTE_MAX_LENGTH, type Variable } from '../../../../../domain/dashboards
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { messageOf } from '../../../../api/ApiError.ts'
 import { IconTrash } from '../../../../components/icons.tsx'
+import { formatDateTime } from '../../../../lib/format.ts'
 import { fetchImageUrl } from '../../results/canvas/saveImage.ts'
+import { useSimulationImagesQuery } from '../dashboardQueries.ts'
 
 /** A note: text saved with Save (or Ctrl+Enter); unsaved edits are marked. */
 export function NoteTileBody({
@@ -150,15 +152,67 @@ export function VariablesTileBody({
   )
 }
 
-/** An image: the chosen one, else the simulation's post image (Save Image on the Results screen). */
+/** The picker's first choice: show whatever the simulation's post image is. */
+export const POST_IMAGE_CHOICE = 'Post image (latest Save Image)'
+
+/**
+ * An image: the chosen one, else the simulation's post image (Save Image on the Results screen).
+ * The picker above it offers every image of the simulation (GET /simulations/{id}/images).
+ */
 export function ImageTileBody({
   simulation,
   imageId,
+  onPick,
+  saving,
 }: {
   simulation: Simulation
   imageId: number | null
+  onPick: (imageId: number | null) => void
+  saving: boolean
 }) {
+  const images = useSimulationImagesQuery(simulation.id)
   const shown = imageId ?? simulation.postImageId
+  const list = images.data ?? []
+  return (
+    <div className="dashboard-image-tile">
+      <select
+        className="select select--compact dashboard-image-tile__picker"
+        aria-label="Image shown"
+        value={imageId === null ? '' : String(imageId)}
+        disabled={saving}
+        onChange={(event) => onPick(event.target.value === '' ? null : Number(event.target.value))}
+      >
+        <option value="">{POST_IMAGE_CHOICE}</option>
+        {imageId !== null && !list.some((image) => image.id === imageId) && (
+          // Chosen earlier and no longer listed (still loading, or not of this simulation).
+          <option value={String(imageId)}>Chosen image</option>
+        )}
+        {list.map((image) => (
+          <option key={image.id} value={String(image.id)}>
+            {image.name} · {formatDateTime(image.createdAt)}
+            {image.id === simulation.postImageId ? ' (post image)' : ''}
+          </option>
+        ))}
+      </select>
+      {images.isError && (
+        <p className="placeholder__text" role="alert">
+          The images of this simulation could not be listed.
+        </p>
+      )}
+      <ImagePicture
+        shown={shown}
+        alt={
+          imageId === null
+            ? `Post image of ${simulation.name}`
+            : `${list.find((image) => image.id === imageId)?.name ?? 'Saved image'} of ${simulation.name}`
+        }
+      />
+    </div>
+  )
+}
+
+/** The image's bytes (GET /images/{id}) as an <img>, with its loading and failure states. */
+function ImagePicture({ shown, alt }: { shown: number | null; alt: string }) {
   const image = useQuery({
     queryKey: ['dashboardImage', shown],
     queryFn: ({ signal }) => fetchImageUrl(shown as number, signal),
@@ -184,7 +238,5 @@ export function ImageTileBody({
       </p>
     )
   if (url === undefined) return <p className="placeholder__text">Loading the image…</p>
-  const alt =
-    imageId === null ? `Post image of ${simulation.name}` : `Saved image of ${simulation.name}`
   return <img className="dashboard-image" src={url} alt={alt} />
 }
