@@ -123,6 +123,7 @@ describe('image tile', () => {
     const chosen = await screen.findByRole('img', { name: 'Dam break output 9.png of Dam break' })
     expect(chosen.getAttribute('src')).toBe('blob:/api/images/14')
     expect((picker as HTMLSelectElement).value).toBe('14')
+    expect(picker.getAttribute('title')).toMatch(/^Dam break output 9\.png · /)
 
     // Back to the post image.
     fireEvent.change(picker, { target: { value: '' } })

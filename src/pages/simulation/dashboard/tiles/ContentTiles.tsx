@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { NOTE_MAX_LENGTH, type Variable } from '../../../../../domain/dashboards.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
+import type { Image } from '../../../../../domain/rest/imageRoutes.ts'
 import { messageOf } from '../../../../api/ApiError.ts'
 import { IconTrash } from '../../../../components/icons.tsx'
 import { formatDateTime } from '../../../../lib/format.ts'
@@ -173,11 +174,16 @@ export function ImageTileBody({
   const images = useSimulationImagesQuery(simulation.id)
   const shown = imageId ?? simulation.postImageId
   const list = images.data ?? []
+  const label = (image: Image) =>
+    `${image.name} · ${formatDateTime(image.createdAt)}${image.id === simulation.postImageId ? ' (post image)' : ''}`
+  const picked = list.find((image) => image.id === imageId)
   return (
     <div className="dashboard-image-tile">
       <select
         className="select select--compact dashboard-image-tile__picker"
         aria-label="Image shown"
+        // A narrow tile cuts the choice short: its whole text on hover.
+        title={imageId === null ? POST_IMAGE_CHOICE : picked ? label(picked) : 'Chosen image'}
         value={imageId === null ? '' : String(imageId)}
         disabled={saving}
         onChange={(event) => onPick(event.target.value === '' ? null : Number(event.target.value))}
@@ -189,8 +195,7 @@ export function ImageTileBody({
         )}
         {list.map((image) => (
           <option key={image.id} value={String(image.id)}>
-            {image.name} · {formatDateTime(image.createdAt)}
-            {image.id === simulation.postImageId ? ' (post image)' : ''}
+            {label(image)}
           </option>
         ))}
       </select>
@@ -204,7 +209,7 @@ export function ImageTileBody({
         alt={
           imageId === null
             ? `Post image of ${simulation.name}`
-            : `${list.find((image) => image.id === imageId)?.name ?? 'Saved image'} of ${simulation.name}`
+            : `${picked?.name ?? 'Saved image'} of ${simulation.name}`
         }
       />
     </div>
