@@ -347,6 +347,115 @@ const RESULTS: A11yCheck[] = [
   },
 ]
 
+/** Plots the Pressure mean from the Statistics table, so the Charts panel has a dataset. */
+const plotPressureMean = async (page: Page) => {
+  const statistics = page.getByRole('region', { name: 'Statistics' })
+  await expect(statistics.getByLabel('Attribute')).toBeVisible({ timeout: 30_000 })
+  await statistics.getByLabel('Attribute').selectOption('pressure')
+  await statistics.getByLabel('Outputs').selectOption('outputRange')
+  await statistics.getByRole('button', { name: 'Load' }).click()
+  const summary = statistics.getByRole('table', { name: 'Statistics summary' })
+  await expect(summary).toBeVisible({ timeout: 60_000 })
+  await summary.getByRole('button', { name: 'Plot Mean' }).click()
+  const restore = page
+    .getByRole('region', { name: 'Charts' })
+    .getByRole('button', { name: 'Restore charts' })
+  if (await restore.isVisible()) await restore.click()
+  await expect(
+    page.getByRole('region', { name: 'Charts' }).getByRole('list', { name: 'Datasets' }),
+  ).toBeVisible()
+}
+
+/** More of the results page, the dashboard and the run: entries added after the first tables. */
+const MORE: A11yCheck[] = [
+  {
+    name: 'results: Solid view mode dialog',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Solid view', exact: true }).click()
+      await expect(page.getByRole('dialog', { name: /Solid view/ })).toBeVisible()
+    },
+  },
+  {
+    name: 'results: Fluid view mode dialog',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Fluid view', exact: true }).click()
+      await expect(page.getByRole('dialog', { name: /Fluid view/ })).toBeVisible()
+    },
+  },
+  {
+    name: 'results: charts with a dataset plotted',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: plotPressureMean,
+  },
+  {
+    name: 'results: Edit dataset dialog',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: async (page) => {
+      await plotPressureMean(page)
+      await page
+        .getByRole('region', { name: 'Charts' })
+        .getByRole('button', { name: /^Edit Pressure mean/ })
+        .click()
+      await expect(page.getByRole('dialog', { name: 'Edit dataset' })).toBeVisible()
+    },
+  },
+  {
+    name: 'results: Export chart dialog',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: async (page) => {
+      await plotPressureMean(page)
+      await page
+        .getByRole('region', { name: 'Charts' })
+        .getByRole('button', { name: 'Export' })
+        .click()
+      await expect(page.getByRole('dialog', { name: 'Export chart' })).toBeVisible()
+    },
+  },
+  {
+    name: 'results: Load Setup? dialog (leaving for the Setup)',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: async (page) => {
+      await page.locator('.sim-nav').getByRole('link', { name: 'Setup', exact: true }).click()
+      await expect(page.getByRole('dialog', { name: 'Load Setup?' })).toBeVisible()
+    },
+  },
+  {
+    name: 'dashboard: Graph settings dialog',
+    path: '/simulation/{demo}/dashboard',
+    ready: dashboardReady,
+    open: async (page) => {
+      await page
+        .getByRole('button', { name: /^Graph settings of / })
+        .first()
+        .click()
+      await expect(page.getByRole('dialog', { name: /^Graph settings: / })).toBeVisible()
+    },
+  },
+  {
+    name: 'setup: Stop simulation form (a running clone)',
+    path: '/simulation/{stop}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      const header = page.locator('.sim-header')
+      await header.getByRole('button', { name: 'Run', exact: true }).click()
+      const start = page.getByRole('dialog', { name: 'Run simulation' })
+      await start.getByRole('button', { name: 'Next' }).click()
+      await start.getByRole('button', { name: 'Start' }).click()
+      await start.getByRole('button', { name: 'Done' }).click()
+      await header.getByRole('button', { name: 'Stop', exact: true }).click()
+      await expect(page.getByRole('dialog', { name: 'Stop simulation?' })).toBeVisible()
+    },
+  },
+]
+
 // ── the run (one browser page, one login) ───────────────────────────────────────────────────────
 
 test.use({ trace: 'off' })
@@ -367,16 +476,23 @@ test.beforeAll(async ({ browser, request }) => {
   if (!seeded) throw new Error('the seeded demo dam break is missing')
   ids.demo = seeded.id
   ids.own = await ownClone(request, demo.headers, seeded.id, GATE_CLONE)
+  ids.stop = await ownClone(request, demo.headers, seeded.id, STOP_CLONE)
+  headers = demo.headers
   // AxeBuilder needs a page of a context the test made (not browser.newPage()).
   shared = await (await browser.newContext()).newPage()
 })
 
-test.afterAll(async () => {
+test.afterAll(async ({ request }) => {
+  // The Stop form's entry leaves its clone running: stop it (a refusal when it is not running).
+  if (ids.stop !== undefined) await request.delete(`/api/simulations/${ids.stop}/jobs`, { headers })
   await shared.context().close()
 })
 
 /** Name of the gate's own clone of the demo (the setup editor's entries change it). */
 const GATE_CLONE = 'Dam break (a11y gate)'
+/** Name of the clone the Stop form's entry starts (a second run of the gate reuses it, stopped). */
+const STOP_CLONE = 'Dam break (a11y gate stop)'
+let headers: { authorization: string } = { authorization: '' }
 
 /** The id of the clone named `name` of the seeded demo, cloned through the API on first use. */
 async function ownClone(
@@ -411,5 +527,5 @@ async function run(check: A11yCheck): Promise<void> {
   await runCheck(shared, check, ids)
 }
 
-for (const check of [...SETUP, ...SETUP_EDITOR, ...DASHBOARD, ...RESULTS])
+for (const check of [...SETUP, ...SETUP_EDITOR, ...DASHBOARD, ...RESULTS, ...MORE])
   test(check.name, () => run(check))
