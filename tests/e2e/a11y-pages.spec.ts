@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
+import Sqlite from 'better-sqlite3'
 import { DEMO_PASSWORD, USERS } from './pages/LoginPage.ts'
 import { runCheck, type A11yCheck, type GateIds } from './support/a11yGate.ts'
 
@@ -183,6 +185,20 @@ const LOGGED_IN: A11yCheck[] = [
     ready: heading(/empty here/),
   },
   { name: 'logout', path: '/logout', ready: heading(/logged out|Logging out/) },
+  {
+    name: 'projects: Upload simulation dialog (organization with upload_preprocessing)',
+    path: '/projects',
+    ready: heading('Projects'),
+    open: async (page) => {
+      // The Actions menu offers Upload only to an organization with the feature, which only the
+      // provider sets (no route): the gate sets it in the e2e server's database, and afterAll
+      // gives the organization its features back.
+      setManagerFeatures((features) => [...features, 'upload_preprocessing'])
+      await page.reload()
+      await heading('Projects')(page)
+      await simulationAction('Upload', /.+/)(page)
+    },
+  },
 ]
 
 /** Pages of a contributor: the forbidden page. */
@@ -228,8 +244,34 @@ test.beforeAll(async ({ browser, request }) => {
 })
 
 test.afterAll(async () => {
+  if (savedFeatures !== null) setManagerFeatures(() => savedFeatures ?? [])
   await shared.context().close()
 })
+
+/** The manager organization's features before the gate changed them (null: unchanged). */
+let savedFeatures: string[] | null = null
+
+/** Rewrites the features of the manager's organization in the e2e server's SQLite database. */
+function setManagerFeatures(change: (features: string[]) => string[]): void {
+  const dataDir = process.env.E2E_DATA_DIR
+  if (!dataDir) throw new Error('E2E_DATA_DIR is unset (playwright.config.ts sets it)')
+  const db = new Sqlite(join(dataDir, 'dive.sqlite'))
+  try {
+    const row = db
+      .prepare(
+        'SELECT o.id, o.features FROM organizations o JOIN users u ON u.organization_id = o.id WHERE u.email = ?',
+      )
+      .get(USERS.manager) as { id: number; features: string }
+    const features = JSON.parse(row.features) as string[]
+    savedFeatures ??= features
+    db.prepare('UPDATE organizations SET features = ? WHERE id = ?').run(
+      JSON.stringify(change(features)),
+      row.id,
+    )
+  } finally {
+    db.close()
+  }
+}
 
 /** Who the shared page is logged in as (a failed test restarts the worker, and this with it). */
 let loggedInAs: keyof typeof USERS | null = null
