@@ -62,7 +62,7 @@ describe('where an Input Validation item leads', () => {
     expect(target('movements.99.start')).toBeNull()
   })
 
-  it('opens the dialog of a sensor or volume clip and selects a refinement', () => {
+  it('opens the dialog of a sensor or volume clip and the form of a refinement zone', () => {
     expect(target('sensors.3.position.1')).toEqual({
       select: ['sensor:3'],
       open: { dialog: { kind: 'sensor', sensorId: 3 } },
@@ -71,7 +71,10 @@ describe('where an Input Validation item leads', () => {
       select: ['volume_clip:4'],
       open: { dialog: { kind: 'volumeClip', clipId: 4 } },
     })
-    expect(target('refinements.2.level')).toEqual({ select: ['refinement:2'], open: null })
+    expect(target('refinements.2.level')).toEqual({
+      select: ['refinement:2'],
+      open: { form: { kind: 'refinement', refinementId: 2 } },
+    })
   })
 
   it('leads nowhere for an empty scene, a periodic boundary or an unknown field', () => {

@@ -67,7 +67,7 @@ const idOf = (text: string | undefined) => (text !== undefined && /^\d+$/.test(t
  * - 'movements.3.start' → the moving part and its motion form;
  * - 'settings.endTime' → the Settings form ('settings.multiphase' → Physics, 'settings.calcDomainMin'
  *   → the Deletion Boundary);
- * - 'sensors.3.…', 'volumeClips.4.…' → the object and its dialog; 'refinements.2.…' → the object;
+ * - 'sensors.3.…', 'volumeClips.4.…' → the object and its dialog; 'refinements.2.…' → the zone and its form;
  * - 'airDrag…' → the Physics form (its switch; the domain has no form here).
  * Null where nothing can be shown ('parts' of an empty scene, a periodic boundary, a movement that
  * is gone).
