@@ -366,6 +366,71 @@ const plotPressureMean = async (page: Page) => {
   ).toBeVisible()
 }
 
+/** Names of the sensor and the clip the edit entries add to the results clone (afterAll deletes them). */
+const GATE_SENSOR = 'A11y gate probe'
+const GATE_CLIP = 'A11y gate clip'
+
+/** Types a vector of a results dialog, component by component (`Position x (m)` …). */
+async function fillVector(page: Page, dialogName: string, label: string, values: string[]) {
+  const box = page.getByRole('dialog', { name: dialogName })
+  for (const [index, axis] of ['x', 'y', 'z'].entries())
+    await box.getByLabel(`${label} ${axis} (m)`).fill(values[index] ?? '0')
+}
+
+/** Adds the gate's sensor (or finds it from an earlier entry) and opens its Edit sensor dialog. */
+const editSensor = async (page: Page) => {
+  const sensors = page.getByRole('region', { name: 'Sensors' })
+  const edit = sensors.getByRole('button', { name: `Edit ${GATE_SENSOR}`, exact: true })
+  if ((await edit.count()) === 0) {
+    await sensors.getByRole('button', { name: 'Add sensor' }).click()
+    const add = page.getByRole('dialog', { name: 'Add sensor' })
+    await add.getByLabel('Name').fill(GATE_SENSOR)
+    await fillVector(page, 'Add sensor', 'Position', ['0.1', '0.05', '0.03'])
+    await add.getByRole('button', { name: 'Add' }).click()
+    await expect(add).toBeHidden()
+  }
+  await edit.click()
+  await expect(page.getByRole('dialog', { name: 'Edit sensor' })).toBeVisible()
+}
+
+/** Adds the gate's volume clip (or finds it) and opens its Edit volume clip dialog. */
+const editClip = async (page: Page) => {
+  const clips = page.getByRole('region', { name: 'Volume clips' })
+  const edit = clips.getByRole('button', { name: `Edit ${GATE_CLIP}`, exact: true })
+  if ((await edit.count()) === 0) {
+    await clips.getByRole('button', { name: 'Add volume clip' }).click()
+    const add = page.getByRole('dialog', { name: 'Add volume clip' })
+    await add.getByLabel('Name').fill(GATE_CLIP)
+    await fillVector(page, 'Add volume clip', 'Center', ['0.4', '0.05', '0.25'])
+    await fillVector(page, 'Add volume clip', 'Dimensions', ['0.2', '0.2', '0.2'])
+    await add.getByRole('button', { name: 'Add' }).click()
+    await expect(add).toBeHidden()
+  }
+  await edit.click()
+  await expect(page.getByRole('dialog', { name: 'Edit volume clip' })).toBeVisible()
+}
+
+/** Deletes what the edit entries added to the shared results clone. */
+async function deleteGateObjects(request: APIRequestContext): Promise<void> {
+  if (ids.results === undefined) return
+  for (const [list, one, name] of [
+    ['custom_sensors', 'custom_sensors', GATE_SENSOR],
+    ['volume_clips', 'volume_clips', GATE_CLIP],
+  ] as const) {
+    const reply = await request.get(`/api/simulations/${ids.results}/${list}`, { headers })
+    if (!reply.ok()) continue
+    const body = (await reply.json()) as unknown
+    const rows = (
+      Array.isArray(body) ? body : ((body as { results?: unknown[] }).results ?? [])
+    ) as {
+      id: number
+      name: string
+    }[]
+    for (const row of rows.filter((r) => r.name === name))
+      await request.delete(`/api/${one}/${row.id}`, { headers })
+  }
+}
+
 /** More of the results page, the dashboard and the run: entries added after the first tables. */
 const MORE: A11yCheck[] = [
   {
@@ -428,6 +493,38 @@ const MORE: A11yCheck[] = [
     },
   },
   {
+    name: 'results: Edit sensor dialog',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: editSensor,
+  },
+  {
+    name: 'results: Edit volume clip dialog',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: editClip,
+  },
+  {
+    name: 'results: Keyboard shortcuts of the 3D view',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: async (page) => {
+      await page.getByText('Keyboard shortcuts', { exact: true }).click()
+      await expect(
+        page.locator('details[open]').filter({ hasText: 'Keyboard shortcuts' }),
+      ).toBeVisible()
+    },
+  },
+  {
+    name: 'setup: Clip menu of the 3D view',
+    path: '/simulation/{demo}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Clip', exact: true }).click()
+      await expect(page.getByRole('dialog', { name: /Clip/ })).toBeVisible()
+    },
+  },
+  {
     name: 'dashboard: Graph settings dialog',
     path: '/simulation/{demo}/dashboard',
     ready: dashboardReady,
@@ -485,6 +582,7 @@ test.beforeAll(async ({ browser, request }) => {
 test.afterAll(async ({ request }) => {
   // The Stop form's entry leaves its clone running: stop it (a refusal when it is not running).
   if (ids.stop !== undefined) await request.delete(`/api/simulations/${ids.stop}/jobs`, { headers })
+  await deleteGateObjects(request)
   await shared.context().close()
 })
 
