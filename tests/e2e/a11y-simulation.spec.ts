@@ -525,6 +525,17 @@ const MORE: A11yCheck[] = [
     },
   },
   {
+    name: 'setup editor: CAD import wizard (assembly, before a file)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await addPart('Solid')(page)
+      await page.getByRole('radio', { name: 'CAD file (STEP)' }).check()
+      await page.getByRole('button', { name: 'Open the CAD import wizard' }).click()
+      await expect(page.getByRole('dialog')).toBeVisible()
+    },
+  },
+  {
     name: 'dashboard: Graph settings dialog',
     path: '/simulation/{demo}/dashboard',
     ready: dashboardReady,
