@@ -184,7 +184,6 @@ const LOGGED_IN: A11yCheck[] = [
     path: '/simulation/{demo}/nothing',
     ready: heading(/empty here/),
   },
-  { name: 'logout', path: '/logout', ready: heading(/logged out|Logging out/) },
   {
     name: 'projects: Upload simulation dialog (organization with upload_preprocessing)',
     path: '/projects',
@@ -199,6 +198,8 @@ const LOGGED_IN: A11yCheck[] = [
       await simulationAction('Upload', /.+/)(page)
     },
   },
+  // Last: the contributor's entries log in from the logged-out page.
+  { name: 'logout', path: '/logout', ready: heading(/logged out|Logging out/) },
 ]
 
 /** Pages of a contributor: the forbidden page. */
