@@ -536,6 +536,26 @@ const MORE: A11yCheck[] = [
     },
   },
   {
+    name: 'results: Confirm export dialog (no attribute chosen)',
+    path: '/simulation/{results}/postprocessor',
+    ready: resultsReady,
+    open: async (page) => {
+      await page.getByTestId('open-export').click()
+      const exporting = page.getByRole('dialog', { name: 'Export' })
+      // An object and no attribute: the export asks to confirm.
+      await exporting.getByRole('region', { name: 'Objects' }).getByLabel('Water').first().check()
+      await expect(exporting.getByLabel('All attributes')).not.toBeChecked()
+      await exporting.locator('.dialog__footer .button--primary').click()
+      await expect(page.getByRole('dialog', { name: 'Confirm export' })).toBeVisible()
+    },
+  },
+  {
+    name: 'dashboard: Save view as template dialog',
+    path: '/simulation/{demo}/dashboard',
+    ready: dashboardReady,
+    open: dialog('Save as template', 'Save view as template'),
+  },
+  {
     name: 'dashboard: Graph settings dialog',
     path: '/simulation/{demo}/dashboard',
     ready: dashboardReady,
