@@ -5,10 +5,11 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { LoginPage } from './pages/LoginPage.ts'
 
 /*
- * The budget of a finished run: the seeded dam break (coarsened through the API so it stays short)
- * runs to completion, then the manager finds its transaction, its consumption in the history and
- * the fewer credits on /settings/budget, downloads credit_transactions.csv and parses it; a
- * contributor sees the same transactions without the User column.
+ * The budget of a finished run: a clone of the seeded dam break (a clone, since other specs run the
+ * demo itself and lock its setup; coarsened through the API so it stays short) runs to completion,
+ * then the manager finds its transaction, its consumption in the history and the fewer credits on
+ * /settings/budget, downloads credit_transactions.csv and parses it; a contributor sees the same
+ * transactions without the User column.
  */
 
 const SHOTS = process.env.SETTINGS_SHOTS_DIR
@@ -30,7 +31,13 @@ async function bearer(page: Page): Promise<{ authorization: string }> {
   return { authorization: `Bearer ${token}` }
 }
 
-/** Runs the demo dam break (coarse) to completion through the API; returns the credits it used. */
+/** The name of the clone this spec runs. */
+const RUN_NAME = 'Budget dam break'
+
+/**
+ * Clones the demo dam break, coarse, and runs the clone to completion through the API; returns the
+ * credits it used.
+ */
 async function finishDemoRun(request: APIRequestContext, headers: { authorization: string }) {
   const projects = (await (
     await request.get('/api/projects?pageLimit=30', { headers })
@@ -39,12 +46,17 @@ async function finishDemoRun(request: APIRequestContext, headers: { authorizatio
     .flatMap((project) => project.simulations)
     .find((s) => s.name === 'Dam break')
   if (!simulation) throw new Error('the demo dam break is missing')
-  const id = simulation.id
+  const cloned = await request.post(`/api/simulations/${simulation.id}`, { headers })
+  expect(cloned.status(), await cloned.text()).toBe(201)
+  const id = ((await cloned.json()) as { id: number }).id
   const coarse = await request.put(`/api/simulations/${id}`, {
     headers,
-    data: { settings: { particleDiameter: 0.02, endTime: 0.1, outputTimeInterval: 0.015 } },
+    data: {
+      name: RUN_NAME,
+      settings: { particleDiameter: 0.02, endTime: 0.1, outputTimeInterval: 0.015 },
+    },
   })
-  expect(coarse.status()).toBe(200)
+  expect(coarse.status(), await coarse.text()).toBe(200)
   const started = await request.post(`/api/simulations/${id}/jobs`, {
     headers,
     data: { cores: 1, solver_id: 1 },
@@ -90,7 +102,7 @@ test('a manager sees the budget of a finished run and downloads the transactions
   })
   await expect(page.getByText(`${left} credits`, { exact: true })).toBeVisible()
   const table = page.getByRole('table', { name: 'Credit transactions' })
-  const row = table.getByRole('row', { name: /Dam break/ })
+  const row = table.getByRole('row', { name: new RegExp(RUN_NAME) })
   await expect(row).toBeVisible()
   await expect(row).toContainText('Simulation')
   await expect(row).toContainText('Mia Manager')
@@ -116,7 +128,7 @@ test('a manager sees the budget of a finished run and downloads the transactions
     .trim()
     .split('\r\n')
   expect(lines[0]).toBe('Transaction,Type,Date,User,Value')
-  const cells = lines.find((line) => line.startsWith('Dam break,'))?.split(',')
+  const cells = lines.find((line) => line.startsWith(`${RUN_NAME},`))?.split(',')
   expect(cells?.[1]).toBe('Simulation')
   expect(cells?.at(-2)).toBe('Mia Manager')
   expect(Number(cells?.at(-1))).toBeCloseTo(-consumed, 2)
@@ -130,7 +142,7 @@ test('a manager sees the budget of a finished run and downloads the transactions
   await new LoginPage(page).loginAs('contributor')
   await page.goto('/settings/budget')
   const contributorTable = page.getByRole('table', { name: 'Credit transactions' })
-  await expect(contributorTable.getByRole('row', { name: /Dam break/ })).toBeVisible()
+  await expect(contributorTable.getByRole('row', { name: new RegExp(RUN_NAME) })).toBeVisible()
   await expect(contributorTable.getByRole('columnheader', { name: 'User' })).toHaveCount(0)
   await expect(page.getByRole('heading', { name: 'Credit history', exact: true })).toBeVisible()
 })
