@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { computeMedian } from '../lib/measure.ts'
 import type { BenchCase, BenchContext } from '../lib/types.ts'
-import { disposeHarness, useHarness } from './harness.ts'
+import { demoAuthStorage, disposeHarness, useHarness } from './harness.ts'
 
 /** The routes of the issue; the seeded demo's first simulation is id 1 on a fresh database. */
 const ROUTES = [
@@ -84,26 +84,6 @@ function trackStaticBytes(page: Page, baseUrl: string): () => Promise<RouteBytes
   }
 }
 
-async function logIn(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'manager@dive.example', password: 'dive-demo' }),
-  })
-  if (!response.ok) throw new Error(`login: ${response.status}`)
-  const tokens = (await response.json()) as {
-    accessToken: string
-    refreshToken: string
-    expiresIn: number
-  }
-  // What src/api/tokens.ts keeps in localStorage under AUTH_STORAGE_KEY.
-  return JSON.stringify({
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken,
-    expiresAtMs: Date.now() + tokens.expiresIn * 1000,
-  })
-}
-
 async function measureRoute(
   browser: Browser,
   baseUrl: string,
@@ -112,7 +92,7 @@ async function measureRoute(
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } })
   try {
     if (route.auth) {
-      const stored = await logIn(baseUrl)
+      const stored = await demoAuthStorage(baseUrl)
       await context.addInitScript((value) => localStorage.setItem('dive.auth', value), stored)
     }
     const page = await context.newPage()

@@ -162,3 +162,23 @@ export async function disposeHarness(): Promise<void> {
   harness = null
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 }
+
+/** Logs the demo manager in; returns what the app keeps in localStorage under AUTH_STORAGE_KEY. */
+export async function demoAuthStorage(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'manager@dive.example', password: 'dive-demo' }),
+  })
+  if (!response.ok) throw new Error(`login: ${response.status}`)
+  const tokens = (await response.json()) as {
+    accessToken: string
+    refreshToken: string
+    expiresIn: number
+  }
+  return JSON.stringify({
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
+    expiresAtMs: Date.now() + tokens.expiresIn * 1000,
+  })
+}

@@ -10,7 +10,7 @@
 import type { Browser } from 'playwright-core'
 import type { BenchCase, BenchContext } from '../lib/types.ts'
 import { BenchSkip } from '../lib/types.ts'
-import { BENCH_CHROMIUM_ARGS, disposeHarness, useHarness } from './harness.ts'
+import { BENCH_CHROMIUM_ARGS, demoAuthStorage, disposeHarness, useHarness } from './harness.ts'
 
 const PAGES = [
   { name: 'login', path: '/login', auth: false },
@@ -31,25 +31,6 @@ const CATEGORIES = [
 interface CategoryResult {
   score: number | null
   auditRefs: { id: string; weight: number }[]
-}
-
-async function logInTokens(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'manager@dive.example', password: 'dive-demo' }),
-  })
-  if (!response.ok) throw new Error(`login: ${response.status}`)
-  const tokens = (await response.json()) as {
-    accessToken: string
-    refreshToken: string
-    expiresIn: number
-  }
-  return JSON.stringify({
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken,
-    expiresAtMs: Date.now() + tokens.expiresIn * 1000,
-  })
 }
 
 /** Sets (or clears) the app's tokens in the profile Lighthouse uses, and empties the HTTP cache. */
@@ -93,7 +74,7 @@ export const cases: BenchCase[] = [
       const { chromium } = await import('playwright-core')
       const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`)
       try {
-        const tokens = await logInTokens(harness.baseUrl)
+        const tokens = await demoAuthStorage(harness.baseUrl)
         const failures: string[] = []
         // One page's audit; a failed trace (NO_NAVSTART under load) is tried once more.
         const auditPage = async (path: string, pageTokens: string | null) => {
