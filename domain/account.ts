@@ -185,6 +185,8 @@ export const ProfileUpdateSchema = v.strictObject({
   department: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100)))),
   location: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100)))),
   avatarId: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9))),
+  /** The access grant to act through (ACCESS_GRANT_SELECTION); null: the own organization. */
+  activeAccessGrantId: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
 })
 export type ProfileUpdate = v.InferOutput<typeof ProfileUpdateSchema>
 

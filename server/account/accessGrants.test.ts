@@ -111,4 +111,63 @@ describeEachDialect('account: support access grants', (dialect) => {
     ).toBe(400)
     expect((await call('GET', '/mgmt/access_grants', 'manager')).body.resultCount).toBe(1)
   })
+
+  it('lets a provider member act in an organization through an active grant until it is revoked or expires', async () => {
+    const actAs = (grantId: number | null, as: keyof typeof tokens = 'admin') =>
+      call('PUT', '/users', as, { activeAccessGrantId: grantId })
+    const actingIn = async () => {
+      const user = (await call('GET', '/users', 'admin')).body as {
+        organization: { id: number }
+        activeAccessGrantId: number | null
+      }
+      return { organizationId: user.organization.id, grantId: user.activeAccessGrantId }
+    }
+    const request = { organizationId: otherOrganizationId, reason: 'support' }
+    const grant = (await call('POST', '/admin/access_grants', 'admin', request)).body as AccessGrant
+
+    // Without a grant of one's own there is nothing to act through.
+    expect((await actAs(grant.id, 'manager')).status).toBe(403)
+    expect((await actAs(grant.id, 'other')).status).toBe(403)
+    expect((await actAs(999999)).status).toBe(404)
+    expect(await actingIn()).toEqual({ organizationId: demoOrganizationId, grantId: null })
+    const projectNames = async () =>
+      ((await call('GET', '/projects', 'admin')).body as Page<{ name: string }>).results.map(
+        (project) => project.name,
+      )
+    expect(await projectNames()).toContain('Demo project')
+
+    const chosen = await actAs(grant.id)
+    expect(chosen.status).toBe(200)
+    expect(chosen.body).toMatchObject({
+      organization: { id: otherOrganizationId, name: 'Other Organization' },
+      activeAccessGrantId: grant.id,
+    })
+    // Every request now acts in the granted organization: its team, its projects, its budget.
+    expect(await actingIn()).toEqual({ organizationId: otherOrganizationId, grantId: grant.id })
+    const team = (await call('GET', '/mgmt/users', 'admin')).body as { email: string }[]
+    expect(team.map((member) => member.email)).toEqual(['other@dive.example'])
+    expect(await projectNames()).not.toContain('Demo project')
+
+    // null goes back to the own organization.
+    expect((await actAs(null)).body.organization.id).toBe(demoOrganizationId)
+    expect(await actingIn()).toEqual({ organizationId: demoOrganizationId, grantId: null })
+
+    // Revoking the grant ends the acting at once.
+    await actAs(grant.id)
+    expect((await call('DELETE', `/mgmt/access_grants/${grant.id}`, 'other')).status).toBe(200)
+    expect(await actingIn()).toEqual({ organizationId: demoOrganizationId, grantId: null })
+    expect((await call('GET', '/mgmt/users', 'admin')).body).not.toEqual(team)
+    expect((await actAs(grant.id)).status).toBe(404)
+
+    // So does its expiry, 24 h after it was given.
+    const later = (await call('POST', '/admin/access_grants', 'admin', request)).body as AccessGrant
+    expect((await actAs(later.id)).status).toBe(200)
+    server.advanceClockMs(24 * 3600_000 - 60_000)
+    await loginAll()
+    expect((await actingIn()).organizationId).toBe(otherOrganizationId)
+    server.advanceClockMs(60_000)
+    await loginAll()
+    expect(await actingIn()).toEqual({ organizationId: demoOrganizationId, grantId: null })
+    expect((await actAs(later.id)).status).toBe(404)
+  })
 })

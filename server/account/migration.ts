@@ -75,3 +75,18 @@ export function accessGrantsMigration(dialect: DialectName): Migration {
     },
   }
 }
+
+/**
+ * '0015_active_access_grant': the access grant a provider member acts through (spec/account.md §3
+ * User.activeAccessGrantId); null is the own organization. Honoured only while the grant is active.
+ */
+export function activeAccessGrantMigration(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('users').addColumn('active_access_grant_id', 'integer').execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.alterTable('users').dropColumn('active_access_grant_id').execute()
+    },
+  }
+}

@@ -62,7 +62,7 @@ export function toUser(
     role: user.role,
     active: fromFlag(user.active),
     organization: { id: organization.id, name: organization.name },
-    activeAccessGrantId: null,
+    activeAccessGrantId: user.active_access_grant_id,
     permissions: [...permissionsForRole(user.role)],
     createdAt: user.created_at,
   }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { ROLES, type Role } from '../../domain/account.ts'
+import { ROLES, hasPermission, type Role } from '../../domain/account.ts'
 import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S, type TokenResponse } from '../../domain/auth.ts'
 import { ApiError } from '../api/apiError.ts'
 import type { SessionUser } from '../api/context.ts'
@@ -84,10 +84,41 @@ export async function authenticateAccessToken(
   if (!row) throw new ApiError('unauthorized', 'The access token is invalid or has expired')
   const { session_id, access_expires_at, ...user } = row
   return {
-    user: toSessionUser(user),
+    user: await actingUser(db, clock, toSessionUser(user)),
     sessionId: session_id,
     accessExpiresAtMs: Date.parse(access_expires_at),
   }
+}
+
+/**
+ * The user as they act on this request (spec/account.md §4): a provider member who chose an access
+ * grant acts in the grant's organization while the grant is theirs, active and unexpired and
+ * their role still has ACCESS_GRANT_SELECTION; otherwise (revoked, expired, none) in their own,
+ * and activeAccessGrantId reads null.
+ */
+export async function actingUser(db: Db, clock: Clock, user: SessionUser): Promise<SessionUser> {
+  if (user.active_access_grant_id === null) return user
+  const own = { ...user, active_access_grant_id: null }
+  if (!hasPermission(user.role, 'ACCESS_GRANT_SELECTION')) return own
+  const grant = await findUsableAccessGrant(db, clock, user.id, user.active_access_grant_id)
+  return grant ? { ...user, organization_id: grant.organization_id } : own
+}
+
+/** The caller's grant `grantId` if it is active and unexpired now, else undefined. */
+export async function findUsableAccessGrant(
+  db: Db,
+  clock: Clock,
+  userId: number,
+  grantId: number,
+): Promise<{ id: number; organization_id: number } | undefined> {
+  return db
+    .selectFrom('access_grants')
+    .select(['id', 'organization_id'])
+    .where('id', '=', grantId)
+    .where('requester_id', '=', userId)
+    .where('state', '=', 'active')
+    .where('expiry', '>', clock.nowIso())
+    .executeTakeFirst()
 }
 
 /** What a refresh found: a live session to rotate, or a rotated token used again. */

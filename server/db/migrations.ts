@@ -1,6 +1,10 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import { assembliesMigration } from '../assemblies/migration.ts'
-import { accessGrantsMigration, accountMigration } from '../account/migration.ts'
+import {
+  accessGrantsMigration,
+  accountMigration,
+  activeAccessGrantMigration,
+} from '../account/migration.ts'
 import { loginFailuresMigration, sessionFamiliesMigration } from '../auth/migration.ts'
 import { dashboardsMigration } from '../dashboards/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
@@ -298,6 +302,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0012_account': accountMigration(dialect),
     '0013_setup_objects': setupObjectsMigration(dialect),
     '0014_access_grants': accessGrantsMigration(dialect),
+    '0015_active_access_grant': activeAccessGrantMigration(),
   }
 }
 

@@ -69,6 +69,8 @@ export interface UsersTable {
   role: string
   active: Generated<Flag>
   created_at: string
+  /** The access grant the user acts through (0015); null: the own organization. */
+  active_access_grant_id: number | null
 }
 
 /** A login: only SHA-256 digests of the tokens are stored. */

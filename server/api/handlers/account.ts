@@ -3,6 +3,7 @@ import { ApiError } from '../apiError.ts'
 import type { AuthedContext, RouteHandlers } from '../context.ts'
 import { fullName, toOrganization, toUser } from '../views.ts'
 import { organizationConsumedBytes } from '../../storage/usage.ts'
+import { actingUser, findUsableAccessGrant } from '../../auth/sessions.ts'
 
 async function loadOwnOrganization({ db, user }: AuthedContext) {
   return db
@@ -22,9 +23,23 @@ function blankToNull(value: string | null | undefined): string | null | undefine
   return trimmed === '' ? null : trimmed
 }
 
+/** The grant a PUT /users may switch to: the caller's own, active one (null: none). */
+async function checkedAccessGrantId(
+  context: AuthedContext,
+  grantId: number | null | undefined,
+): Promise<number | null | undefined> {
+  if (grantId === undefined || grantId === null) return grantId
+  if (!hasPermission(context.user.role, 'ACCESS_GRANT_SELECTION'))
+    throw new ApiError('forbidden', 'You are not allowed to act in another organization')
+  const grant = await findUsableAccessGrant(context.db, context.clock, context.user.id, grantId)
+  if (!grant) throw new ApiError('resource_not_found', 'Access grant not found')
+  return grant.id
+}
+
 export const updateProfile: RouteHandlers['updateProfile'] = async ({ body }, context) => {
   const { db, user } = context
   const changes = {
+    active_access_grant_id: await checkedAccessGrantId(context, body.activeAccessGrantId),
     first_name: body.firstName,
     last_name: body.lastName,
     phone_number: blankToNull(body.phoneNumber),
@@ -48,7 +63,8 @@ export const updateProfile: RouteHandlers['updateProfile'] = async ({ body }, co
             .executeTakeFirstOrThrow()),
           role: user.role,
         }
-  return toUser(updated, await loadOwnOrganization(context))
+  const acting = await actingUser(db, context.clock, updated)
+  return toUser(acting, await loadOwnOrganization({ ...context, user: acting }))
 }
 
 export const teamUsers: RouteHandlers['teamUsers'] = async (_request, { db, user }) => {
