@@ -21,6 +21,33 @@ export interface RunSensor {
   sampleRate: 'every_step' | number
 }
 
+/**
+ * The particles a pointcloud part takes from another simulation's output (its fluid objects,
+ * read by the server): world metres as written, with the velocities, pressures and densities the
+ * output holds (null where it has no such column), and the reference's particle diameter.
+ */
+export interface ReferencePointCloud {
+  refSimulationId: number
+  refSimulationOutput: number
+  /** The reference simulation's particle diameter, m: the run's particle diameter. */
+  particleDiameter: number
+  count: number
+  /** x, y, z per particle, m. */
+  positions: Float32Array
+  /** vx, vy, vz per particle, m/s; null: the output has no velocity. */
+  velocities: Float32Array | null
+  /** Pa; null: the output has no pressure column. */
+  pressures: Float32Array | null
+  /** kg/m³; null: the output has no density column. */
+  densities: Float32Array | null
+}
+
+/** An initial distribution table as the discretizer reads it: its headers and column map. */
+export interface RunDatatable {
+  headers: string[]
+  table: Record<string, (number | null)[]>
+}
+
 /** Everything a discretization or a run of one simulation reads. */
 export interface RunSetup {
   simulationId: number
@@ -39,4 +66,8 @@ export interface RunSetup {
   refinements?: Refinement[]
   /** The periodic boundary (at most one); absent or empty: none (refused for now). */
   periodics?: PeriodicBoundary[]
+  /** The particles of each pointcloud part by part id; a part without an entry is refused. */
+  pointClouds?: Record<number, ReferencePointCloud>
+  /** The initial distribution tables the parts name, by table id. */
+  datatables?: Record<number, RunDatatable>
 }

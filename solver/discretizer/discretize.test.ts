@@ -436,9 +436,9 @@ describe('discretize: errors and warnings', () => {
     expect(codes(d, 'errors')).toEqual(['no_fluid'])
   })
 
-  it('warns about parts beyond an active calculation domain, initial tables and the legacy switch', () => {
+  it('warns about parts beyond an active calculation domain, initial presets and the legacy switch', () => {
     const part = makePart(1, 'flow', boxShape([0, 0, 0], [0.2, 0.2, 0.2]))
-    if (part.component.type === 'flow') part.component.initialDistribution = true
+    if (part.component.type === 'flow') part.component.initialPreset = 'preset'
     const d = discretize(
       makeSetup(
         [part],

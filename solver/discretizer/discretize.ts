@@ -12,10 +12,12 @@ import type { Vec3 } from '../../domain/vector.ts'
 import type { RunSetup } from '../setup.ts'
 import { collectAxisPlanes } from './frames.ts'
 import { extentAlongUp, fillFluidParts, fillHeightOf, siteWorld } from './fluidFill.ts'
-import { setHydrostaticState, type FluidRange } from './hydrostatic.ts'
+import { setGivenState, setHydrostaticState, type FluidRange } from './hydrostatic.ts'
+import { applyInitialDistribution, resolveInitialDistribution } from './initialDistribution.ts'
 import { formatCount, report, type IssueLists } from './issues.ts'
 import { estimateSitesOfBox } from './lattice.ts'
 import { prepareParts } from './prepareParts.ts'
+import { addCloudsToSummary, placeReferenceClouds, referenceDiameter } from './referenceClouds.ts'
 import { reportFillResults, summarize } from './summary.ts'
 import {
   DiscretizationCanceledError,
@@ -110,13 +112,26 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     gravityMagnitude > 0
       ? (gravity.map((g) => -g / gravityMagnitude + 0) as Vec3) // + 0 turns −0 into 0
       : [0, 0, 1]
+  // with a pointcloud part, the particle diameter is its reference simulation's
+  const cloudDp = referenceDiameter(setup, issues)
+  if (
+    cloudDp !== null &&
+    settings.particleDiameter !== null &&
+    Math.abs(settings.particleDiameter - cloudDp) > 1e-9 * cloudDp
+  )
+    report(
+      issues.warnings,
+      'invalid_settings',
+      null,
+      `The particle diameter of the pointcloud parts' reference simulation (${cloudDp} m) was used, not the setting's ${settings.particleDiameter} m.`,
+    )
   const dpIssues = checkNumber(
     'settings.particleDiameter',
     'Particle diameter',
-    settings.particleDiameter,
+    cloudDp ?? settings.particleDiameter,
     { min: 0, exclusiveMin: true },
   )
-  const dp = settings.particleDiameter ?? 0
+  const dp = cloudDp ?? settings.particleDiameter ?? 0
   if (dpIssues.length > 0) {
     for (const issue of dpIssues) report(issues.errors, 'invalid_settings', null, issue.message)
     return emptyDiscretization(dp, up, issues, 0, startMs)
@@ -138,6 +153,12 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     : null
   const materials = new Map<number, Material>(setup.materials.map((m) => [m.id, m]))
   const prepared = prepareParts(setup, dp, domain, issues)
+  const clouds = placeReferenceClouds(setup, issues)
+  const distributions = new Map(
+    prepared
+      .filter((entry) => entry.role === 'fluid')
+      .map((entry) => [entry.part.id, resolveInitialDistribution(entry.part, setup, issues)]),
+  )
 
   // ── estimate before allocating anything per site ──
   let estimate = 0
@@ -149,6 +170,7 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
       estimate += estimateSitesOfBox(entry.box, dp) * share
     } else estimate += (entry.area * 2 * layers * dp) / dp ** 3 + 1
   }
+  for (const cloud of clouds) estimate += cloud.count
   if (estimate > maxParticles) {
     report(
       issues.errors,
@@ -185,7 +207,9 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     onPartDone: (done, total) => progress(0.55 + (0.3 * done) / total),
   })
   reportFillResults(fills, dp, issues)
-  const fluidCount = fills.reduce((sum, fill) => sum + fill.count, 0)
+  const fluidCount =
+    fills.reduce((sum, fill) => sum + fill.count, 0) +
+    clouds.reduce((sum, cloud) => sum + cloud.count, 0)
   if (fluidCount === 0) {
     report(
       issues.errors,
@@ -210,6 +234,7 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
   let maxSpeed = 0
   let p = 0
   const ranges: FluidRange[] = []
+  const tablePressures: { start: number; values: Float64Array; materialId: number }[] = []
   for (const fill of fills) {
     const { grid, mask, origin } = fill
     const component = fill.prepared.part.component
@@ -248,6 +273,37 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
         materialId: fill.materialId,
         initialPressure: component.initialPressure ?? 0,
       })
+    const distribution = distributions.get(partId)
+    if (distribution) {
+      const values = applyInitialDistribution(distribution, positions, velocities, start, p)
+      if (values) tablePressures.push({ start, values, materialId: fill.materialId })
+      for (let q = start; q < p; q++)
+        maxSpeed = Math.max(
+          maxSpeed,
+          Math.hypot(velocities[q * 3]!, velocities[q * 3 + 1]!, velocities[q * 3 + 2]!),
+        )
+    }
+  }
+  const cloudStarts: number[] = []
+  for (const cloud of clouds) {
+    const start = p
+    cloudStarts.push(start)
+    positions.set(cloud.positions, start * 3)
+    velocities.set(cloud.velocities, start * 3)
+    partIds.fill(cloud.part.id, start, start + cloud.count)
+    materialIds.fill(cloud.materialId, start, start + cloud.count)
+    let top = -Infinity
+    for (let q = start; q < start + cloud.count; q++) {
+      const s =
+        up[0] * positions[q * 3]! + up[1] * positions[q * 3 + 1]! + up[2] * positions[q * 3 + 2]!
+      if (s > top) top = s
+      maxSpeed = Math.max(
+        maxSpeed,
+        Math.hypot(velocities[q * 3]!, velocities[q * 3 + 1]!, velocities[q * 3 + 2]!),
+      )
+    }
+    p += cloud.count
+    ranges.push({ start, end: p, top, materialId: cloud.materialId, initialPressure: 0 })
   }
   positions.set(walls.positions, fluidCount * 3)
   partIds.set(walls.partIds, fluidCount)
@@ -268,7 +324,18 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     gravityMagnitude,
     maxSpeed,
   })
-  const wallDensity = materials.get(fills[0]!.materialId)?.density ?? 1000
+  // the table's pressures and the reference output's pressures and densities replace the
+  // hydrostatic state where they are given
+  setGivenState({
+    pressures,
+    densities,
+    materials,
+    speedOfSound,
+    tables: tablePressures,
+    clouds: clouds.map((cloud, i) => ({ cloud, start: cloudStarts[i]! })),
+  })
+  const firstMaterialId = fills[0]?.materialId ?? clouds[0]!.materialId
+  const wallDensity = materials.get(firstMaterialId)?.density ?? 1000
   densities.fill(wallDensity, fluidCount)
   progress(1)
 
@@ -289,14 +356,18 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     up,
     errors: issues.errors,
     warnings: issues.warnings,
-    summary: summarize({
-      prepared,
-      fills,
-      walls: wallParts,
-      layers,
+    summary: addCloudsToSummary(
+      summarize({
+        prepared,
+        fills,
+        walls: wallParts,
+        layers,
+        dp,
+        estimate,
+        durationMs: performance.now() - startMs,
+      }),
+      clouds,
       dp,
-      estimate,
-      durationMs: performance.now() - startMs,
-    }),
+    ),
   }
 }

@@ -5,7 +5,11 @@
  */
 import type { Material } from '../../domain/materials.ts'
 import type { Vec3 } from '../../domain/vector.ts'
-import { chooseSpeedOfSound, densityFromPressure } from '../sph/equationOfState.ts'
+import {
+  chooseSpeedOfSound,
+  densityFromPressure,
+  pressureFromDensity,
+} from '../sph/equationOfState.ts'
 import { latticeAxisOf } from './frames.ts'
 
 /** The solver's c0 ≥ 10·√(g·H) and ≥ 10·|u0| (solver/sph DEFAULT_SOLVER_OPTIONS). */
@@ -148,4 +152,54 @@ export function setHydrostaticState(input: {
     }
   }
   return speedOfSound
+}
+
+/**
+ * Replaces the hydrostatic state where the setup gives one: an initial distribution table's
+ * pressures (density by the inverse Tait equation), and a reference output's pressures and
+ * densities (a missing one derived from the other by the Tait equation; neither: hydrostatic).
+ */
+export function setGivenState(input: {
+  pressures: Float64Array
+  densities: Float64Array
+  materials: ReadonlyMap<number, Material>
+  speedOfSound: number
+  tables: readonly { start: number; values: Float64Array; materialId: number }[]
+  clouds: readonly {
+    start: number
+    cloud: {
+      count: number
+      materialId: number
+      pressures: Float32Array | null
+      densities: Float32Array | null
+    }
+  }[]
+}): void {
+  const { pressures, densities } = input
+  const taitOf = (materialId: number) => {
+    const material = input.materials.get(materialId)
+    return {
+      referenceDensity: material?.density ?? 1000,
+      gamma: material?.gamma ?? 7,
+      speedOfSound: input.speedOfSound,
+    }
+  }
+  for (const table of input.tables) {
+    const tait = taitOf(table.materialId)
+    for (let i = 0; i < table.values.length; i++) {
+      pressures[table.start + i] = table.values[i]!
+      densities[table.start + i] = densityFromPressure(tait, table.values[i]!)
+    }
+  }
+  for (const { start, cloud } of input.clouds) {
+    const tait = taitOf(cloud.materialId)
+    const given = cloud.pressures
+    const rho = cloud.densities
+    if (!given && !rho) continue
+    for (let i = 0; i < cloud.count; i++) {
+      const pressure = given ? given[i]! : pressureFromDensity(tait, rho![i]!)
+      pressures[start + i] = pressure
+      densities[start + i] = rho ? rho[i]! : densityFromPressure(tait, pressure)
+    }
+  }
 }

@@ -71,6 +71,8 @@ export function prepareParts(
     const role = roleOf(part)
     const label = `Part "${part.name}"`
     if (role === 'none') continue
+    // pointcloud parts take their particles from another simulation (referenceClouds.ts)
+    if (part.shape.type === 'pointcloud') continue
     if (role === 'openboundary') {
       report(
         issues.warnings,
@@ -144,15 +146,12 @@ export function prepareParts(
         part.id,
         `${label} reaches beyond the calculation domain (Deletion Boundary): its particles outside it are deleted when the run starts.`,
       )
-    if (
-      role === 'fluid' &&
-      (part.component.initialDistribution || part.component.initialPreset !== null)
-    )
+    if (role === 'fluid' && part.component.initialPreset !== null)
       report(
         issues.warnings,
         'initial_conditions_not_applied',
         part.id,
-        `${label}: initial distribution tables and presets are not applied by the discretizer yet; the constant initial velocity and pressure were used.`,
+        `${label}: initial presets are not applied by the discretizer yet; the constant initial velocity and pressure were used.`,
       )
     if (role === 'fluid' && !health.watertight)
       report(
