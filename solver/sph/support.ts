@@ -35,14 +35,23 @@ export function unsupportedSettings(
 }
 
 /**
- * The parts this solver cannot run, named as in the setup: open boundaries (inflow/outflow) and
- * refinements. A run must not start while this list is not empty.
+ * The parts this solver cannot run, named as in the setup: open boundaries (inflow/outflow),
+ * refinements, fluid parts with an initial preset (not defined yet) and pointcloud parts with a
+ * splitting ratio above 1 (each reference particle becomes one particle). A run must not start
+ * while this list is not empty.
  */
-export function unsupportedParts(parts: readonly Pick<Part, 'name' | 'component'>[]): string[] {
+export function unsupportedParts(
+  parts: readonly (Pick<Part, 'name' | 'component'> & { shape?: Part['shape'] })[],
+): string[] {
   const refused: string[] = []
   for (const part of parts) {
     if (part.component.type === 'openboundary') refused.push(`open boundary part "${part.name}"`)
     if (part.component.type === 'refinement') refused.push(`refinement part "${part.name}"`)
+    if (typeof part.component.initialPreset === 'string')
+      refused.push(`initial preset "${part.component.initialPreset}" of part "${part.name}"`)
+    const shape = part.shape
+    if (shape?.type === 'pointcloud' && shape.splittingRatio !== null && shape.splittingRatio !== 1)
+      refused.push(`splitting ratio ${shape.splittingRatio} of pointcloud part "${part.name}"`)
   }
   return refused
 }
