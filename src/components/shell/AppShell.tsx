@@ -6,7 +6,14 @@ import { accountMenuItems } from '../../pages/settings/accountMenu.ts'
 import { IconChevronDown, IconExternal, IconHelp, IconWave } from '../icons.tsx'
 import { Menu } from '../Menu.tsx'
 import { StorageBar } from '../StorageBar.tsx'
+import { cutName } from './accessGrantOptions.ts'
 import { HELP_LINKS } from './helpLinks.ts'
+import {
+  AccessGrantSelector,
+  canSelectAccessGrant,
+  CopyIdButton,
+  VmHoursLeft,
+} from './MenuBarItems.tsx'
 import {
   NewVersionModal,
   RELEASE_NOTES_VERSION,
@@ -50,6 +57,9 @@ function MenuBar() {
         </nav>
       </div>
       <div className="menubar__right">
+        {canSelectAccessGrant(user) && <AccessGrantSelector user={user} />}
+        <VmHoursLeft />
+        <CopyIdButton />
         <StorageBar />
         <Menu
           label="Help"
@@ -80,7 +90,7 @@ function MenuBar() {
               <span className="avatar" aria-hidden="true">
                 {initialsOf(user.fullName)}
               </span>
-              <span className="profile-trigger__name">{user.fullName}</span>
+              <span className="profile-trigger__name">{cutName(user.fullName)}</span>
               <IconChevronDown className="profile-trigger__chevron" />
             </>
           }
@@ -90,11 +100,11 @@ function MenuBar() {
                 {initialsOf(user.fullName)}
               </span>
               <div>
-                <p className="profile-summary__name">{user.fullName}</p>
+                <p className="profile-summary__name">{cutName(user.fullName)}</p>
                 <p className="profile-summary__meta">{user.email}</p>
                 <p className="profile-summary__meta">
                   <span className="role-badge">{ROLE_LABELS[user.role]}</span>
-                  {user.organization.name}
+                  {cutName(user.organization.name)}
                 </p>
               </div>
             </div>
