@@ -22,6 +22,7 @@ import {
 } from './projects.ts'
 import { ACCOUNT_ROUTES } from './rest/accountRoutes.ts'
 import { ASSEMBLY_ROUTES } from './rest/assemblyRoutes.ts'
+import { COMPRESSION_ROUTES } from './rest/compressionRoutes.ts'
 import { DASHBOARD_ROUTES } from './rest/dashboardRoutes.ts'
 import { EXPORT_ROUTES } from './rest/exportRoutes.ts'
 import { RESULTS_ROUTES } from './rest/resultsRoutes.ts'
@@ -285,6 +286,7 @@ export const ROUTES = {
   ...RESULTS_ROUTES,
   ...SENSOR_ROUTES,
   ...EXPORT_ROUTES,
+  ...COMPRESSION_ROUTES,
   ...VIEWPORT_ROUTES,
   ...ASSEMBLY_ROUTES,
   ...DASHBOARD_ROUTES,

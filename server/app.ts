@@ -21,6 +21,7 @@ import { methodsForPath, registerRoutes } from './api/routes.ts'
 import { createClock, type Clock } from './clock.ts'
 import { isUniqueViolation } from './db/connect.ts'
 import type { Database } from './db/schema.ts'
+import { registerCompression } from './compression/registerCompression.ts'
 import { registerExports } from './exports/registerExports.ts'
 import { registerSimulationFileRoutes } from './files/simulationFiles.ts'
 import { registerImageRoutes } from './images/imageRoutes.ts'
@@ -201,6 +202,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSetupFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerResultsChannel(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerExports(app, { db: options.db, clock, dataDir: options.dataDir })
+  await registerCompression(app, { db: options.db, clock, dataDir: options.dataDir })
   registerAssemblyUploadRoute(app, {
     db: options.db,
     clock,

@@ -14,6 +14,18 @@ import { LOG_LEVELS } from '../constants.ts'
 import { RunNumericsReplySchema } from '../runNumerics.ts'
 import { SIMULATION_STATES } from '../simulationState.ts'
 
+/**
+ * Why the organization cannot start another run now (spec/results.md §3 Organization:
+ * maximumSimulationsExceeded, freeInstanceOccupied; our words, the spec's start errors are not
+ * shown in full): the start form shows them and the start call refuses with them.
+ */
+export const START_LIMIT_TEXTS = {
+  maximumSimulations:
+    'Your organization runs as many simulations as its subscription allows. Start this one when another has finished.',
+  freeInstanceOccupied:
+    'The free instance of your subscription is running another simulation. Start this one when it has finished.',
+} as const
+
 /** Texts of the run button, its dialogs and the start and stop errors (exact spec wording). */
 export const RUN_TEXTS = {
   run: 'Run',

@@ -42,15 +42,29 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
   '/api/simulations/{id}/download': {
     get: {
       operationId: 'downloadSimulation',
-      summary: 'Download a started simulation as a ZIP (job file, record, outputs, log)',
-      parameters: [idParameter],
+      summary:
+        'Download a started simulation as a ZIP (job file, record, outputs, log), or with filename its completed compressed archive (.tar.gz, POST /simulations/{id}/compression)',
+      parameters: [
+        idParameter,
+        {
+          name: 'filename',
+          in: 'query',
+          required: false,
+          description:
+            'The file name of the completed compression (GET /simulations/{id}/compression)',
+          schema: { type: 'string' },
+        },
+      ],
       responses: {
         200: {
-          description: 'ZIP archive',
-          content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+          description: 'ZIP archive, or the gzip-compressed tar archive with filename',
+          content: {
+            'application/zip': { schema: { type: 'string', format: 'binary' } },
+            'application/gzip': { schema: { type: 'string', format: 'binary' } },
+          },
         },
         401: errorResponse('unauthorized'),
-        404: errorResponse('resource_not_found'),
+        404: errorResponse('resource_not_found (with filename: no completed archive of that name)'),
         409: errorResponse('conflict: not started yet'),
       },
     },

@@ -77,7 +77,17 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-export function toOrganization(row: OrganizationRow): Organization {
+/**
+ * GET /organizations' organization. `limits` are the run limits now (server/runLimits/); callers
+ * that report only the subscription (the budget) may leave them out.
+ */
+export function toOrganization(
+  row: OrganizationRow,
+  limits: { freeInstanceOccupied: boolean; maximumSimulationsExceeded: boolean } = {
+    freeInstanceOccupied: false,
+    maximumSimulationsExceeded: false,
+  },
+): Organization {
   const stored = parseJson(row.features)
   const features = (Array.isArray(stored) ? stored : []).filter((f): f is Feature =>
     FEATURES.includes(f as Feature),
@@ -100,8 +110,8 @@ export function toOrganization(row: OrganizationRow): Organization {
           freeInstance: fromFlag(row.subscription_free_instance),
         }
       : null,
-    freeInstanceOccupied: false,
-    maximumSimulationsExceeded: false,
+    freeInstanceOccupied: limits.freeInstanceOccupied,
+    maximumSimulationsExceeded: limits.maximumSimulationsExceeded,
   }
 }
 

@@ -6,10 +6,12 @@ import {
   activeAccessGrantMigration,
 } from '../account/migration.ts'
 import { loginFailuresMigration, sessionFamiliesMigration } from '../auth/migration.ts'
+import { compressionsMigration } from '../compression/migration.ts'
 import { dashboardsMigration } from '../dashboards/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
 import { jobsMigration } from '../jobs/migration.ts'
 import { sensorSampleRateMigration, sensorsClipsMigration } from '../sensors/migration.ts'
+import { subscriptionMaxSimulationsMigration } from '../runLimits/migration.ts'
 import { setupObjectsMigration } from '../setup/objectsMigration.ts'
 import { viewportStateMigration } from '../viewport/migration.ts'
 import type { DialectName, DatabaseHandle } from './connect.ts'
@@ -303,6 +305,8 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0013_setup_objects': setupObjectsMigration(dialect),
     '0014_access_grants': accessGrantsMigration(dialect),
     '0015_active_access_grant': activeAccessGrantMigration(),
+    '0016_compressions': compressionsMigration(dialect),
+    '0017_subscription_max_simulations': subscriptionMaxSimulationsMigration(),
   }
 }
 

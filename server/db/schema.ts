@@ -50,6 +50,8 @@ export interface OrganizationsTable {
   subscription_vm_hours_per_month: Generated<number>
   subscription_max_cores: Generated<number>
   subscription_free_instance: Generated<Flag>
+  /** Simulations the subscription lets run at once (0017); null: no limit. */
+  subscription_max_simulations: number | null
   storage_available_bytes: Generated<number>
   created_at: string
 }

@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { API_PREFIX } from '../../domain/rest.ts'
 import { runDirectory, simulationDirectory } from '../../domain/output/layout.ts'
-import { ApiError } from '../api/apiError.ts'
+import { ApiError, notFound } from '../api/apiError.ts'
+import { compressionRunnerFor } from '../compression/registerCompression.ts'
 import { parseIdParam } from '../api/validation.ts'
 import { findAccessibleSimulation, touchProject } from '../api/access.ts'
 import type { SessionUser } from '../api/context.ts'
@@ -85,6 +86,12 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}.zip"; filename*=UTF-8''${encodeURIComponent(name)}.zip`
 }
 
+/** Content-Disposition of a file that keeps its own name (and extension). */
+function attachmentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\w .-]+/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
 /** The job file of a simulation (its setup) as the download and the user export write it. */
 export function simulationJobFile(simulation: SimulationRow): object {
   return {
@@ -140,6 +147,18 @@ export function registerSimulationFileRoutes(
   app.get(`${API_PREFIX}/simulations/:id/download`, async (request, reply) => {
     const user = await authenticate(options, request)
     const simulation = await findAccessibleSimulation(options.db, user, simulationIdFrom(request))
+    const { filename } = request.query as { filename?: unknown }
+    // ?filename=: the simulation's compressed archive (server/compression/), once completed.
+    if (typeof filename === 'string' && filename !== '') {
+      const archive = await compressionRunnerFor(options.db).findDownload(simulation.id, filename)
+      if (!archive) throw notFound('Compressed archive')
+      reply
+        .code(200)
+        .header('Content-Type', 'application/gzip')
+        .header('Content-Length', String(archive.sizeBytes))
+        .header('Content-Disposition', attachmentDisposition(archive.filename))
+      return reply.send(createReadStream(archive.path))
+    }
     if (simulation.state === 'not started')
       throw new ApiError('conflict', 'A simulation can be downloaded once it has been started.')
     const record = await loadSimulation(options.db, simulation)

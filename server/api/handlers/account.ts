@@ -3,6 +3,7 @@ import { ApiError } from '../apiError.ts'
 import type { AuthedContext, RouteHandlers } from '../context.ts'
 import { fullName, toOrganization, toUser } from '../views.ts'
 import { organizationConsumedBytes } from '../../storage/usage.ts'
+import { loadRunLimits } from '../../runLimits/runLimits.ts'
 import { actingUser, findUsableAccessGrant } from '../../auth/sessions.ts'
 
 async function loadOwnOrganization({ db, user }: AuthedContext) {
@@ -89,9 +90,10 @@ export const teamUsers: RouteHandlers['teamUsers'] = async (_request, { db, user
   }))
 }
 
-export const organizations: RouteHandlers['organizations'] = async (_request, context) => [
-  toOrganization(await loadOwnOrganization(context)),
-]
+export const organizations: RouteHandlers['organizations'] = async (_request, context) => {
+  const row = await loadOwnOrganization(context)
+  return [toOrganization(row, await loadRunLimits(context.db, row))]
+}
 
 export const storageConsumption: RouteHandlers['storageConsumption'] = async (
   _request,

@@ -10,6 +10,7 @@ import {
 import { login, logout, refresh } from './auth.ts'
 import { assemblyHandlers } from './assemblyHandlers.ts'
 import { accountHandlers } from '../../account/handlers.ts'
+import { compressionHandlers } from '../../compression/handlers.ts'
 import { dashboardHandlers } from '../../dashboards/handlers.ts'
 import { exportHandlers } from './exportHandlers.ts'
 import { resultsHandlers } from './resultsHandlers.ts'
@@ -64,6 +65,7 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     ...resultsHandlers,
     ...sensorHandlers,
     ...exportHandlers,
+    ...compressionHandlers,
     ...viewportHandlers,
     ...assemblyHandlers,
     ...dashboardHandlers,

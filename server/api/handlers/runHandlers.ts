@@ -25,6 +25,7 @@ import { jobRunnerFor } from '../../jobs/services.ts'
 import { assertStorageAvailable } from '../../storage/usage.ts'
 import { ACTIVE_SIMULATION_STATES, toRunRecord } from '../../jobs/records.ts'
 import { readRunHistory } from '../../jobs/runHistory.ts'
+import { loadRunLimits, startLimitMessage } from '../../runLimits/runLimits.ts'
 import { loadSimulationView } from '../../jobs/views.ts'
 import { listSensorOutputStates } from '../../sensors/store.ts'
 import { ApiError, notFound } from '../apiError.ts'
@@ -68,6 +69,9 @@ const startJob: AreaHandlers<typeof RUN_ROUTES>['startJob'] = async (
   if (body.cores > organization.subscription_max_cores)
     throw new ApiError('wrong_input', RUN_TEXTS.tooManyCores(organization.subscription_max_cores))
   if (!(organization.credits > 0)) throw new ApiError('wrong_input', RUN_TEXTS.notEnoughCredits)
+  // The subscription's free instance or its maximum of simulations under way (server/runLimits/).
+  const limitMessage = startLimitMessage(await loadRunLimits(db, organization))
+  if (limitMessage !== null) throw conflict(limitMessage)
   // A run writes outputs: refused while the organization's storage is full (issue 13).
   await assertStorageAvailable(db, organization.id, 0)
 

@@ -1,4 +1,4 @@
-import { RUN_TEXTS } from '../../../../domain/rest/runRoutes.ts'
+import { RUN_TEXTS, START_LIMIT_TEXTS } from '../../../../domain/rest/runRoutes.ts'
 import type { RunStatus } from '../../../../domain/simulationState.ts'
 
 /** What pressing the run button does. */
@@ -93,13 +93,8 @@ export function solverLabel(solver: { name: string }, gpu: boolean): string {
   return /\((CPU|GPU)\)$/.test(solver.name.trim()) ? solver.name : `${solver.name} (${kind})`
 }
 
-/** Why the organization cannot start another run now (spec/results.md §3 Organization). */
-export const START_LIMIT_TEXTS = {
-  maximumSimulations:
-    'Your organization runs as many simulations as its subscription allows. Start this one when another has finished.',
-  freeInstanceOccupied:
-    'The free instance of your subscription is running another simulation. Start this one when it has finished.',
-} as const
+/** Why the organization cannot start another run now (domain: the start call refuses with them). */
+export { START_LIMIT_TEXTS }
 
 /**
  * The organization's limits on starting a run: the maximum number of simulations, and a free
