@@ -142,6 +142,36 @@ describeEachDialect('results: output manifests and bundles over HTTP', (dialect)
     expect(fast.headers.get('etag')).not.toBe(tag)
   })
 
+  it('answers one byte range with 206 and exactly those bytes, a range past the end with 416', async () => {
+    const url = outputBundleUrl(simulationId, RUN_ID, 1, { dataset: 'full' })
+    const full = await get(url)
+    expect(full.headers.get('accept-ranges')).toBe('bytes')
+    const tag = full.headers.get('etag')!
+    const whole = new Uint8Array(await full.arrayBuffer())
+    const part = await get(url, manager, { range: 'bytes=100-4099' })
+    expect(part.status).toBe(206)
+    expect(part.headers.get('content-range')).toBe(`bytes 100-4099/${whole.length}`)
+    expect(part.headers.get('content-length')).toBe('4000')
+    expect(part.headers.get('etag')).toBe(tag)
+    expect(part.headers.get('cache-control')).toBe(BUNDLE_CACHE_CONTROL)
+    const bytes = new Uint8Array(await part.arrayBuffer())
+    expect(Buffer.from(bytes).equals(Buffer.from(whole.subarray(100, 4100)))).toBe(true)
+    const tail = await get(url, manager, { range: 'bytes=-10', 'if-range': tag })
+    expect(tail.status).toBe(206)
+    expect(Buffer.from(await tail.arrayBuffer()).equals(Buffer.from(whole.subarray(-10)))).toBe(
+      true,
+    )
+    // A stale If-Range gets the whole (new) body.
+    const stale = await get(url, manager, { range: 'bytes=0-9', 'if-range': '"old"' })
+    expect(stale.status).toBe(200)
+    expect((await stale.arrayBuffer()).byteLength).toBe(whole.length)
+    const past = await get(url, manager, { range: `bytes=${whole.length}-` })
+    expect(past.status).toBe(416)
+    expect(past.headers.get('content-range')).toBe(`bytes */${whole.length}`)
+    const other = (await server.login(OTHER_ORGANIZATION_USER.email)).accessToken
+    expect((await get(url, other, { range: 'bytes=0-9' })).status).toBe(404)
+  })
+
   it('answers 404 with a clear body for a missing output, an incomplete one and an unknown object', async () => {
     const missing = await get(outputBundleUrl(simulationId, RUN_ID, 9, { dataset: 'full' }))
     expect(missing.status).toBe(404)

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import * as v from 'valibot'
@@ -16,15 +15,18 @@ import { idParamSchema } from '../../domain/ids.ts'
 import { authenticateAccessToken, readBearerToken } from '../auth/sessions.ts'
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/schema.ts'
-import { prepareOutputBundle, streamBundle } from './bundleStream.ts'
+import { BundleBody, parseRangeHeader } from './bundleBody.ts'
+import { prepareOutputBundle } from './bundleStream.ts'
 import { readOutputManifest, type ObjectPayloadFile } from './outputFiles.ts'
 
 /*
  * GET /api/simulations/{id}/runs/{runId}/outputs/{outputNo}/bundle?dataset=full&objects=a,b
  * streams a DIVB bundle (docs/output-format.md "Bundle") of the requested objects of one complete
  * output: the header first, then each object file as written by the solver, never concatenated in
- * memory. A complete output never changes (its manifest is written last), so the reply carries a
- * strong ETag and may be cached for a year; it is private because it needs a bearer token.
+ * memory (bundleBody.ts: pieces read into reused buffers, written with the socket's backpressure).
+ * A complete output never changes (its manifest is written last), so the reply carries a strong
+ * ETag and may be cached for a year; it is private because it needs a bearer token. One byte range
+ * (`Range: bytes=a-b`, `If-Range` with the ETag) is answered 206; a range past the end 416.
  */
 
 /** Cache-Control of a bundle: outputs are immutable once their manifest exists. */
@@ -130,11 +132,24 @@ async function sendBundle(
   reply.header('ETag', tag).header('Cache-Control', BUNDLE_CACHE_CONTROL)
   if (matchesEntityTag(request.headers['if-none-match'], tag)) return reply.code(304).send()
 
+  const total = bundle.totalByteLength
+  reply.header('Accept-Ranges', 'bytes').header('Content-Type', OUTPUT_BUNDLE_CONTENT_TYPE)
+  const ifRange = request.headers['if-range']
+  const range =
+    ifRange === undefined || String(ifRange).trim() === tag
+      ? parseRangeHeader(request.headers.range, total)
+      : null
+  if (range === 'unsatisfiable')
+    return reply.code(416).header('Content-Range', `bytes */${total}`).send()
+  if (range === null) {
+    reply.code(200).header('Content-Length', String(total))
+    return reply.send(new BundleBody(bundle, { start: 0, end: total - 1 }))
+  }
   reply
-    .code(200)
-    .header('Content-Type', OUTPUT_BUNDLE_CONTENT_TYPE)
-    .header('Content-Length', String(bundle.totalByteLength))
-  return reply.send(Readable.from(streamBundle(bundle)))
+    .code(206)
+    .header('Content-Range', `bytes ${range.start}-${range.end}/${total}`)
+    .header('Content-Length', String(range.end - range.start + 1))
+  return reply.send(new BundleBody(bundle, range))
 }
 
 /** Registers the bundle call on the Fastify instance (it is binary, so it is not in ROUTES). */
@@ -142,7 +157,7 @@ export function registerOutputBundleRoute(app: FastifyInstance, options: BundleR
   app.get(API_PREFIX + OUTPUT_BUNDLE_PATH.replace(/\{(\w+)\}/g, ':$1'), {
     // The app marks every /api reply no-store; this route-level hook runs after it and restores caching.
     onSend: async (_request, reply, payload) => {
-      if (reply.statusCode === 200 || reply.statusCode === 304)
+      if (reply.statusCode === 200 || reply.statusCode === 206 || reply.statusCode === 304)
         reply.header('Cache-Control', BUNDLE_CACHE_CONTROL)
       return payload
     },
