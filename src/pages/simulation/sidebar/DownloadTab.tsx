@@ -6,6 +6,7 @@ import { messageOf } from '../../../api/ApiError.ts'
 import { downloadSimulation } from '../../../api/files.ts'
 import { Spinner } from '../../../components/Spinner.tsx'
 import { usePushToast } from '../../../components/Toasts.tsx'
+import { CompressedDownload } from './CompressedDownload.tsx'
 
 /** Download is disabled for a not-started simulation (spec/results.md §2). */
 export const DOWNLOAD_NOT_STARTED = 'Download is available once the simulation has been started.'
@@ -14,7 +15,8 @@ export const DOWNLOAD_FAILED = 'Download failed'
 
 /**
  * Download of the Run sidebar (and the dashboard): the simulation's files (job file, record,
- * outputs, log) as one ZIP archive from GET /simulations/{id}/download, saved by the browser.
+ * outputs, log) as one ZIP archive from GET /simulations/{id}/download, saved by the browser, or
+ * packed by the server into a compressed archive first (CompressedDownload).
  */
 export function DownloadTab({ simulation }: { simulation: Simulation }) {
   const pushToast = usePushToast()
@@ -47,6 +49,7 @@ export function DownloadTab({ simulation }: { simulation: Simulation }) {
         {download.isPending && <Spinner label="Downloading" size={12} />}
         {download.isPending ? 'Downloading…' : 'Download simulation'}
       </button>
+      <CompressedDownload simulation={simulation} />
     </div>
   )
 }

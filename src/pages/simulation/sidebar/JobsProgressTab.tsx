@@ -10,6 +10,8 @@ import {
 import { useTessellationRunsQuery } from '../setup/assemblies/assemblyQueries.ts'
 import { CANCEL_DISCRETIZATION_WARNING } from '../setup/discretization/DiscretizationControls.tsx'
 import { useDiscretizationQuery } from '../setup/queries/setupQueries.ts'
+import { CompressionJobWidget } from './CompressedDownload.tsx'
+import { useCompressionQuery } from './compressionQueries.ts'
 import { JobWidget } from './JobWidget.tsx'
 import { useCancelUserExport, useUserExportQuery } from './sidebarQueries.ts'
 import { statisticsJobAtom } from './statisticsJob.ts'
@@ -29,7 +31,7 @@ export const STOP_FAILED_TITLES = {
 } as const
 
 const NO_JOBS =
-  'No jobs yet: discretizations, sensor computations, statistics, tessellations and exports show here while they run and after they end.'
+  'No jobs yet: discretizations, sensor computations, statistics, tessellations, exports and compressions show here while they run and after they end.'
 
 /**
  * Jobs Progress of the Run sidebar (spec/results.md §2, §4 "Jobs"): one widget per job kind that
@@ -44,6 +46,7 @@ export function JobsProgressTab({ simulation }: { simulation: Simulation }) {
   const tessellation = useTessellationRunsQuery(simulation.id).data?.[0]
   const userExport = useUserExportQuery(simulation.id).data?.export
   const cancelExport = useCancelUserExport(simulation.id)
+  const compression = useCompressionQuery(simulation.id).data?.compression
   const idParams = { params: { id: String(simulation.id) } }
   const shownStatistics = statistics?.simulationId === simulation.id ? statistics : null
 
@@ -123,6 +126,13 @@ export function JobsProgressTab({ simulation }: { simulation: Simulation }) {
         stopText={STOP_EXPORT_TEXT}
         stopFailedTitle={STOP_FAILED_TITLES.export}
         onStop={cancelExport}
+      />
+    ),
+    compression && (
+      <CompressionJobWidget
+        key="compression"
+        simulationId={simulation.id}
+        compression={compression}
       />
     ),
   ].filter(Boolean)
