@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
+import type { Shape } from '../../domain/parts.ts'
+import { encodePointCloudFile } from '../../domain/pointCloudFile.ts'
 import { IdParamSchema } from '../../domain/projects.ts'
 import { API_PREFIX } from '../../domain/rest.ts'
 import {
@@ -20,7 +22,13 @@ import { findObjectSimulation } from '../sensors/access.ts'
 import { pointCloudStoredPath } from '../storage/pointClouds.ts'
 import { findReadablePart } from './access.ts'
 import { partMeshSource, placedMeshBytes, findStoredFile, type FileSource } from './meshFiles.ts'
-import { partMeshHash, pointCloudHash, readPartPointClouds } from './partFiles.ts'
+import {
+  partMeshHash,
+  pointCloudHash,
+  readPartPointClouds,
+  referencePreviewHash,
+} from './partFiles.ts'
+import { placeCloudPositions, readReferenceCloud } from './referenceOutputs.ts'
 import { toPart } from './views.ts'
 
 /*
@@ -70,10 +78,37 @@ async function partMesh(options: FileRoutesOptions, user: SessionUser, id: numbe
   } satisfies Download
 }
 
+/** A pointcloud part's reference output particles, placed, as a DPCL file. */
+function referencePreview(
+  options: FileRoutesOptions,
+  organizationId: number,
+  partId: number,
+  shape: Shape,
+): Download | null {
+  const hash = referencePreviewHash(partId, shape)
+  if (hash === null || shape.type !== 'pointcloud') return null
+  return {
+    hash,
+    source: async () => {
+      const cloud = await readReferenceCloud(options.db, options.dataDir, organizationId, shape)
+      return cloud && { bytes: encodePointCloudFile(placeCloudPositions(shape, cloud.positions)) }
+    },
+  }
+}
+
 async function partPointCloud(options: FileRoutesOptions, user: SessionUser, id: number) {
-  const { part } = await findReadablePart(options.db, user, id)
+  const { part, simulation } = await findReadablePart(options.db, user, id)
   const cloud = (await readPartPointClouds(options.db, part.simulation_id)).get(part.id)
-  if (!cloud) throw notFound('The part has no particles from a successful discretization.')
+  if (!cloud) {
+    const preview = referencePreview(
+      options,
+      simulation.organization_id,
+      part.id,
+      toPart(part).shape,
+    )
+    if (preview) return preview
+    throw notFound('The part has no particles from a successful discretization.')
+  }
   const storedPath = pointCloudStoredPath(part.simulation_id, cloud.jobId, part.id)
   return {
     hash: pointCloudHash(part.id, cloud),

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely'
 import type { TriangleMesh } from '../../solver/geometry/mesh.ts'
-import type { RunSetup } from '../../solver/setup.ts'
+import type { ReferencePointCloud, RunDatatable, RunSetup } from '../../solver/setup.ts'
 import type { Database } from '../db/schema.ts'
 import { listRunSensors } from '../sensors/series.ts'
 import { readStoredMesh } from '../storage/files.ts'
+import { readReferenceCloud } from './referenceOutputs.ts'
 import { checkStoredSetup, readSetup, summarizeSetupValidation } from './store.ts'
 
 /*
@@ -20,8 +21,10 @@ export class RunSetupError extends Error {
 
 /**
  * Settings, materials, parts, movements, the meshes of 'stl' parts by part id (metres, the file's
- * own coordinates; plane and stl_cube parts are built from their shape by the discretizer) and the
- * sensors the run samples while stepping (those with a sample rate, with their points).
+ * own coordinates; plane and stl_cube parts are built from their shape by the discretizer), the
+ * sensors the run samples while stepping (those with a sample rate, with their points), the
+ * particles of pointcloud parts (from their reference outputs; the particle diameter is then the
+ * reference's) and the initial distribution tables the fluid parts use.
  */
 export async function loadRunSetup(
   db: Db,
@@ -53,9 +56,42 @@ export async function loadRunSetup(
       })
     }
   }
+  const pointClouds: Record<number, ReferencePointCloud> = {}
+  const datatables: Record<number, RunDatatable> = {}
+  for (const part of setup.parts) {
+    if (part.shape.type === 'pointcloud') {
+      const cloud = await readReferenceCloud(
+        db,
+        dataDir,
+        simulation.organization_id,
+        part.shape,
+      ).catch(() => null)
+      if (cloud) pointClouds[part.id] = cloud
+    }
+    const tableId = part.component.initialDistributionTableId
+    if (part.component.initialDistribution && tableId !== null) {
+      const row = await db
+        .selectFrom('datatables')
+        .select(['headers', 'columns'])
+        .where('id', '=', tableId)
+        .where('simulation_id', '=', simulationId)
+        .executeTakeFirst()
+      if (row)
+        datatables[tableId] = {
+          headers: JSON.parse(row.headers) as string[],
+          table: JSON.parse(row.columns) as Record<string, (number | null)[]>,
+        }
+    }
+  }
+  const referenceDiameter = Object.values(pointClouds)[0]?.particleDiameter
   return {
     simulationId,
-    settings: setup.settings,
+    settings:
+      referenceDiameter === undefined
+        ? setup.settings
+        : { ...setup.settings, particleDiameter: referenceDiameter },
+    pointClouds,
+    datatables,
     materials: setup.materials,
     parts: setup.parts,
     movements: setup.movements,

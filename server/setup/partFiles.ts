@@ -61,18 +61,37 @@ export function pointCloudHash(partId: number, cloud: PartPointCloudRef): string
   return shortHash({ format: POINT_CLOUD_FILE_VERSION, partId, ...cloud })
 }
 
-/** The download fields of a part with this shape and point cloud. */
+/**
+ * The ETag of a pointcloud part's preview before any discretization: the reference output's
+ * particles placed as the part places them. Null while the part names no reference output.
+ */
+export function referencePreviewHash(partId: number, shape: Shape): string | null {
+  if (shape.type !== 'pointcloud') return null
+  if (shape.refSimulationId === null || shape.refSimulationOutput === null) return null
+  return shortHash({
+    format: POINT_CLOUD_FILE_VERSION,
+    partId,
+    preview: [shape.refSimulationId, shape.refSimulationOutput],
+    placement: [shape.translation, shape.rotation],
+  })
+}
+
+/**
+ * The download fields of a part with this shape and point cloud. A pointcloud part without
+ * particles from a discretization offers its reference output's particles (count unknown: null).
+ */
 export function partFilesOf(
   part: { id: number; shape: Shape },
   pointCloud: PartPointCloudRef | undefined,
 ): PartFiles {
   const meshHash = partMeshHash(part.shape)
+  const preview = pointCloud ? null : referencePreviewHash(part.id, part.shape)
   return {
     meshUrl: meshHash === null ? null : setupFileUrl(PART_MESH_PATH, part.id, meshHash),
     meshHash,
     pointcloudUrl: pointCloud
       ? setupFileUrl(PART_POINTCLOUD_PATH, part.id, pointCloudHash(part.id, pointCloud))
-      : null,
+      : preview && setupFileUrl(PART_POINTCLOUD_PATH, part.id, preview),
     pointcloudCount: pointCloud?.count ?? null,
   }
 }

@@ -22,7 +22,7 @@ import { readSettings } from '../api/views.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
 import { listSensorAndClipNames } from '../sensors/names.ts'
 import { refuseField, refuseIssues } from './issues.ts'
-import { mergeShape, resolveShape } from './shapes.ts'
+import { assertReferenceReadable, mergeShape, resolveShape } from './shapes.ts'
 import {
   changedFields,
   newErrors,
@@ -46,6 +46,8 @@ interface PartContext {
   dataDir: string
   simulation: SimulationRow
   nowIso: string
+  /** Who edits: a pointcloud part may only name a simulation this user sees. */
+  user?: SessionUser | undefined
 }
 
 /** `update` over `existing` when the type stays, else over the type's defaults. */
@@ -125,6 +127,8 @@ async function buildPart(
   let shape = existing?.shape ?? mergeShape(undefined, { type: 'empty' })
   if (update.shape) {
     shape = mergeShape(existing?.shape, update.shape)
+    if (shape.type === 'pointcloud' && shape.refSimulationId !== null && context.user)
+      await assertReferenceReadable(db, context.user, shape.refSimulationId)
     shape = await resolveShape(db, dataDir, simulation.organization_id, shape)
   }
   const name =

@@ -15,6 +15,9 @@ import {
   transformMesh,
   type TriangleMesh,
 } from '../../solver/geometry/mesh.ts'
+import { findAccessibleSimulation } from '../api/access.ts'
+import { ApiError } from '../api/apiError.ts'
+import type { SessionUser } from '../api/context.ts'
 import type { Database } from '../db/schema.ts'
 import { readStoredMesh } from '../storage/files.ts'
 import { refuseField } from './issues.ts'
@@ -135,6 +138,22 @@ export async function resolveShape(
   if (shape.type === 'pointcloud') await assertReferenceOutputs(db, organizationId, shape)
   const mesh = await loadShapeMesh(db, dataDir, organizationId, resolved)
   return { ...resolved, info: placedShapeInfo(resolved, mesh) }
+}
+
+/**
+ * A pointcloud part may only name a simulation the editing user sees (its organization; a
+ * contributor only their own projects): else the reference is refused as not found.
+ */
+export async function assertReferenceReadable(
+  db: Db,
+  user: SessionUser,
+  refSimulationId: number,
+): Promise<void> {
+  await findAccessibleSimulation(db, user, refSimulationId).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === 'resource_not_found')
+      throw refuseField('shape.refSimulationId', PART_MESSAGES.referenceNotFound)
+    throw error
+  })
 }
 
 /**

@@ -115,7 +115,11 @@ export const setupHandlers: AreaHandlers<typeof SETUP_ROUTES> = {
     db.transaction().execute(async (trx) => {
       const simulation = await findEditableSimulation(trx, user, params.id)
       const nowIso = clock.nowIso()
-      const part = await createStoredPart({ db: trx, dataDir, simulation, nowIso }, user, body)
+      const part = await createStoredPart(
+        { db: trx, dataDir, simulation, nowIso, user },
+        user,
+        body,
+      )
       await touchSimulation(trx, simulation, nowIso)
       return part
     }),
@@ -124,7 +128,7 @@ export const setupHandlers: AreaHandlers<typeof SETUP_ROUTES> = {
     db.transaction().execute(async (trx) => {
       const simulation = await findEditableSimulation(trx, user, params.id)
       const nowIso = clock.nowIso()
-      const parts = await updateStoredParts({ db: trx, dataDir, simulation, nowIso }, body)
+      const parts = await updateStoredParts({ db: trx, dataDir, simulation, nowIso, user }, body)
       await touchSimulation(trx, simulation, nowIso)
       return parts
     }),
@@ -148,7 +152,7 @@ export const setupHandlers: AreaHandlers<typeof SETUP_ROUTES> = {
     db.transaction().execute(async (trx) => {
       const { simulation } = await findEditablePart(trx, user, params.id)
       const nowIso = clock.nowIso()
-      const [part] = await updateStoredParts({ db: trx, dataDir, simulation, nowIso }, [
+      const [part] = await updateStoredParts({ db: trx, dataDir, simulation, nowIso, user }, [
         { ...body, id: params.id },
       ])
       await touchSimulation(trx, simulation, nowIso)
