@@ -1,6 +1,6 @@
 /**
  * Account calls of spec/account.md §7 added by issue 15: password reset and change, two-factor
- * authenticators, and the team management of /mgmt/users.
+ * authenticators, the team management of /mgmt/users, budget, access grants and analytics.
  */
 import * as v from 'valibot'
 import { InviteSchema } from '../account.ts'
@@ -25,6 +25,14 @@ import {
   PasswordResetSchema,
   TeamUserUpdateSchema,
 } from '../accountSecurity.ts'
+import {
+  AnalyticsBatchSchema,
+  AnalyticsEventQuerySchema,
+  AnalyticsPreferenceSchema,
+  AnalyticsSummaryQuerySchema,
+  AnalyticsSummaryRowSchema,
+  StoredAnalyticsEventSchema,
+} from '../analytics.ts'
 import { IdParamSchema, pageSchema } from '../projects.ts'
 import type { RouteDef } from '../rest.ts'
 
@@ -210,5 +218,49 @@ export const ACCOUNT_ROUTES = {
     status: 201,
     body: AccessGrantRequestSchema,
     response: AccessGrantSchema,
+  },
+  trackAnalytics: {
+    method: 'POST',
+    path: '/analytics/events',
+    summary: 'Stores analytics events of the interface (none for a user who opted out)',
+    auth: true,
+    status: 200,
+    body: AnalyticsBatchSchema,
+    response: v.object({ stored: v.number() }),
+  },
+  analyticsPreference: {
+    method: 'GET',
+    path: '/analytics/preference',
+    summary: 'Whether the logged-in user opted out of analytics',
+    auth: true,
+    status: 200,
+    response: AnalyticsPreferenceSchema,
+  },
+  updateAnalyticsPreference: {
+    method: 'PUT',
+    path: '/analytics/preference',
+    summary: 'Opts the logged-in user out of analytics, or back in',
+    auth: true,
+    status: 200,
+    body: AnalyticsPreferenceSchema,
+    response: AnalyticsPreferenceSchema,
+  },
+  adminAnalyticsEvents: {
+    method: 'GET',
+    path: '/admin/analytics/events',
+    summary: 'Stored analytics events of every organization, newest first (ACCESS_GRANT_SELECTION)',
+    auth: true,
+    status: 200,
+    query: AnalyticsEventQuerySchema,
+    response: pageSchema(StoredAnalyticsEventSchema),
+  },
+  adminAnalyticsSummary: {
+    method: 'GET',
+    path: '/admin/analytics/summary',
+    summary: 'Per analytics event: how often and by how many users (ACCESS_GRANT_SELECTION)',
+    auth: true,
+    status: 200,
+    query: AnalyticsSummaryQuerySchema,
+    response: v.array(AnalyticsSummaryRowSchema),
   },
 } as const satisfies Record<string, RouteDef>

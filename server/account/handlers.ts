@@ -1,6 +1,13 @@
 import type { ACCOUNT_ROUTES } from '../../domain/rest/accountRoutes.ts'
 import type { AreaHandlers } from '../api/context.ts'
 import {
+  adminAnalyticsEvents,
+  adminAnalyticsSummary,
+  analyticsPreference,
+  trackAnalytics,
+  updateAnalyticsPreference,
+} from '../analytics/handlers.ts'
+import {
   listAdminAccessGrants,
   listOrganizationAccessGrants,
   requestAccessGrant,
@@ -43,4 +50,9 @@ export const accountHandlers: AreaHandlers<typeof ACCOUNT_ROUTES> = {
   revokeAccessGrant,
   adminAccessGrants: listAdminAccessGrants,
   requestAccessGrant,
+  trackAnalytics,
+  analyticsPreference,
+  updateAnalyticsPreference,
+  adminAnalyticsEvents,
+  adminAnalyticsSummary,
 }

@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { analyticsMigration } from '../analytics/migration.ts'
 import { assembliesMigration } from '../assemblies/migration.ts'
 import {
   accessGrantsMigration,
@@ -307,6 +308,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0015_active_access_grant': activeAccessGrantMigration(),
     '0016_compressions': compressionsMigration(dialect),
     '0017_subscription_max_simulations': subscriptionMaxSimulationsMigration(),
+    '0018_analytics': analyticsMigration(dialect),
   }
 }
 

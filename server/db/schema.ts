@@ -1,3 +1,4 @@
+import type { AnalyticsEventsTable, AnalyticsPreferencesTable } from '../analytics/tables.ts'
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
 import type { AssembliesTable, AssemblyPartsTable } from '../assemblies/tables.ts'
 import type {
@@ -336,6 +337,8 @@ export interface Database {
   account_tokens: AccountTokensTable
   mfa_authenticators: MfaAuthenticatorsTable
   access_grants: AccessGrantsTable
+  analytics_events: AnalyticsEventsTable
+  analytics_preferences: AnalyticsPreferencesTable
   refinements: RefinementsTable
   air_drag_domains: AirDragDomainsTable
   periodics: PeriodicsTable

@@ -3,6 +3,7 @@ import { ROLE_LABELS } from '../../../domain/account.ts'
 import { initialsOf } from '../../lib/format.ts'
 import { useCurrentUser } from '../../lib/currentUser.ts'
 import { accountMenuItems } from '../../pages/settings/accountMenu.ts'
+import { useAnalyticsConsent } from '../../pages/settings/AnalyticsCards.tsx'
 import { IconChevronDown, IconExternal, IconHelp, IconWave } from '../icons.tsx'
 import { Menu } from '../Menu.tsx'
 import { StorageBar } from '../StorageBar.tsx'
@@ -40,6 +41,7 @@ function MenuBar() {
   const user = useCurrentUser()
   const navigate = useNavigate()
   const releaseNotes = useReleaseNotes(user.id)
+  useAnalyticsConsent()
   return (
     <header className="menubar">
       {releaseNotes.open && <ReleaseNotesModal onClose={releaseNotes.close} />}

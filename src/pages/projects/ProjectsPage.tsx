@@ -29,6 +29,7 @@ import {
   type ProjectPageSize,
   type ProjectsParams,
 } from './projectsParams.ts'
+import { trackEvent } from '../../analytics/analytics.ts'
 
 /** Only full projects are listed here (slim ones come from pickers). */
 function isFullProject(project: { id: number }): project is Project {
@@ -100,7 +101,10 @@ export function ProjectsPage() {
         activeFilterCount={activeFilterCount}
         canViewAll={canViewAll}
         onSearchChange={(search) => update({ search }, { replace: true, preventScrollReset: true })}
-        onViewChange={(view) => update({ view, ...(view === 'own' && { createdBy: [] }) })}
+        onViewChange={(view) => {
+          update({ view, ...(view === 'own' && { createdBy: [] }) })
+          trackEvent('ui_project-view_changed', { view })
+        }}
         onOrderByChange={(orderBy) => update({ orderBy })}
         onOpenFilters={() => setDialog({ kind: 'filter' })}
         storage={<StorageBar variant="detailed" />}

@@ -22,6 +22,7 @@ import { Pagination } from '../../components/Pagination.tsx'
 import { usePushToast } from '../../components/Toasts.tsx'
 import { useDebouncedCallback } from '../../lib/useDebouncedCallback.ts'
 import { routeKey } from '../../queries/queries.ts'
+import { downloadText } from './downloadText.ts'
 import { avatarOf } from './avatars.ts'
 
 interface Column {
@@ -47,17 +48,6 @@ async function allTransactions(query: { q?: string; startDate: string }) {
     rows.push(...page.results)
     if (pageNumber >= page.pageCount) return rows
   }
-}
-
-function downloadText(fileName: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  document.body.append(link)
-  link.click()
-  link.remove()
-  URL.revokeObjectURL(url)
 }
 
 /**

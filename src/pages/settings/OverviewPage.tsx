@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import type { Permission } from '../../../domain/account.ts'
 import { useCurrentUser, userCan } from '../../lib/currentUser.ts'
 import { usePageTitle } from '../../lib/usePageTitle.ts'
+import { AnalyticsReportCard } from './AnalyticsCards.tsx'
 
 interface Tile {
   to: string
@@ -65,6 +66,7 @@ export function OverviewPage() {
           </li>
         ))}
       </ul>
+      {userCan(user, 'ACCESS_GRANT_SELECTION') && <AnalyticsReportCard />}
     </div>
   )
 }

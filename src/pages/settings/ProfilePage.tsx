@@ -8,6 +8,7 @@ import { usePushToast } from '../../components/Toasts.tsx'
 import { useCurrentUser } from '../../lib/currentUser.ts'
 import { usePageTitle } from '../../lib/usePageTitle.ts'
 import { routeKey } from '../../queries/queries.ts'
+import { AnalyticsPreferenceCard } from './AnalyticsCards.tsx'
 import { avatarOf } from './avatars.ts'
 import { PasswordCard, TwoFactorCard } from './SecurityCards.tsx'
 
@@ -146,6 +147,7 @@ export function ProfilePage() {
         </section>
         <PasswordCard />
         <TwoFactorCard />
+        <AnalyticsPreferenceCard />
       </div>
     </div>
   )

@@ -3,6 +3,7 @@ import type { ConditionCreate } from '../../../../domain/conditions.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
 import { callApi } from '../../../api/index.ts'
 import { routeKey } from '../../../queries/queries.ts'
+import { trackEvent } from '../../../analytics/analytics.ts'
 
 /*
  * Server state of the run controls, keyed by route like every query; the live channel
@@ -58,7 +59,10 @@ export function useStartRunMutation(simulationId: number) {
         query: { resume: input.resume },
         body: { cores: input.cores, solver_id: input.solverId },
       }),
-    onSuccess: storeSimulation,
+    onSuccess: (simulation) => {
+      storeSimulation(simulation)
+      trackEvent('ui_simulation_started', { simulationId })
+    },
   })
 }
 

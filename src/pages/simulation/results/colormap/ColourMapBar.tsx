@@ -1,4 +1,5 @@
 import { useAtom, useAtomValue } from 'jotai'
+import { useResultsTracking } from '../../../../analytics/useResultsTracking.ts'
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { COLOUR_SCHEMES, type ColourScheme } from '../../../../../domain/constants.ts'
 import {
@@ -105,6 +106,7 @@ function SchemeList({
  */
 export function ColourMapBar({ options }: { options: readonly AttributeOption[] }) {
   const [choice, setChoice] = useAtom(colourMapChoiceAtom)
+  const tracking = useResultsTracking()
   const snapshot = useAtomValue(viewportStateAtom).snapshot
   const inUse: ColourRange | null = snapshot?.colourRange ?? choice.range
   const [minText, setMinText] = useState('')
@@ -200,9 +202,10 @@ export function ColourMapBar({ options }: { options: readonly AttributeOption[] 
               id={ids.attribute}
               className="select select--compact colour-map__attribute"
               value={option ? choice.attribute : ''}
-              onChange={(event) =>
+              onChange={(event) => {
                 setChoice({ ...choice, attribute: event.target.value, range: null })
-              }
+                tracking.quantityChanged(event.target.value)
+              }}
             >
               {!option && <option value="">—</option>}
               {options.map((candidate) => (

@@ -16,6 +16,7 @@ import {
 } from '../../../../state/viewportAtoms.ts'
 import { Popover } from '../layout/Popover.tsx'
 import { formatTimelineNumber } from '../resultsModel.ts'
+import { useResultsTracking } from '../../../../analytics/useResultsTracking.ts'
 
 /** 'Low (10 %)', 'All'. */
 export function detailLevelLabel(level: DetailLevel): string {
@@ -40,6 +41,7 @@ function particleCount(list: OutputManifestList, dataset: 'fast' | 'full'): numb
 export function DatasetChip({ list }: { list: OutputManifestList }) {
   const [detail, setDetail] = useAtom(detailLevelAtom)
   const [dataset, setDataset] = useAtom(datasetAtom)
+  const tracking = useResultsTracking()
   const name = useId()
   return (
     <Popover
@@ -65,7 +67,10 @@ export function DatasetChip({ list }: { list: OutputManifestList }) {
                 name={`${name}-detail`}
                 value={level}
                 checked={detail === level}
-                onChange={() => setDetail(level)}
+                onChange={() => {
+                  setDetail(level)
+                  tracking.reductionChanged(level, dataset)
+                }}
               />
               <span>{detailLevelLabel(level)}</span>
             </label>
@@ -82,7 +87,10 @@ export function DatasetChip({ list }: { list: OutputManifestList }) {
                 name={`${name}-dataset`}
                 value={option}
                 checked={dataset === option}
-                onChange={() => setDataset(option)}
+                onChange={() => {
+                  setDataset(option)
+                  tracking.reductionChanged(detail, option)
+                }}
               />
               <span>
                 {DATASET_LABELS[option]}{' '}

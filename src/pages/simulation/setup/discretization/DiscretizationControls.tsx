@@ -30,6 +30,7 @@ import {
 } from './discretizationModel.ts'
 import { useDiscretizationOutcome } from './useDiscretizationOutcome.ts'
 import './discretization.css'
+import { trackEvent } from '../../../../analytics/analytics.ts'
 
 /** The warning of the cancel dialog: a cancelled discretization cannot be resumed. */
 export const CANCEL_DISCRETIZATION_WARNING =
@@ -67,6 +68,7 @@ export function DiscretizationControls({ simulation }: { simulation: Simulation 
 
   const discretize = () => {
     if (active || start.isPending) return
+    trackEvent('ui_discretize-button_clicked', { simulationId: simulation.id })
     if (validation && (!validation.runnable || !canDiscretize(validation.issues))) {
       pushToast({
         kind: 'error',

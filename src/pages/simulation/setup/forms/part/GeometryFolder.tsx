@@ -32,6 +32,7 @@ import {
   sharedVector,
 } from './partSelection.ts'
 import type { PartFolderProps } from './usePartEdit.ts'
+import { trackEvent } from '../../../../../analytics/analytics.ts'
 
 /** How the shape types read in the form. */
 export const SHAPE_TYPE_LABELS: Record<ShapeType, string> = {
@@ -150,9 +151,10 @@ export function GeometryFolder({ simulationId, parts, edit, issues }: PartFolder
           value={resolution.value === null ? null : resolutionToPercent(resolution.value)}
           placeholder={resolution.mixed ? MIXED_PLACEHOLDER : 'Not set'}
           issues={on('part.shape.resolution')}
-          onCommit={(percent) =>
+          onCommit={(percent) => {
             edit((p) => ({ shape: shapeUpdate(p, { resolution: percentToResolution(percent) }) }))
-          }
+            trackEvent('ui_mesh-resolution-value_changed', { value: percent })
+          }}
           {...lock}
         />
       )}
