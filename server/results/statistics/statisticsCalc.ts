@@ -13,8 +13,7 @@ import {
 import type { VolumeClip } from '../../../domain/meshes.ts'
 import { decodeObjectId } from '../../../domain/resultsObjects.ts'
 import { objectFile } from '../../../domain/output/layout.ts'
-import { readObjectStream } from '../../../domain/output/reader.ts'
-import { ATTRIBUTE_COLUMNS } from '../../../domain/outputFormat.ts'
+import { ATTRIBUTE_COLUMNS, POSITION_COLUMNS } from '../../../domain/outputFormat.ts'
 import {
   ATTRIBUTES,
   COLOUR_MAP_STATUS,
@@ -33,12 +32,14 @@ import {
   type ClipMaskTarget,
   type ManifestObjectInfo,
 } from '../session/outputObjects.ts'
-import { BufferPool, readFilePooled, type PooledFile } from './outputReader.ts'
+import { readObjectColumns } from './columnReader.ts'
+import { BufferPool } from './outputReader.ts'
 
 /*
- * stats.calc: statistics streamed over outputs on the server. Each output's object files (the
- * `full` bytes: the `raw` dataset of version 1) are read into pooled buffers and viewed in place
- * with the zero-copy reader; the next output is read while this one is computed. Per output, every
+ * stats.calc: statistics streamed over outputs on the server. Of each output's object files (the
+ * `full` bytes: the `raw` dataset of version 1) only the columns the request needs are read
+ * (columnReader.ts: the attribute's, mass and density for an integral, x, y, z for masks), into
+ * pooled buffers, viewed in place; the next output is read while this one is computed. Per output, every
  * operation is computed over the kept rows of the selected objects (restricted by volume clip
  * masks), then the temporal aggregators combine the outputs.
  *
@@ -106,7 +107,8 @@ interface LoadedObject {
   view: ColumnSource
   /** Sensor samples are not particles: no volume, so no integral. */
   integrable: boolean
-  file: PooledFile | null
+  /** Gives the object's pooled buffer back; null for sensor samples. */
+  file: { release(): void } | null
 }
 
 interface LoadedOutput {
@@ -121,6 +123,8 @@ interface CheckedRequest {
   attribute: AttributeName
   subAttribute: string | null
   operations: { statistic: string; operation: OutputOperation; aggregator: TemporalAggregator }[]
+  /** The particle columns the request reads. */
+  columnNames: string[]
 }
 
 function checkRequest(request: StatsCalcRequest): CheckedRequest | string {
@@ -144,7 +148,11 @@ function checkRequest(request: StatsCalcRequest): CheckedRequest | string {
     operations.push({ statistic, operation: statistic as OutputOperation, aggregator })
   }
   if (operations.length === 0) return 'Ask for at least one operation'
-  return { attribute, subAttribute, operations }
+  const columnNames: string[] = [...ATTRIBUTE_COLUMNS[attribute]]
+  if (operations.some((entry) => entry.operation.startsWith('integral')))
+    columnNames.push('mass', 'density')
+  if (request.masks.length > 0) columnNames.push(...POSITION_COLUMNS)
+  return { attribute, subAttribute, operations, columnNames: [...new Set(columnNames)] }
 }
 
 /** The Float32 columns an object offers for the attribute and sub-attribute; null: it has none. */
@@ -356,6 +364,7 @@ function selectObjects(
 
 async function loadOutput(
   request: StatsCalcRequest,
+  columnNames: readonly string[],
   outputNo: number,
   context: StatisticsContext,
   pool: BufferPool,
@@ -381,11 +390,11 @@ async function loadOutput(
         context.dataDir,
         objectFile(context.simulationId, manifest.runId, outputNo, object.objectId, 'full'),
       )
-      const file = await readFilePooled(path, pool)
+      const read = await readObjectColumns(path, columnNames, pool)
       loaded.objects.push({
         key: object.objectId,
-        file,
-        view: readObjectStream(file.bytes),
+        file: read,
+        view: { rowCount: read.rowCount, columns: read.columns },
         integrable: true,
       })
     }
@@ -543,7 +552,7 @@ export async function runStatisticsCalc(
   let succeeded = 0
   const outputs = request.outputs
   let next: Promise<LoadedOutput> | null =
-    outputs.length > 0 ? loadOutput(request, outputs[0]!, context, pool) : null
+    outputs.length > 0 ? loadOutput(request, checked.columnNames, outputs[0]!, context, pool) : null
   try {
     for (let index = 0; index < outputs.length; index++) {
       const loaded: LoadedOutput = await next!
@@ -553,7 +562,8 @@ export async function runStatisticsCalc(
         return await finish('canceled')
       }
       // Read the next output while this one is computed.
-      if (index + 1 < outputs.length) next = loadOutput(request, outputs[index + 1]!, context, pool)
+      if (index + 1 < outputs.length)
+        next = loadOutput(request, checked.columnNames, outputs[index + 1]!, context, pool)
       let result: Map<string, number | null> | string
       try {
         result = await computeOutput(loaded, checked, request, context, scratch)
