@@ -103,16 +103,20 @@ const POINTCLOUD_COMPONENTS: readonly Part['component']['type'][] = ['filling', 
 /** One part as the engine draws it. */
 export function partView(part: Part, input: SetupSceneInput): SetupObjectView {
   const shape = part.shape
+  // a pointcloud part's geometry is its cloud: the reference output's particles until a
+  // discretization gives its own (count unknown until loaded), always shown
+  const cloudPart = shape.type === 'pointcloud'
   const pointcloud =
-    part.pointcloudUrl !== null && part.pointcloudCount !== null
+    part.pointcloudUrl !== null && (part.pointcloudCount !== null || cloudPart)
       ? {
           url: part.pointcloudUrl,
           hash: hashOfUrl(part.pointcloudUrl),
-          count: part.pointcloudCount,
+          count: part.pointcloudCount ?? 0,
           role: POINTCLOUD_COMPONENTS.includes(part.component.type)
             ? ('fluid' as const)
             : ('wall' as const),
           visible:
+            cloudPart ||
             part.appearance.showPointcloud ||
             (input.freshPointclouds.has(part.id) &&
               POINTCLOUD_COMPONENTS.includes(part.component.type)),

@@ -12,10 +12,10 @@ import {
 import type { SideFormProps } from '../registry.ts'
 import { AppearanceFolder } from './AppearanceFolder.tsx'
 import { BoundaryConditionsFolder } from './BoundaryConditionsFolder.tsx'
-import { GeometryFolder } from './GeometryFolder.tsx'
 import { InformationFolder } from './InformationFolder.tsx'
 import { InitialConditionsFolder } from './InitialConditionsFolder.tsx'
 import { MaterialFolder } from './MaterialFolder.tsx'
+import { GeometryWithPointcloudSource } from './PointcloudSource.tsx'
 import { SINGLE_PART_ONLY, partFolderState, selectedParts } from './partSelection.ts'
 import {
   usePartEdit,
@@ -28,7 +28,7 @@ import {
 export const SELECT_A_PART = 'Select a part in the explorer or the view to edit it.'
 
 const FOLDERS: Partial<Record<PartFolder, ComponentType<PartFolderProps>>> = {
-  geometry: GeometryFolder,
+  geometry: GeometryWithPointcloudSource,
   material: MaterialFolder,
   boundary_conditions: BoundaryConditionsFolder,
   initial_conditions: InitialConditionsFolder,
