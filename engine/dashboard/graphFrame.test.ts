@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nearestPointIndex, pixelOf, type GraphFrame } from './graphFrame.ts'
+import { nearestPointIndex, pixelOf, tooltipPlacement, type GraphFrame } from './graphFrame.ts'
 
 const FRAME: GraphFrame = {
   left: 50,
@@ -52,5 +52,12 @@ describe('graph frame', () => {
         100,
       ),
     ).toBe(1)
+  })
+
+  it('keeps a tooltip inside the tile: left of points in the right half, below points at the top', () => {
+    // Tried in the browser: at the right edge the tooltip ran out of the tile and was cut.
+    expect(tooltipPlacement(FRAME, 100, 150)).toEqual({ horizontal: 'right', vertical: 'above' })
+    expect(tooltipPlacement(FRAME, 540, 150)).toEqual({ horizontal: 'left', vertical: 'above' })
+    expect(tooltipPlacement(FRAME, 540, 20)).toEqual({ horizontal: 'left', vertical: 'below' })
   })
 })

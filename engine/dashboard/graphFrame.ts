@@ -58,3 +58,24 @@ export function nearestPointIndex(
   })
   return best
 }
+
+/** Where a point's tooltip sits so the tile does not cut it: away from the nearer plot edges. */
+export interface TooltipPlacement {
+  /** 'right': the tooltip starts right of the point; 'left': it ends left of it. */
+  horizontal: 'left' | 'right'
+  vertical: 'above' | 'below'
+}
+
+/** Height (CSS px) a two-line tooltip needs above a point, with its gap. */
+const TOOLTIP_HEIGHT_PX = 48
+
+/**
+ * The tooltip's side for a point at (px, py): right of a point in the left half of the plot, left
+ * of one in the right half; above it unless that would leave the tile's top.
+ */
+export function tooltipPlacement(frame: GraphFrame, px: number, py: number): TooltipPlacement {
+  return {
+    horizontal: px > (frame.left + frame.right) / 2 ? 'left' : 'right',
+    vertical: py - TOOLTIP_HEIGHT_PX < 0 ? 'below' : 'above',
+  }
+}

@@ -5,6 +5,7 @@ import { formatNumber } from '../../../../../domain/units.ts'
 import {
   nearestPointIndex,
   pixelOf,
+  tooltipPlacement,
   type GraphFrame,
 } from '../../../../../engine/dashboard/graphFrame.ts'
 import { Dialog } from '../../../../components/Dialog.tsx'
@@ -100,6 +101,7 @@ export function GraphChart({
   const empty = points.length === 0
   const hoveredPoint = hovered === null ? undefined : points[hovered]
   const marker = frame && hoveredPoint ? pixelOf(frame, hoveredPoint.x, hoveredPoint.y) : null
+  const placement = frame && marker ? tooltipPlacement(frame, marker.px, marker.py) : null
   return (
     <div className="dashboard-graph" data-points={points.length}>
       {empty && <p className="placeholder__text">{emptyText}</p>}
@@ -125,7 +127,7 @@ export function GraphChart({
               aria-hidden="true"
             />
             <span
-              className="dashboard-graph__tooltip"
+              className={`dashboard-graph__tooltip dashboard-graph__tooltip--${placement?.horizontal ?? 'right'} dashboard-graph__tooltip--${placement?.vertical ?? 'above'}`}
               role="tooltip"
               style={{ left: marker.px, top: marker.py }}
             >
