@@ -185,11 +185,13 @@ describe('createEngine', () => {
     engine.dispatch({ type: 'show_output', outputNo: 3 })
     engine.dispatch({ type: 'set_speed', speed: 2 })
     await engine.ready
-    await until(() => render.intents.length === 3)
+    await until(() => render.intents.length === 4)
     expect(render.intents).toEqual([
       { type: 'set_access_token', token: 'secret' },
       { type: 'show_output', outputNo: 3 },
       { type: 'set_speed', speed: 2 },
+      // Then what the page knows of memory (Node: no navigator.deviceMemory, nothing measured).
+      { type: 'set_memory_readings', deviceMemoryGiB: null, pageBytes: null },
     ])
   })
 
@@ -307,8 +309,8 @@ describe('createEngine', () => {
     await until(() => render.dataPorts.length === 1)
     engine.setAccessToken('fresh')
     await until(() => dataWorkers[0]!.tokens.includes('fresh'))
-    await until(() => render.intents.length === 1)
-    expect(render.intents[0]).toEqual({ type: 'set_access_token', token: 'fresh' })
+    await until(() => render.intents.length === 2)
+    expect(render.intents[1]).toEqual({ type: 'set_access_token', token: 'fresh' })
   })
 
   it('saves the image the render worker draws', async () => {

@@ -15,6 +15,7 @@ import {
   type RenderSnapshot,
   type RenderWorkerApi,
 } from './protocol.ts'
+import { startMemoryReadings } from './memoryReadings.ts'
 import { isCameraKey } from './render/keyboardControls.ts'
 import type { SetupEvent } from './setupProtocol.ts'
 
@@ -227,6 +228,8 @@ export function createEngine(canvas: HTMLCanvasElement, options: EngineOptions =
       if (accessToken !== null)
         void render.dispatch({ type: 'set_access_token', token: accessToken })
       for (const intent of pendingIntents.splice(0)) void render.dispatch(intent)
+      // The render worker keeps the outputs it holds within a budget set from these.
+      cleanups.push(startMemoryReadings(dispatch))
     })
   ready.catch(fail)
 

@@ -270,6 +270,11 @@ export type RenderIntent =
     }
   | { type: 'pause' }
   | { type: 'set_speed'; speed: number }
+  /**
+   * What the page knows of the device's memory and its own (engine/render/memoryBudget.ts): the
+   * outputs held in the render worker stay within a budget set from it.
+   */
+  | { type: 'set_memory_readings'; deviceMemoryGiB: number | null; pageBytes: number | null }
   | { type: 'pick'; x: number; y: number }
   /** Sensors and volume clips over the results (engine/overlayProtocol.ts). */
   | OverlayIntent
@@ -345,6 +350,11 @@ export interface RenderSnapshot {
    * half a frame interval late (their output was not loaded when due).
    */
   playbackFrames?: { shown: number; late: number }
+  /**
+   * Output bytes the render worker holds (column and mesh buffers of the outputs in memory) and the
+   * memory budget they are kept within (engine/render/memoryBudget.ts).
+   */
+  memory?: { heldBytes: number; budgetBytes: number }
   /** The coordinate-system axes are drawn at the origin. */
   coordinateSystem?: boolean
   /** Largest drawn particle size in CSS pixels. */

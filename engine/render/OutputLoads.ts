@@ -1,9 +1,12 @@
 /**
  * The results scene's loads: which outputs of the run are loaded, loading or failed, loads through
- * the data-worker pool (the shown output first, then the playback window), cancels loads no longer
+ * the data-worker pool (the shown output first, then the playback window: one batch of
+ * DATA_LOAD_BATCH outputs ahead, as many as fit in the memory budget), cancels loads no longer
  * wanted, receives outputs on the data workers' ports and frees what nobody draws (GPU buffers, and
- * column buffers back to a data worker's pool).
+ * column buffers back to a data worker's pool) once it has been unused for UNUSED_OUTPUTS_CLEAR_MS
+ * (spec/results.md §9), or sooner when the outputs held outgrow the budget (memoryBudget.ts).
  */
+import { DATA_LOAD_BATCH, UNUSED_OUTPUTS_CLEAR_MS } from '../../domain/constants.ts'
 import type { WrittenDataset } from '../../domain/outputFormat.ts'
 import type { ColourRange } from '../../domain/results.ts'
 import { isAbortError } from '../data/scheduler.ts'
@@ -18,17 +21,11 @@ import type {
 import type { ClipMaskSpec } from '../overlayProtocol.ts'
 import { createOutputMasks, type OutputMasks } from './ClipMasks.ts'
 import type { SceneHost } from './host.ts'
+import { NO_MEMORY_READINGS, outputMemoryBudget, type MemoryReadings } from './memoryBudget.ts'
 import type { OutputView } from './OutputView.ts'
 
 /** How long after a load's reply its output may still arrive before the load counts as failed. */
 const MISSING_OUTPUT_GRACE_MS = 2000
-
-/**
- * How many bytes of loaded outputs outside the wanted window looping playback keeps in memory, so
- * that the next loop shows them at once instead of loading every output again (a load throughput
- * under 3 outputs a second would otherwise set the playback rate).
- */
-export const PLAYBACK_RETAINED_BYTES = 512 * 1024 ** 2
 
 interface OutputEntry {
   timeS: number
@@ -49,6 +46,10 @@ export interface LoadedOutput {
   uploaded: boolean
   /** The shown volume clips' masks over its fluids. */
   masks: OutputMasks
+  /** Its column and mesh buffers' bytes. */
+  bytes: number
+  /** Since when nobody wants or retains it (engine clock, ms); null while in use. */
+  unusedSinceMs: number | null
 }
 
 interface PendingLoad {
@@ -64,7 +65,8 @@ export interface LoadWishes {
   wanted: readonly number[]
   /**
    * Outputs to keep once loaded, the most useful first (the playback loop ahead): kept, not loaded,
-   * while they fit in {@link PLAYBACK_RETAINED_BYTES}. Absent: only the wanted ones are kept.
+   * while they fit in the memory budget with the wanted ones, so that the next loop shows them at
+   * once instead of loading every output again. Absent: only the wanted ones are kept.
    */
   retained?: readonly number[]
   dataset: WrittenDataset
@@ -86,6 +88,8 @@ export class OutputLoads {
   readonly errors = new Map<number, string>()
   #requestCounter = 0
   #recycleCounter = 0
+  #budgetBytes = outputMemoryBudget(NO_MEMORY_READINGS)
+  #sweepPending = false
 
   /**
    * `onArrived(outputNo)`: an output was loaded (show it if it is the current one); `displayed()`:
@@ -169,11 +173,16 @@ export class OutputLoads {
       this.#host.scheduler.cancel(requestId)
     }
     const keptSet = this.#kept(wishes, runKey)
+    const nowMs = this.#host.nowMs()
     for (const [outputNo, loaded] of this.loaded) {
-      if (keptSet.has(outputNo) && loaded.dataset === dataset && loaded.runKey === runKey) continue
-      this.loaded.delete(outputNo)
-      if (loaded !== displayed) this.drop(loaded)
+      if (loaded.runKey !== runKey) {
+        // Another run's data is never shown again.
+        this.loaded.delete(outputNo)
+        if (loaded !== displayed) this.drop(loaded)
+      } else if (keptSet.has(outputNo) && loaded.dataset === dataset) loaded.unusedSinceMs = null
+      else loaded.unusedSinceMs ??= nowMs
     }
+    this.#evict(nowMs)
     wishes.wanted.forEach((outputNo, index) => {
       if (this.isReady(outputNo, dataset) || this.errors.has(outputNo)) return
       // Starting playback keeps the output on screen as it is; the outputs ahead come reduced.
@@ -220,6 +229,84 @@ export class OutputLoads {
     })
   }
 
+  /**
+   * The playback window: the shown output and the outputs after it in play order (`upcoming`), at
+   * most one batch (DATA_LOAD_BATCH) ahead and no more than the memory budget holds (each output
+   * counted at the mean size of the outputs of `dataset` held, else at its estimate).
+   */
+  playbackWindow(upcoming: readonly number[], dataset: WrittenDataset): number[] {
+    let heldBytes = 0
+    let heldCount = 0
+    for (const loaded of this.loaded.values())
+      if (loaded.dataset === dataset && loaded.bytes > 0) {
+        heldBytes += loaded.bytes
+        heldCount++
+      }
+    const meanBytes = heldCount > 0 ? heldBytes / heldCount : null
+    const window: number[] = []
+    let bytes = 0
+    for (const outputNo of upcoming) {
+      if (window.length > DATA_LOAD_BATCH) break
+      bytes += meanBytes ?? this.#outputInfo.get(outputNo)?.estimatedBytes ?? 0
+      // The shown output and the next one are wanted whatever their size.
+      if (window.length >= 2 && bytes > this.#budgetBytes) break
+      window.push(outputNo)
+    }
+    return window
+  }
+
+  /** The device's memory and the page's, as measured: the budget follows them. */
+  setMemoryReadings(readings: MemoryReadings): void {
+    this.#budgetBytes = outputMemoryBudget(readings, this.heldBytes())
+    this.#evict(this.#host.nowMs())
+  }
+
+  /** Bytes of the outputs held in memory, the one on screen included. */
+  heldBytes(): number {
+    let bytes = 0
+    for (const loaded of this.loaded.values()) bytes += loaded.bytes
+    const displayed = this.#displayed()
+    if (displayed !== null && this.loaded.get(displayed.outputNo) !== displayed)
+      bytes += displayed.bytes
+    return bytes
+  }
+
+  /** The memory budget the outputs held are kept within. */
+  budgetBytes(): number {
+    return this.#budgetBytes
+  }
+
+  /**
+   * Frees outputs unused for UNUSED_OUTPUTS_CLEAR_MS, and while the outputs held outgrow the
+   * budget, the unused ones soonest (longest unused first); then checks again when the next one
+   * is due.
+   */
+  #evict(nowMs: number): void {
+    const displayed = this.#displayed()
+    const unused = [...this.loaded.values()]
+      .filter((loaded) => loaded.unusedSinceMs !== null)
+      .sort((a, b) => (a.unusedSinceMs as number) - (b.unusedSinceMs as number))
+    let heldBytes = this.heldBytes()
+    for (const loaded of unused) {
+      const expired = nowMs - (loaded.unusedSinceMs as number) >= UNUSED_OUTPUTS_CLEAR_MS
+      if (!expired && heldBytes <= this.#budgetBytes) continue
+      this.loaded.delete(loaded.outputNo)
+      if (loaded !== displayed) {
+        this.drop(loaded)
+        heldBytes -= loaded.bytes
+      }
+    }
+    const next = [...this.loaded.values()].find((loaded) => loaded.unusedSinceMs !== null)
+    if (next === undefined || this.#sweepPending) return
+    this.#sweepPending = true
+    const dueMs = Math.max(0, (next.unusedSinceMs as number) + UNUSED_OUTPUTS_CLEAR_MS - nowMs)
+    this.#host.scheduleTimeout(() => {
+      this.#sweepPending = false
+      this.#evict(this.#host.nowMs())
+      this.#host.requestFrame()
+    }, dueMs)
+  }
+
   /** The wanted outputs, and the retained ones already loaded while they fit in the budget. */
   #kept(wishes: LoadWishes, runKey: string): Set<number> {
     const kept = new Set(wishes.wanted)
@@ -232,14 +319,14 @@ export class OutputLoads {
     let bytes = 0
     for (const outputNo of kept) {
       const loaded = current(outputNo)
-      if (loaded !== null) bytes += outputBytes(loaded)
+      if (loaded !== null) bytes += loaded.bytes
     }
     for (const outputNo of wishes.retained ?? []) {
       if (kept.has(outputNo)) continue
       const loaded = current(outputNo)
       if (loaded === null) continue
-      bytes += outputBytes(loaded)
-      if (bytes > PLAYBACK_RETAINED_BYTES) break
+      bytes += loaded.bytes
+      if (bytes > this.#budgetBytes) break
       kept.add(outputNo)
     }
     return kept
@@ -275,7 +362,11 @@ export class OutputLoads {
       dataRanges: new Map(),
       uploaded: false,
       masks: createOutputMasks(output),
+      bytes: outputBytes(output),
+      unusedSinceMs: null,
     })
+    // A new output may take the budget over: the unused ones go first.
+    this.#evict(this.#host.nowMs())
     this.#onArrived(load.outputNo)
     this.#host.requestFrame()
   }
@@ -305,9 +396,9 @@ export class OutputLoads {
 }
 
 /** The bytes an output holds in memory (its column and mesh buffers). */
-function outputBytes(loaded: LoadedOutput): number {
+function outputBytes(output: RenderableOutput): number {
   const buffers = new Set<ArrayBuffer>()
-  for (const object of loaded.output.objects) {
+  for (const object of output.objects) {
     buffers.add(object.buffer)
     if (object.mesh !== null) buffers.add(object.mesh.buffer)
   }

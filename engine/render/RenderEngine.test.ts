@@ -1,4 +1,5 @@
 import { BufferAttribute } from 'three'
+import { UNUSED_OUTPUTS_CLEAR_MS } from '../../domain/constants.ts'
 import { afterEach, describe, expect, it } from 'vitest'
 import type {
   ColumnSlice,
@@ -464,7 +465,7 @@ describe('render engine', () => {
 
   it('prefetches the playback window and advances on the frame interval', async () => {
     const harness = await createHarness()
-    setOutputs(harness.engine, 20)
+    setOutputs(harness.engine, 40)
     harness.engine.dispatch({ type: 'show_output', outputNo: 0 })
     await harness.flush()
     harness.engine.dispatch({ type: 'play', speed: 1, loop: true })
@@ -472,13 +473,14 @@ describe('render engine', () => {
     const requested = harness.workers.flatMap((worker) =>
       worker.requests.map((r) => r.key.outputNo),
     )
-    expect(new Set(requested)).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]))
+    // One batch (DATA_LOAD_BATCH, 30) ahead of the shown output.
+    expect(new Set(requested)).toEqual(new Set(Array.from({ length: 31 }, (_, n) => n)))
     expect(harness.last().playing).toBe(true)
     harness.clock.now += 334
     await harness.flush()
     expect(harness.last().shownOutput).toBe(1)
     expect(harness.last().playbackFrames).toEqual({ shown: 1, late: 0 })
-    expect(harness.workers.flatMap((w) => w.requests).some((r) => r.key.outputNo === 11)).toBe(true)
+    expect(harness.workers.flatMap((w) => w.requests).some((r) => r.key.outputNo === 31)).toBe(true)
     // The next output's buffers went to the GPU before its turn.
     expect(harness.scene.uploaded.map((view) => view.output.key.outputNo)).toContain(2)
     expect(harness.workers.length).toBeLessThanOrEqual(12)
@@ -524,6 +526,11 @@ describe('render engine', () => {
     harness.engine.dispatch({ type: 'show_output', outputNo: 3 })
     await harness.flush()
     expect(harness.last().shownOutput).toBe(3)
+    // Outputs unused for 10 s are freed (spec/results.md §9); this harness runs no timers, so the
+    // next sync after that frees them (outputMemory.test.ts has the engine's own sweep).
+    harness.clock.now += UNUSED_OUTPUTS_CLEAR_MS
+    harness.engine.dispatch({ type: 'show_output', outputNo: 3 })
+    await harness.flush()
     expect(disposed).toBe(true)
     expect(harness.last().loadedOutputs).toEqual([3, 4])
     // The dropped outputs' column buffers went back to the data workers' pools.
@@ -538,6 +545,8 @@ describe('render engine', () => {
     await harness.flush()
     expect(harness.last().loadingOutputs).toEqual([0, 1])
     harness.engine.dispatch({ type: 'show_output', outputNo: 3 })
+    // The loading status goes out at most once a second.
+    harness.clock.now += 1000
     await harness.flush()
     expect(harness.last().loadingOutputs).toEqual([3, 4])
     const cancelled = harness.workers.flatMap((worker) => worker.cancelled)

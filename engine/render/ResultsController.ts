@@ -9,6 +9,7 @@ import type { WrittenDataset } from '../../domain/outputFormat.ts'
 import type { PickResult, RenderIntent, RenderSnapshot } from '../protocol.ts'
 import { addVectors, fitCamera, subtractVectors, type Bounds } from './camera.ts'
 import type { EngineScene, SceneHost, ViewScene } from './host.ts'
+import { LoadStatusThrottle } from './loadStatus.ts'
 import { OutputDisplay } from './OutputDisplay.ts'
 import { OutputLoads } from './OutputLoads.ts'
 import { OutputView } from './OutputView.ts'
@@ -37,6 +38,7 @@ export type ResultsIntent = Extract<
       | 'play'
       | 'pause'
       | 'set_speed'
+      | 'set_memory_readings'
       | 'pick'
       | 'set_overlays'
   }
@@ -57,9 +59,16 @@ export class ResultsController implements ViewScene {
   #hover: PickResult | null = null
   #cameraFitted = false
   #clips: ResultsClips
+  #loadStatus: LoadStatusThrottle
 
   constructor(host: SceneHost) {
     this.#host = host
+    this.#loadStatus = new LoadStatusThrottle((delayMs, wake) =>
+      host.scheduleTimeout(() => {
+        wake()
+        host.requestFrame()
+      }, delayMs),
+    )
     this.#display = new OutputDisplay(host)
     this.#clips = new ResultsClips(host, {
       loads: () => this.#loads,
@@ -138,6 +147,13 @@ export class ResultsController implements ViewScene {
         return
       case 'set_speed':
         this.#clock.setSpeed(this.#host.nowMs(), intent.speed)
+        return
+      case 'set_memory_readings':
+        this.#loads.setMemoryReadings({
+          deviceMemoryGiB: intent.deviceMemoryGiB,
+          pageBytes: intent.pageBytes,
+        })
+        this.#syncLoads()
         return
       case 'pick':
         this.#pick = this.#display.pickAt(intent.x, intent.y)
@@ -282,12 +298,17 @@ export class ResultsController implements ViewScene {
       .sort((a, b) => a - b)
     const drawn = this.#display.drawn()
     const overlays = this.#clips.snapshot()
+    const status = this.#loadStatus.offer(this.#host.nowMs(), {
+      loadedOutputs: loaded,
+      loadingOutputs: this.#loads.loadingOutputs(),
+    })
     return {
       pointsDrawn: drawn.points,
       trianglesDrawn: drawn.triangles,
       shownOutput: this.#drawnOutput,
-      loadedOutputs: loaded,
-      loadingOutputs: this.#loads.loadingOutputs(),
+      loadedOutputs: status.loadedOutputs,
+      loadingOutputs: status.loadingOutputs,
+      memory: { heldBytes: this.#loads.heldBytes(), budgetBytes: this.#loads.budgetBytes() },
       dataRange: this.#display.dataRange(),
       colourRange: this.#display.colourRange(),
       playing: this.#clock.isPlaying(),
@@ -336,8 +357,11 @@ export class ResultsController implements ViewScene {
   }
 
   #syncLoads(): void {
+    const playing = this.#clock.isPlaying()
     this.#loads.sync({
-      wanted: this.#clock.wantedOutputs(),
+      wanted: playing
+        ? this.#loads.playbackWindow(this.#clock.upcomingOutputs(), this.#effectiveDataset())
+        : this.#clock.wantedOutputs(),
       retained: this.#clock.retainedOutputs(),
       dataset: this.#effectiveDataset(),
       playing: this.#clock.isPlaying(),

@@ -151,6 +151,15 @@ export class PlaybackClock {
       : this.wantedOutputs()
   }
 
+  /**
+   * The shown output and every output after it in play order (the loop, wrapping, while looping
+   * playback; up to the last otherwise); paused, the shown one and the next. The loads take the
+   * playback window from it (OutputLoads.playbackWindow).
+   */
+  upcomingOutputs(): number[] {
+    return this.#ahead(this.#playing ? this.#outputs.length - 1 : 1)
+  }
+
   #ahead(ahead: number): number[] {
     const count = this.#outputs.length
     if (count === 0) return []

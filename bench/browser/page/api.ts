@@ -94,6 +94,33 @@ export interface PlaybackResult {
   maxBytesInFlight: number
 }
 
+/** Playback of a list of outputs for a while, from wherever the engine finds them. */
+export interface PlaybackRunRequest {
+  speed: number
+  durationMs: number
+  dataset: 'full' | 'fast'
+  /** Detail level set before playing (the draw's share of each output; SwiftShader draws ~1 µs a point). */
+  detail: BenchDetailLevel
+}
+
+export interface PlaybackRunResult extends PlaybackResult {
+  /** The engine's own count over the run (snapshot.playbackFrames): steps, and steps whose output was not in when due. */
+  engineSteps: { shown: number; late: number } | null
+  /** Bytes of outputs the render worker held at the end (snapshot.memory), and its budget. */
+  heldBytes: number | null
+  budgetBytes: number | null
+  loadedOutputs: number
+}
+
+/** performance.measureUserAgentSpecificMemory, the render worker's share (null where unavailable). */
+export interface RenderWorkerMemory {
+  renderWorkerBytes: number | null
+  totalBytes: number | null
+  loadedOutputs: number
+  /** Why it is null. */
+  note: string | null
+}
+
 /** bench/browser/page/frames.html: the real engine (engine/client.ts) on a canvas. */
 export interface FramesPageApi extends BenchPageApi {
   startEngine(size: { width: number; height: number }): Promise<void>
@@ -102,6 +129,13 @@ export interface FramesPageApi extends BenchPageApi {
   /** Colours by pressure in a fixed range and waits for the snapshot that uses it. */
   setColourRange(range: { min: number; max: number }, timeoutMs: number): Promise<FrameResult>
   play(request: PlaybackRequest): Promise<PlaybackResult>
+  /** Sets the outputs without showing one (playback then loads from the first). */
+  setOutputs(request: Omit<ShowOutputRequest, 'outputNo' | 'timeoutMs'>): void
+  /** Plays from the current output for `durationMs`, then pauses. */
+  playFor(request: PlaybackRunRequest): Promise<PlaybackRunResult>
+  /** Waits until the render worker reports at least `count` outputs loaded; returns the count. */
+  waitForLoaded(count: number, timeoutMs: number): Promise<number>
+  measureRenderWorkerMemory(timeoutMs: number): Promise<RenderWorkerMemory>
   disposeEngine(): void
   /** Deletes the output cache's database (a cold start). */
   deleteOutputCache(): Promise<void>

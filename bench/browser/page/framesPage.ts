@@ -13,6 +13,8 @@ import type {
   FrameResult,
   FramesPageApi,
   PlaybackResult,
+  PlaybackRunResult,
+  RenderWorkerMemory,
 } from './api.ts'
 import {
   publishBenchApi,
@@ -157,6 +159,120 @@ const api: FramesPageApi = {
         resolve({ shown, durationMs: performance.now() - startMs, maxBytesInFlight })
       }, request.durationMs)
     })
+  },
+
+  setOutputs(request) {
+    const running = requireEngine()
+    outputsKey = JSON.stringify([request.simulationId, request.runId, request.outputs])
+    running.dispatch({
+      type: 'set_outputs',
+      simulationId: request.simulationId,
+      runId: request.runId,
+      outputs: request.outputs,
+    })
+  },
+
+  playFor(request) {
+    const running = requireEngine()
+    running.dispatch({ type: 'set_detail', level: request.detail })
+    const before = running.getState().snapshot?.playbackFrames ?? null
+    return new Promise<PlaybackRunResult>((resolve) => {
+      const shown: PlaybackResult['shown'] = []
+      const startMs = performance.now()
+      let maxBytesInFlight = 0
+      const unsubscribe = running.subscribe((state) => {
+        maxBytesInFlight = Math.max(maxBytesInFlight, state.snapshot?.bytesInFlight ?? 0)
+        const outputNo = state.snapshot?.shownOutput ?? null
+        if (outputNo === null || shown.at(-1)?.outputNo === outputNo) return
+        shown.push({ outputNo, atMs: performance.now() - startMs })
+      })
+      running.dispatch({
+        type: 'play',
+        speed: request.speed,
+        loop: true,
+        dataset: request.dataset,
+      })
+      setTimeout(() => {
+        running.dispatch({ type: 'pause' })
+        unsubscribe()
+        const snapshot = running.getState().snapshot
+        const after = snapshot?.playbackFrames ?? null
+        resolve({
+          shown,
+          durationMs: performance.now() - startMs,
+          maxBytesInFlight,
+          engineSteps:
+            after === null
+              ? null
+              : {
+                  shown: after.shown - (before?.shown ?? 0),
+                  late: after.late - (before?.late ?? 0),
+                },
+          heldBytes: snapshot?.memory?.heldBytes ?? null,
+          budgetBytes: snapshot?.memory?.budgetBytes ?? null,
+          loadedOutputs: snapshot?.loadedOutputs.length ?? 0,
+        })
+      }, request.durationMs)
+    })
+  },
+
+  waitForLoaded(count, timeoutMs) {
+    const running = requireEngine()
+    return new Promise<number>((resolve) => {
+      const loadedNow = () => running.getState().snapshot?.loadedOutputs.length ?? 0
+      if (loadedNow() >= count) {
+        resolve(loadedNow())
+        return
+      }
+      const timer = setTimeout(() => {
+        unsubscribe()
+        resolve(loadedNow())
+      }, timeoutMs)
+      const unsubscribe = running.subscribe(() => {
+        if (loadedNow() < count) return
+        clearTimeout(timer)
+        unsubscribe()
+        resolve(loadedNow())
+      })
+    })
+  },
+
+  async measureRenderWorkerMemory(timeoutMs) {
+    const loadedOutputs = engine?.getState().snapshot?.loadedOutputs.length ?? 0
+    const measure = (
+      performance as Performance & {
+        measureUserAgentSpecificMemory?: () => Promise<{
+          bytes: number
+          breakdown: {
+            bytes: number
+            attribution: { url: string; scope: string }[]
+          }[]
+        }>
+      }
+    ).measureUserAgentSpecificMemory
+    const empty = (note: string): RenderWorkerMemory => ({
+      renderWorkerBytes: null,
+      totalBytes: null,
+      loadedOutputs,
+      note,
+    })
+    if (measure === undefined || !crossOriginIsolated)
+      return empty('measureUserAgentSpecificMemory is not available (needs cross-origin isolation)')
+    const result = await Promise.race([
+      measure.call(performance),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs)),
+    ])
+    if (result === null) return empty(`no measurement within ${timeoutMs} ms`)
+    // The render worker is the one dedicated worker whose script is the render worker's chunk.
+    let renderWorkerBytes = 0
+    for (const entry of result.breakdown)
+      if (
+        entry.attribution.some(
+          (a) => a.scope === 'DedicatedWorkerGlobalScope' && /render/i.test(a.url),
+        )
+      )
+        renderWorkerBytes += entry.bytes
+    return { renderWorkerBytes, totalBytes: result.bytes, loadedOutputs, note: null }
   },
 
   disposeEngine() {

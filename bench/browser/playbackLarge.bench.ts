@@ -1,0 +1,260 @@
+/**
+ * Playback of 1M-particle outputs through the real engine in headless chromium (issue 17 item 4):
+ * speeds 1, 2, 4 and 8, from memory (the render worker holds the loop) and from IndexedDB (a fresh
+ * engine whose data workers read the product's output cache), with the render worker's memory per
+ * output. The playback rate is set against the spec's rate (3 × speed outputs/s) and the load
+ * average is printed beside every figure (the 2 cores are shared).
+ *
+ * On-time (bench/README.md): a step is on time when it is drawn at most 1.5 intervals after the step
+ * before. The engine's own count (`engineLate`: steps whose output was not in memory when due) is
+ * printed on stderr beside it. Headless chromium draws on SwiftShader (about 1 µs a point), so the
+ * run plays the product's playback dataset ('fast': 100k of each 1M output) at detail Low (10k points
+ * drawn): the draw stays well inside a frame at speed 8 and the figure is the data path's.
+ */
+import { loadavg } from 'node:os'
+import { writeBundle } from '../../domain/output/writer.ts'
+import { writeSyntheticOutput } from '../../domain/output/synthetic.ts'
+import { judgeAtLeast } from '../lib/measure.ts'
+import { formatCount } from '../lib/synthetic.ts'
+import type { BenchCase, BenchContext } from '../lib/types.ts'
+import { disposeHarness, useHarness, type BenchHarness } from './harness.ts'
+import type {
+  BenchOutput,
+  FramesPageApi,
+  LongTaskRecord,
+  PlaybackRunRequest,
+  PlaybackRunResult,
+} from './page/api.ts'
+
+const VIEW_SIZE = { width: 640, height: 480 }
+const SPEEDS = [1, 2, 4, 8] as const
+
+type Page = Awaited<ReturnType<BenchHarness['openBenchPage']>>['page']
+
+function load(): string {
+  return loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')
+}
+
+/** Outputs of `particles` each, written as bundles of their `fast` dataset (what playback loads). */
+function writeOutputs(harness: BenchHarness, particles: number, count: number): BenchOutput[] {
+  const outputs: BenchOutput[] = []
+  for (let outputNo = 0; outputNo < count; outputNo++) {
+    const written = writeSyntheticOutput({
+      particles,
+      timeS: 0.4 + outputNo * 0.05,
+      outputNo,
+      seed: outputNo + 1,
+      simulationId: 3,
+      runId: 1,
+      volumeClip: false,
+    })
+    const bundle = writeBundle([...written.fast.values()])
+    const bundleUrl = harness.writeStaticFile(
+      `playback-${formatCount(particles)}/out-${outputNo}.divb`,
+      bundle,
+    )
+    outputs.push({
+      outputNo,
+      timeS: 0.4 + outputNo * 0.05,
+      bundleUrl,
+      estimatedBytes: bundle.byteLength,
+    })
+  }
+  return outputs
+}
+
+/** The page's API, one call at a time (page.evaluate serializes each function on its own). */
+function pageApi(page: Page) {
+  type Api = FramesPageApi
+  return {
+    startEngine: (size: typeof VIEW_SIZE) =>
+      page.evaluate(
+        (value) => (globalThis as unknown as { diveBench: Api }).diveBench.startEngine(value),
+        size,
+      ),
+    setOutputs: (request: Parameters<Api['setOutputs']>[0]) =>
+      page.evaluate(
+        (value) => (globalThis as unknown as { diveBench: Api }).diveBench.setOutputs(value),
+        request,
+      ),
+    playFor: (request: PlaybackRunRequest) =>
+      page.evaluate(
+        (value) => (globalThis as unknown as { diveBench: Api }).diveBench.playFor(value),
+        request,
+      ),
+    waitForLoaded: (count: number, timeoutMs: number) =>
+      page.evaluate(
+        ([value, ms]) =>
+          (globalThis as unknown as { diveBench: Api }).diveBench.waitForLoaded(value, ms),
+        [count, timeoutMs] as const,
+      ),
+    measureMemory: (timeoutMs: number) =>
+      page.evaluate(
+        (ms) =>
+          (globalThis as unknown as { diveBench: Api }).diveBench.measureRenderWorkerMemory(ms),
+        timeoutMs,
+      ),
+    takeLongTasks: (): Promise<LongTaskRecord[]> =>
+      page.evaluate(() => (globalThis as unknown as { diveBench: Api }).diveBench.takeLongTasks()),
+    disposeEngine: () =>
+      page.evaluate(() => (globalThis as unknown as { diveBench: Api }).diveBench.disposeEngine()),
+    deleteOutputCache: () =>
+      page.evaluate(() =>
+        (globalThis as unknown as { diveBench: Api }).diveBench.deleteOutputCache(),
+      ),
+  }
+}
+
+/** Steps drawn at most 1.5 intervals after the step before, and outputs/s over the run. */
+function judgeRun(result: PlaybackRunResult, speed: number) {
+  const intervalMs = 1000 / (3 * speed)
+  const startMs = result.shown[0]?.atMs ?? 0
+  const steps = result.shown.slice(1)
+  const onTime = steps.filter(
+    (step, index) => step.atMs - (result.shown[index]?.atMs ?? 0) <= 1.5 * intervalMs,
+  ).length
+  return {
+    steps: steps.length,
+    onTime: onTime / Math.max(1, steps.length),
+    outputsPerSecond: steps.length / ((result.durationMs - startMs) / 1000),
+  }
+}
+
+function report(
+  context: BenchContext,
+  name: string,
+  speed: number,
+  result: PlaybackRunResult,
+): void {
+  const judged = judgeRun(result, speed)
+  const engine = result.engineSteps
+  context.log(
+    `${name}: ${judged.steps} steps drawn, engine steps ${engine?.shown ?? '?'} (not in memory when due: ${engine?.late ?? '?'}), ${result.loadedOutputs} outputs held (${((result.heldBytes ?? 0) / 1e6).toFixed(0)} MB of a ${((result.budgetBytes ?? 0) / 1e6).toFixed(0)} MB budget), load average ${load()}`,
+  )
+  context.report({
+    case: `${name}.drawn`,
+    value: judged.outputsPerSecond,
+    unit: 'outputs/s',
+    ...judgeAtLeast(judged.outputsPerSecond, 3 * speed, 0.99, 'the spec rate (3 x speed)'),
+  })
+  context.report({
+    case: `${name}.onTime`,
+    value: judged.onTime,
+    unit: 'ratio',
+    ...judgeAtLeast(judged.onTime, 1, 0.99, 'all on time'),
+  })
+}
+
+async function runPlaybackLarge(context: BenchContext): Promise<void> {
+  const particles = context.quick ? 200_000 : 1_000_000
+  const count = context.quick ? 30 : 60
+  const label = formatCount(particles)
+  const harness = await useHarness(context.log)
+  const outputs = writeOutputs(harness, particles, count)
+  context.log(
+    `${count} outputs of ${label} written (fast bundles of ${(outputs[0]!.estimatedBytes / 1e6).toFixed(1)} MB), load average ${load()}`,
+  )
+  const { context: browserContext, page } = await harness.openBenchPage('frames')
+  const run: { simulationId: number; runId: number; outputs: BenchOutput[] } = {
+    simulationId: 3,
+    runId: 1,
+    outputs,
+  }
+  const api = pageApi(page)
+  const start = async () => {
+    await api.startEngine(VIEW_SIZE)
+    await api.setOutputs(run)
+  }
+  const play = (request: PlaybackRunRequest) => api.playFor(request)
+  const longTasks = () => api.takeLongTasks()
+  try {
+    await api.deleteOutputCache()
+    await start()
+    const baseline = await api.measureMemory(30_000)
+    // Warm-up: one loop from the server fills the render worker's memory and the output cache.
+    const warm = await play({
+      speed: 8,
+      durationMs: (count / 24) * 1000 + 2000,
+      dataset: 'fast',
+      detail: 'Low',
+    })
+    const loaded = await api.waitForLoaded(count, 60_000)
+    context.log(
+      `warm-up loop: ${warm.shown.length} outputs drawn, ${loaded} of ${count} held, load average ${load()}`,
+    )
+    const held = await api.measureMemory(30_000)
+    if (held.renderWorkerBytes !== null && baseline.renderWorkerBytes !== null && loaded > 0) {
+      const perOutput = (held.renderWorkerBytes - baseline.renderWorkerBytes) / loaded
+      context.report({
+        case: `browser/playback.renderWorkerMemoryPerOutput.${label}`,
+        value: perOutput / 1e6,
+        unit: 'MB',
+        ratio: perOutput / outputs[0]!.estimatedBytes,
+        target: null,
+        ok: null,
+      })
+      context.log(
+        `render worker: ${(baseline.renderWorkerBytes / 1e6).toFixed(0)} MB empty, ${(held.renderWorkerBytes / 1e6).toFixed(0)} MB holding ${loaded} outputs (ratio: per output / its bundle)`,
+      )
+    } else context.log(`render worker memory: ${held.note ?? baseline.note ?? 'not measured'}`)
+
+    await longTasks()
+    for (const speed of SPEEDS) {
+      const result = await play({
+        speed,
+        durationMs: context.quick ? 3000 : speed === 1 ? 10_000 : 8000,
+        dataset: 'fast',
+        detail: 'Low',
+      })
+      report(context, `browser/playback.memory.${label}.speed${speed}`, speed, result)
+    }
+    const memoryTasks = await longTasks()
+    context.report({
+      case: `browser/longTasks.playback.memory.${label}`,
+      value: memoryTasks.length,
+      unit: 'count',
+      ratio: null,
+      target: '== 0 long tasks',
+      ok: memoryTasks.length === 0,
+    })
+
+    // From IndexedDB: a fresh engine per speed (its memory empty), the cache warm; one loop at most.
+    for (const speed of SPEEDS) {
+      await api.disposeEngine()
+      await start()
+      const loopMs = (count / (3 * speed)) * 1000
+      const result = await play({
+        speed,
+        durationMs: context.quick ? Math.min(3000, loopMs * 0.9) : Math.min(10_000, loopMs * 0.9),
+        dataset: 'fast',
+        detail: 'Low',
+      })
+      report(context, `browser/playback.indexedDb.${label}.speed${speed}`, speed, result)
+    }
+    const idbTasks = await longTasks()
+    context.report({
+      case: `browser/longTasks.playback.indexedDb.${label}`,
+      value: idbTasks.length,
+      unit: 'count',
+      ratio: null,
+      target: '== 0 long tasks',
+      ok: idbTasks.length === 0,
+    })
+    await api.disposeEngine()
+  } finally {
+    await browserContext.close()
+  }
+}
+
+export const cases: BenchCase[] = [
+  {
+    name: 'browser/playbackLarge',
+    description:
+      'Playback of 60 outputs of 1M particles (their fast dataset, drawn at detail Low) at speeds 1, 2, 4, 8 from memory and from IndexedDB: outputs/s (>= 0.99 x 3 x speed), on-time (>= 0.99), render-worker memory per output, long tasks (== 0).',
+    run: runPlaybackLarge,
+  },
+]
+
+export const disposeBench = disposeHarness
