@@ -88,6 +88,8 @@ export interface MartinMoyceOptions extends CaseOverrides {
   /** Last dimensionless time T (6: the front has hit the far wall and run up it). */
   endT: number
   threads?: number
+  /** The tank's wall condition (default free-slip). */
+  wallCondition?: 'slip' | 'no_slip'
   /** Tolerances: shifted front position, front speed, largest shift ΔT. */
   positionTolerance?: number
   speedTolerance?: number
@@ -188,7 +190,7 @@ export async function runMartinMoyceCase(options: MartinMoyceOptions): Promise<M
     settings: settingsFor(dp, options.settings),
     materials: [WATER],
     particles: buildTankParticles(scenario),
-    parts: [{ id: TANK_PART_ID, wallCondition: 'slip' }],
+    parts: [{ id: TANK_PART_ID, wallCondition: options.wallCondition ?? 'slip' }],
     options: {
       hydrostaticInitialisation: true,
       threads: options.threads ?? 1,

@@ -104,6 +104,17 @@ export interface SolverOptions {
    * NUMERICS.md, 'Validation findings', for what each gives.
    */
   riemannWallNormal: 'fluid' | 'wall'
+  /**
+   * Shear of a no-slip wall on the fluid: 'viscous' (default) the pair viscosity (artificial and
+   * laminar) with the wall's velocity mirrored, 2 v_w − ṽ_f (Adami et al. 2012, Morris form);
+   * 'logLaw' a wall function instead: each fluid particle near the wall takes the wall shear
+   * stress ρ u_τ² of the log law u_t/u_τ = ln(y u_τ/ν)/κ + B (κ = 0.41, B = 5.2; u_t/u_τ = y u_τ/ν
+   * in the laminar sublayer y+ < 11.06) from its own tangential speed u_t relative to the wall and
+   * its distance y to the wall surface, applied as −u_τ² · 2|G| along u_t with G = Σ_w V_w ∇W_iw
+   * (2|G| integrates to one per unit of wall area), and the wall's pair viscosity is left out.
+   * Free-slip walls are not affected. See NUMERICS.md, 'Validation findings'.
+   */
+  wallShear: 'viscous' | 'logLaw'
   /** Density diffusion: Fourtakas et al. 2019 (hydrostatic-corrected) or Molteni–Colagrossi 2009. */
   densityDiffusion: (typeof DENSITY_DIFFUSION_KINDS)[number]
   /** δ of the density diffusion term. */
@@ -146,6 +157,7 @@ export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
   smoothingLengthFactor: 1.5,
   boundary: null,
   riemannWallNormal: 'wall',
+  wallShear: 'viscous',
   densityDiffusion: 'fourtakas',
   densityDiffusionDelta: 0.1,
   viscosity: 'artificial+laminar',
@@ -209,6 +221,8 @@ export interface SphConstants {
    * kernel gradient at the fluid particle ('wall').
    */
   riemannWall: number
+  /** Kinematic viscosity of the log-law wall function (options.wallShear 'logLaw'); 0: off. */
+  wallFunctionNu: number
   /** SHIFTING_CODE of settings.shifting. */
   shiftingCode: number
   /** Kernel value at r = dp (the shifting's tensile-instability term). */
@@ -367,6 +381,7 @@ export function deriveConstants(
     hydrostaticDensityGradient: [k * gravity[0], k * gravity[1], k * gravity[2]],
     boundaryCode: BOUNDARY_CODE[boundary],
     riemannWall: boundary !== 'riemann' ? 0 : options.riemannWallNormal === 'wall' ? 2 : 1,
+    wallFunctionNu: options.wallShear === 'logLaw' ? material.kinematicViscosity : 0,
     shiftingCode: SHIFTING_CODE[settings.shifting],
     kernelAtDp: kernelValue(factors, dp),
     densityMin: threshold === null ? -Infinity : rho0 * (1 - threshold),

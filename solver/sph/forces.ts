@@ -9,6 +9,7 @@ import { BOUNDARY_CODE, KERNEL_CODE } from './config.ts'
 import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
 import type { InteractionContext } from './stencil.ts'
 import { fillStencilRows, STAT, STAT_STRIDE } from './stencil.ts'
+import { wallShearVelocity2 } from './wallFunction.ts'
 
 // Imported constants copied into module bindings: inside hot loops an imported binding may be a
 // getter (test runners rewrite imports into module objects).
@@ -70,6 +71,11 @@ export function computeForces(
   const riemann = k.riemannWall === 1
   const riemannGeometric = k.riemannWall === 2
   const c0 = k.speedOfSound
+  // log-law wall function on no-slip walls (options.wallShear 'logLaw'): ν, and the wall surface's
+  // offset from the first layer's centres (half a particle)
+  const wallNu = k.wallFunctionNu
+  const wallFunction = wallNu > 0
+  const halfDp = 0.5 * k.particleDiameter
   const FLUID = PARTICLE_KIND.fluid
   const MIN_R2 = 1e-24 * support2
   // read every property before the loops: named accesses first reached after an on-stack
@@ -156,6 +162,18 @@ export function computeForces(
       let wvx = 0
       let wvy = 0
       let wvz = 0
+      // the no-slip walls' kernel gradient, weighted velocity and nearest particle (wall function)
+      let sgx = 0
+      let sgy = 0
+      let sgz = 0
+      let ssum = 0
+      let svx = 0
+      let svy = 0
+      let svz = 0
+      let nearR2 = Infinity
+      let nearX = 0
+      let nearY = 0
+      let nearZ = 0
       for (let r = 0; r < rows; r++) {
         const jEnd = rowEnd[r]!
         const yr = yi - rowShiftY[r]!
@@ -217,7 +235,24 @@ export function computeForces(
               wvz += wf * packed[o + 5]!
             }
             if (noSlip[j] === 0) viscous = 0
-            else {
+            else if (wallFunction) {
+              // the wall function replaces the wall's pair viscosity
+              viscous = 0
+              const wf = vj * f
+              sgx += wf * dx
+              sgy += wf * dy
+              sgz += wf * dz
+              ssum += wf
+              svx += wf * packed[o + 3]!
+              svy += wf * packed[o + 4]!
+              svz += wf * packed[o + 5]!
+              if (r2 < nearR2) {
+                nearR2 = r2
+                nearX = dx
+                nearY = dy
+                nearZ = dz
+              }
+            } else {
               ux = vxi - viscVX[j]!
               uy = vyi - viscVY[j]!
               uz = vzi - viscVZ[j]!
@@ -256,6 +291,35 @@ export function computeForces(
             ax += s * wgx
             ay += s * wgy
             az += s * wgz
+          }
+        }
+      }
+      if (ssum !== 0) {
+        // log-law wall function: n = −G/|G| (into the fluid), y = the nearest wall particle's
+        // distance along n less half a particle, u_t the velocity relative to the wall along it
+        const g = Math.sqrt(sgx * sgx + sgy * sgy + sgz * sgz)
+        if (g > 0) {
+          const iw = 1 / ssum
+          const nx = -sgx / g
+          const ny = -sgy / g
+          const nz = -sgz / g
+          const ux = vxi - svx * iw
+          const uy = vyi - svy * iw
+          const uz = vzi - svz * iw
+          const un = ux * nx + uy * ny + uz * nz
+          const tx = ux - un * nx
+          const ty = uy - un * ny
+          const tz = uz - un * nz
+          const ut = Math.sqrt(tx * tx + ty * ty + tz * tz)
+          if (ut > 0) {
+            let y = nearX * nx + nearY * ny + nearZ * nz - halfDp
+            if (y < 0.25 * halfDp) y = 0.25 * halfDp
+            const tau = wallShearVelocity2(ut, y, wallNu)
+            // −u_τ² · 2|G| along the tangential velocity
+            const s = (-2 * tau * g) / ut
+            ax += s * tx
+            ay += s * ty
+            az += s * tz
           }
         }
       }
