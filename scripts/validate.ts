@@ -5,8 +5,8 @@
  * JSON object per metric with --json: {"case","metric","value","tolerance","ok"}), writes
  * validation/results.md and the plots (scripts/validateReport.ts), and exits 1 when a metric is
  * outside its tolerance. --quick runs the coarse vitest resolutions (a smoke test, tolerances of
- * the tests); --only runs some cases (hydrostatic, martin-moyce, lobovsky, closed-box, piston) and
- * writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
+ * the tests); --only runs some cases (hydrostatic, martin-moyce, lobovsky, closed-box, piston,
+ * pointcloud) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
  * (a machine with more cores), with --threads solver threads each (default min(2, cores)); the
  * figures are the same as one after the other.
  */
@@ -22,6 +22,7 @@ import {
   runLobovskyCase,
   runMartinMoyceCase,
   runPistonCase,
+  runPointcloudCases,
   type LobovskyResult,
   type MartinMoyceResult,
   type PistonResult,
@@ -81,7 +82,14 @@ function find(metrics: ValidationMetric[], start: string): ValidationMetric {
   return found
 }
 
-const CASES = ['hydrostatic', 'martin-moyce', 'lobovsky', 'closed-box', 'piston'] as const
+const CASES = [
+  'hydrostatic',
+  'martin-moyce',
+  'lobovsky',
+  'closed-box',
+  'piston',
+  'pointcloud',
+] as const
 type CaseName = (typeof CASES)[number]
 
 /** What one resolution of a case gives: its metrics and what the plots need. */
@@ -99,6 +107,7 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   lobovsky: quick ? [10] : [20, 30],
   'closed-box': quick ? [0.025] : [0.0125],
   piston: quick ? [6] : [10, 16],
+  pointcloud: quick ? [0.025] : [0.02],
 }
 
 /** Runs resolution `index` of a case. */
@@ -151,6 +160,8 @@ async function runCase(name: CaseName, index: number): Promise<RunResult> {
       })
       return { metrics: result.metrics, piston: result }
     }
+    case 'pointcloud':
+      return { metrics: await runPointcloudCases({ dp: resolution, threads }) }
   }
 }
 
@@ -215,6 +226,7 @@ function growthMetrics(name: CaseName, runs: RunResult[]): ValidationMetric[] {
       return [growth('moving wall (piston bore)', what, c.value, f.value, 0.05)]
     }
     case 'closed-box':
+    case 'pointcloud':
       return []
   }
 }
