@@ -102,3 +102,41 @@ test('the History lists the run’s log with levels, without debug lines for a m
     `/simulation/${demo.simulationId}/preprocessor`,
   )
 })
+
+test('Download with compression: the server packs an archive, which downloads and is deleted', async ({
+  page,
+}) => {
+  test.setTimeout(90_000)
+  await openResults(page, demo)
+  const sidebar = await openRunSidebar(page)
+  await sidebar.getByRole('tab', { name: 'Download' }).click()
+  const section = sidebar.getByRole('region', { name: 'Download with compression' })
+  await section.getByRole('button', { name: 'Compress simulation' }).click()
+  // The job polls every 5 s while it runs; the demo's outputs pack in seconds.
+  const download = section.getByRole('button', { name: 'Download archive' })
+  await expect(download).toBeVisible({ timeout: 30_000 })
+  await expect(section.locator('.run-sidebar__archive')).toContainText('.tar.gz')
+  await expect(section.locator('.run-sidebar__archive')).toContainText('before compression')
+
+  const saving = page.waitForEvent('download')
+  await download.click()
+  const file = await saving
+  expect(file.suggestedFilename()).toMatch(/\.tar\.gz$/)
+  const stream = await file.createReadStream()
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(chunk as Buffer)
+  const bytes = Buffer.concat(chunks)
+  // gzip's magic number, and more than the two tar end blocks inside.
+  expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b])
+  expect(bytes.length).toBeGreaterThan(1024)
+
+  // Jobs Progress shows the finished job too.
+  await sidebar.getByRole('tab', { name: 'Jobs Progress' }).click()
+  const job = sidebar.getByRole('region', { name: 'Compression job' })
+  await expect(job.locator('.job-widget__state')).toHaveText('Completed')
+
+  await sidebar.getByRole('tab', { name: 'Download' }).click()
+  await section.getByRole('button', { name: 'Delete archive' }).click()
+  await expect(section.getByRole('button', { name: 'Compress simulation' })).toBeVisible()
+  await expect(download).toBeHidden()
+})
