@@ -3,7 +3,7 @@ import { useAtomValue } from 'jotai'
 import { useEffect, useRef } from 'react'
 import { discretizationToast, type Discretization } from '../../../../../domain/discretization.ts'
 import { isJobActive, isJobSucceeded } from '../../../../../domain/jobs.ts'
-import type { Part } from '../../../../../domain/parts.ts'
+import { loadsPointcloud, type Part } from '../../../../../domain/parts.ts'
 import { SETUP_MESSAGES } from '../../../../../domain/setupMessages.ts'
 import { usePushToast } from '../../../../components/Toasts.tsx'
 import { viewportStateAtom } from '../../../../state/viewportAtoms.ts'
@@ -12,9 +12,15 @@ import { objectId } from '../state/setupAtoms.ts'
 /** Refetched when a discretization ends: parts (their point clouds, warnings) and the checklist. */
 const AFTER_DISCRETIZATION = ['listParts', 'getSetupValidation', 'getSimulation'] as const
 
-/** Parts with a point cloud from the latest discretization. */
+/**
+ * Parts whose point cloud from the latest discretization the view shows: fillings and flows
+ * ("Pointclouds are loaded for flow and filling parts"), and any part whose appearance shows it;
+ * walls' clouds load on request only, so they are not awaited.
+ */
 export function partsWithPointclouds(parts: readonly Part[] | undefined): number[] {
-  return (parts ?? []).filter((p) => p.pointcloudUrl !== null).map((p) => p.id)
+  return (parts ?? [])
+    .filter((p) => p.pointcloudUrl !== null && (loadsPointcloud(p) || p.appearance.showPointcloud))
+    .map((p) => p.id)
 }
 
 /**
