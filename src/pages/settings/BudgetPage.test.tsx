@@ -1,33 +1,15 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { Provider as JotaiProvider, createStore } from 'jotai'
-import { RouterProvider, createMemoryRouter } from 'react-router'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { permissionsForRole, type Role, type User } from '../../../domain/account.ts'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Role } from '../../../domain/account.ts'
 import type { CreditSequence } from '../../../domain/accountBudget.ts'
-import { tokenStore } from '../../api/index.ts'
-import { CurrentUserContext } from '../../lib/currentUser.ts'
 import { BudgetPage } from './BudgetPage.tsx'
-
-function userWithRole(role: Role): User {
-  return {
-    id: 2,
-    firstName: 'Mia',
-    lastName: 'Manager',
-    fullName: 'Mia Manager',
-    email: 'manager@dive.example',
-    phoneNumber: null,
-    department: null,
-    location: null,
-    avatarId: 0,
-    role,
-    active: true,
-    organization: { id: 1, name: 'Demo Organization' },
-    activeAccessGrantId: null,
-    permissions: [...permissionsForRole(role)],
-    createdAt: '2026-01-01T00:00:00.000Z',
-  }
-}
+import {
+  json,
+  renderSettingsPage,
+  resetSettingsApi,
+  settingsUser,
+  stubSettingsApi,
+} from './settingsTestKit.tsx'
 
 const SUBSCRIPTION = {
   kind: 'engineering',
@@ -52,13 +34,6 @@ const RUN: CreditSequence = {
   issuerId: 3,
 }
 
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  })
-}
-
 let requests: URL[] = []
 let credits = 2500
 let sequences: CreditSequence[] = [RUN]
@@ -67,76 +42,38 @@ beforeEach(() => {
   requests = []
   credits = 2500
   sequences = [RUN]
-  tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL) => {
-      const url = new URL(
-        input instanceof Request ? input.url : input.toString(),
-        'http://dive.test',
+  stubSettingsApi(({ url }) => {
+    requests.push(url)
+    if (url.pathname === '/api/credits/budget')
+      return json({
+        credits,
+        simulationHours: credits / 120,
+        vmHours: 20,
+        activeSubscription: SUBSCRIPTION,
+        ssoConnection: null,
+      })
+    if (url.pathname === '/api/credits/history')
+      return json(
+        sequences.map((s) => ({
+          credits: -s.credits,
+          simulationHours: s.simulationHours,
+          date: s.updatedAt.slice(0, 10),
+          sequenceId: s.id,
+          issuer: s.issuer,
+        })),
       )
-      requests.push(url)
-      if (url.pathname === '/api/credits/budget')
-        return Promise.resolve(
-          json({
-            credits,
-            simulationHours: credits / 120,
-            vmHours: 20,
-            activeSubscription: SUBSCRIPTION,
-            ssoConnection: null,
-          }),
-        )
-      if (url.pathname === '/api/credits/history')
-        return Promise.resolve(
-          json(
-            sequences.map((s) => ({
-              credits: -s.credits,
-              simulationHours: s.simulationHours,
-              date: s.updatedAt.slice(0, 10),
-              sequenceId: s.id,
-              issuer: s.issuer,
-            })),
-          ),
-        )
-      if (url.pathname === '/api/credits/sequences') {
-        const found = url.searchParams.get('q') ? [] : sequences
-        return Promise.resolve(
-          json({ results: found, resultCount: found.length, pageCount: found.length ? 1 : 0 }),
-        )
-      }
-      return Promise.resolve(new Response('{}', { status: 404 }))
-    }),
-  )
+    if (url.pathname === '/api/credits/sequences') {
+      const found = url.searchParams.get('q') ? [] : sequences
+      return json({ results: found, resultCount: found.length, pageCount: found.length ? 1 : 0 })
+    }
+    return undefined
+  })
 })
 
-afterEach(() => {
-  cleanup()
-  vi.unstubAllGlobals()
-  tokenStore.clear()
-})
+afterEach(resetSettingsApi)
 
 function renderBudget(role: Role) {
-  const router = createMemoryRouter(
-    [
-      {
-        path: '/settings/budget',
-        element: (
-          <CurrentUserContext value={userWithRole(role)}>
-            <BudgetPage />
-          </CurrentUserContext>
-        ),
-      },
-    ],
-    { initialEntries: ['/settings/budget'] },
-  )
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  render(
-    <JotaiProvider store={createStore()}>
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </JotaiProvider>,
-  )
+  renderSettingsPage('/settings/budget', <BudgetPage />, settingsUser(role))
 }
 
 const lastSequencesQuery = () =>

@@ -1,35 +1,16 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, render, screen } from '@testing-library/react'
-import { Provider as JotaiProvider, createStore } from 'jotai'
-import { RouterProvider, createMemoryRouter } from 'react-router'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { subscriptionCoreHours, type Organization } from '../../../domain/account.ts'
 import {
-  permissionsForRole,
-  subscriptionCoreHours,
-  type Organization,
-  type User,
-} from '../../../domain/account.ts'
-import { tokenStore } from '../../api/index.ts'
-import { CurrentUserContext } from '../../lib/currentUser.ts'
+  json,
+  renderSettingsPage,
+  resetSettingsApi,
+  settingsUser,
+  stubSettingsApi,
+} from './settingsTestKit.tsx'
 import { SubscriptionPage } from './SubscriptionPage.tsx'
 
-const MANAGER: User = {
-  id: 2,
-  firstName: 'Mia',
-  lastName: 'Manager',
-  fullName: 'Mia Manager',
-  email: 'manager@dive.example',
-  phoneNumber: null,
-  department: null,
-  location: null,
-  avatarId: 0,
-  role: 'manager',
-  active: true,
-  organization: { id: 1, name: 'Demo Organization' },
-  activeAccessGrantId: null,
-  permissions: [...permissionsForRole('manager')],
-  createdAt: '2026-01-01T00:00:00.000Z',
-}
+const MANAGER = settingsUser('manager')
 
 const ORGANIZATION: Organization = {
   id: 1,
@@ -53,71 +34,28 @@ const ORGANIZATION: Organization = {
 let organization: Organization = ORGANIZATION
 let historyStart: string | null = null
 
-function json(body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-  })
-}
-
 beforeEach(() => {
   organization = ORGANIZATION
   historyStart = null
-  tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL) => {
-      const url = new URL(
-        input instanceof Request ? input.url : input.toString(),
-        'http://dive.test',
-      )
-      if (url.pathname === '/api/organizations') return Promise.resolve(json([organization]))
-      if (url.pathname === '/api/storage_consumption/organization')
-        return Promise.resolve(
-          json({ consumed: 2.5e9, available: 1e12, lastUpdated: '2026-11-20T10:00:00.000Z' }),
-        )
-      if (url.pathname === '/api/credits/history') {
-        historyStart = url.searchParams.get('startDate')
-        return Promise.resolve(
-          json([
-            { credits: 60, simulationHours: 1, date: '2026-11-20', sequenceId: 1, issuer: null },
-            { credits: 90, simulationHours: 1.5, date: '2026-11-21', sequenceId: 2, issuer: null },
-          ]),
-        )
-      }
-      return Promise.resolve(new Response('{}', { status: 404 }))
-    }),
-  )
+  stubSettingsApi(({ url }) => {
+    if (url.pathname === '/api/organizations') return json([organization])
+    if (url.pathname === '/api/storage_consumption/organization')
+      return json({ consumed: 2.5e9, available: 1e12, lastUpdated: '2026-11-20T10:00:00.000Z' })
+    if (url.pathname === '/api/credits/history') {
+      historyStart = url.searchParams.get('startDate')
+      return json([
+        { credits: 60, simulationHours: 1, date: '2026-11-20', sequenceId: 1, issuer: null },
+        { credits: 90, simulationHours: 1.5, date: '2026-11-21', sequenceId: 2, issuer: null },
+      ])
+    }
+    return undefined
+  })
 })
 
-afterEach(() => {
-  cleanup()
-  vi.unstubAllGlobals()
-  tokenStore.clear()
-})
+afterEach(resetSettingsApi)
 
 function renderSubscription() {
-  const router = createMemoryRouter(
-    [
-      {
-        path: '/settings/subscription',
-        element: (
-          <CurrentUserContext value={MANAGER}>
-            <SubscriptionPage />
-          </CurrentUserContext>
-        ),
-      },
-    ],
-    { initialEntries: ['/settings/subscription'] },
-  )
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  render(
-    <JotaiProvider store={createStore()}>
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </JotaiProvider>,
-  )
+  renderSettingsPage('/settings/subscription', <SubscriptionPage />, MANAGER)
 }
 
 /** The value next to a term of a facts list. */

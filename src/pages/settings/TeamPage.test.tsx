@@ -1,30 +1,16 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { Provider as JotaiProvider, createStore } from 'jotai'
-import { RouterProvider, createMemoryRouter } from 'react-router'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { permissionsForRole, type User } from '../../../domain/account.ts'
-import { tokenStore } from '../../api/index.ts'
-import { CurrentUserContext } from '../../lib/currentUser.ts'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  json,
+  renderSettingsPage,
+  resetSettingsApi,
+  settingsUser,
+  stubSettingsApi,
+  type SentRequest,
+} from './settingsTestKit.tsx'
 import { TeamPage } from './TeamPage.tsx'
 
-const MANAGER: User = {
-  id: 2,
-  firstName: 'Mia',
-  lastName: 'Manager',
-  fullName: 'Mia Manager',
-  email: 'manager@dive.example',
-  phoneNumber: null,
-  department: null,
-  location: null,
-  avatarId: 0,
-  role: 'manager',
-  active: true,
-  organization: { id: 1, name: 'Demo Organization' },
-  activeAccessGrantId: null,
-  permissions: [...permissionsForRole('manager')],
-  createdAt: '2026-01-01T00:00:00.000Z',
-}
+const MANAGER = settingsUser('manager')
 
 const TEAM = [
   {
@@ -77,71 +63,24 @@ const GRANTS = [
   },
 ]
 
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  })
-}
-
-let sent: { method: string; path: string; body: unknown }[] = []
+let sent: SentRequest[] = []
 
 beforeEach(() => {
-  sent = []
-  tokenStore.write({ accessToken: 'a', refreshToken: 'r', expiresAtMs: Date.now() + 60_000 })
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(
-        input instanceof Request ? input.url : input.toString(),
-        'http://dive.test',
-      )
-      const method = init?.method ?? 'GET'
-      sent.push({
-        method,
-        path: url.pathname,
-        body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
-      })
-      if (url.pathname === '/api/mgmt/users' && method === 'GET') return Promise.resolve(json(TEAM))
-      if (url.pathname === '/api/mgmt/access_grants' && method === 'GET')
-        return Promise.resolve(json({ results: GRANTS, resultCount: 2, pageCount: 1 }))
-      if (url.pathname === '/api/mgmt/access_grants/11' && method === 'DELETE')
-        return Promise.resolve(json({ ...GRANTS[0], state: 'revoked' }))
-      if (url.pathname === '/api/mgmt/users/3' && method === 'DELETE')
-        return Promise.resolve(json({ id: 3 }))
-      return Promise.resolve(new Response('{}', { status: 404 }))
-    }),
-  )
+  sent = stubSettingsApi(({ method, path }) => {
+    if (path === '/api/mgmt/users' && method === 'GET') return json(TEAM)
+    if (path === '/api/mgmt/access_grants' && method === 'GET')
+      return json({ results: GRANTS, resultCount: 2, pageCount: 1 })
+    if (path === '/api/mgmt/access_grants/11' && method === 'DELETE')
+      return json({ ...GRANTS[0], state: 'revoked' })
+    if (path === '/api/mgmt/users/3' && method === 'DELETE') return json({ id: 3 })
+    return undefined
+  })
 })
 
-afterEach(() => {
-  cleanup()
-  vi.unstubAllGlobals()
-  tokenStore.clear()
-})
+afterEach(resetSettingsApi)
 
 function renderTeam() {
-  const router = createMemoryRouter(
-    [
-      {
-        path: '/settings/team',
-        element: (
-          <CurrentUserContext value={MANAGER}>
-            <TeamPage />
-          </CurrentUserContext>
-        ),
-      },
-    ],
-    { initialEntries: ['/settings/team'] },
-  )
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  render(
-    <JotaiProvider store={createStore()}>
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </JotaiProvider>,
-  )
+  renderSettingsPage('/settings/team', <TeamPage />, MANAGER)
 }
 
 describe('TeamPage', () => {
