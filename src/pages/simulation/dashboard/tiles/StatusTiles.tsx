@@ -15,6 +15,8 @@ import { StatusPill } from '../../../../components/StatusPill.tsx'
 import { formatCredits, formatDateTime, formatSize } from '../../../../lib/format.ts'
 import { useCurrentUser } from '../../../../lib/currentUser.ts'
 import { routeKey, useOrganizationQuery } from '../../../../queries/queries.ts'
+import { useTessellationRunsQuery } from '../../setup/assemblies/assemblyQueries.ts'
+import { useCompressionQuery } from '../../sidebar/compressionQueries.ts'
 
 /** Progress (a 0 … 1 fraction in the log) in percent, 0 … 100. */
 export function progressPercent(progress: number | undefined): number {
@@ -119,7 +121,10 @@ function jobLine(state: string | undefined, progress: number | undefined): strin
   return `${state.charAt(0).toUpperCase()}${state.slice(1)}${state === 'running' ? percent : ''}`
 }
 
-/** The simulation's jobs besides the run: discretization, sensors and export, with their states. */
+/**
+ * The simulation's jobs besides the run: discretization, sensors, tessellation, export and
+ * compression, with their states (the Run sidebar's Jobs Progress has their widgets).
+ */
 export function JobTileBody({ simulation }: { simulation: Simulation }) {
   const input = { params: { id: String(simulation.id) } }
   const discretization = useQuery({
@@ -137,6 +142,8 @@ export function JobTileBody({ simulation }: { simulation: Simulation }) {
     queryFn: ({ signal }) => callApi('getUserExport', input, { signal }),
     refetchInterval: JOB_POLL_MS,
   })
+  const compressed = useCompressionQuery(simulation.id).data?.compression ?? undefined
+  const tessellation = useTessellationRunsQuery(simulation.id).data?.[0]
   const sensorJob = sensors.data?.id === null ? undefined : sensors.data
   return (
     <dl className="facts facts--compact">
@@ -144,9 +151,11 @@ export function JobTileBody({ simulation }: { simulation: Simulation }) {
         {jobLine(discretization.data?.state, discretization.data?.progress)}
       </Fact>
       <Fact term="Sensors">{jobLine(sensorJob?.state, sensorJob?.progress)}</Fact>
+      <Fact term="Tessellation">{jobLine(tessellation?.state, tessellation?.progress)}</Fact>
       <Fact term="Export">
         {jobLine(exported.data?.export?.state, exported.data?.export?.progress)}
       </Fact>
+      <Fact term="Compression">{jobLine(compressed?.state, compressed?.progress)}</Fact>
     </dl>
   )
 }
