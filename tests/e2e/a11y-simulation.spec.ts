@@ -582,6 +582,29 @@ const MORE: A11yCheck[] = [
       await expect(page.getByRole('dialog', { name: 'Stop simulation?' })).toBeVisible()
     },
   },
+  {
+    name: 'setup editor: part form (Initial Conditions) with an initial distribution table',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await partFolder('Water column', 'Initial Conditions')(page)
+      const form = page.locator('.setup-side-form')
+      await form.getByLabel('Initial distribution from a table').check()
+      await expect(form.getByRole('button', { name: 'Upload CSV' })).toBeVisible()
+    },
+  },
+  {
+    // last: it turns the gate clone's water column into a pointcloud part
+    name: 'setup editor: part form (Geometry) with a point cloud source',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await partFolder('Water column', 'Geometry')(page)
+      const form = page.locator('.setup-side-form')
+      await form.getByRole('button', { name: 'Take particles from another simulation' }).click()
+      await expect(form.getByRole('group', { name: 'Point cloud source' })).toBeVisible()
+    },
+  },
 ]
 
 // ── the run (one browser page, one login) ───────────────────────────────────────────────────────
