@@ -237,6 +237,24 @@ describe('DiscretizationControls', () => {
     await waitFor(() => expect(toasts()).toContain('Loaded pointclouds'))
   })
 
+  it("does not wait for walls' point clouds, which the view loads on request only", async () => {
+    const { poll, setSetup } = renderControls({})
+    server.sequence = [record({}), DONE]
+    await discretize()
+    await screen.findByTestId('discretization-status')
+    server.parts = [
+      part(12, 'Water', '/api/parts/12/pointcloud?v=abc'),
+      testPart(13, 'Tank', { component: 'rigid', pointcloudUrl: '/api/parts/13/pointcloud?v=def' }),
+    ]
+    await poll()
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/api/simulations/5/parts').length).toBe(2),
+    )
+    // the water is drawn; the tank's cloud is not shown, so never counted
+    setSetup({ pointcloudCounts: { 'part:12': 1234 } })
+    await waitFor(() => expect(toasts()).toContain('Loaded pointclouds'))
+  })
+
   it("cancels after 'Stop computation?', and says so when cancelling fails", async () => {
     server.sequence = [record({ state: 'running', progress: 0.2 })]
     renderControls()
