@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { ensureResultsDemo, openResults, type ResultsDemo } from './support/resultsDemo.ts'
 
@@ -117,6 +118,13 @@ test('Download with compression: the server packs an archive, which downloads an
   await expect(download).toBeVisible({ timeout: 30_000 })
   await expect(section.locator('.run-sidebar__archive')).toContainText('.tar.gz')
   await expect(section.locator('.run-sidebar__archive')).toContainText('before compression')
+  // The tab with its new section passes axe-core (no critical or serious violation).
+  const axe = await new AxeBuilder({ page }).include('.run-sidebar').analyze()
+  expect(
+    axe.violations
+      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([])
 
   const saving = page.waitForEvent('download')
   await download.click()
