@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { defaultGraphSettings } from '../../../../domain/dashboards.ts'
 import type { LogGraphs } from '../../../../domain/logGraphs.ts'
 import type { SensorSeries } from '../../../../domain/sensorSampling.ts'
-import { drawablePoints, logGraphSeries, sensorGraphSeries, thinPoints } from './graphData.ts'
+import {
+  drawablePoints,
+  formatGraphValue,
+  logGraphSeries,
+  sensorGraphSeries,
+  thinPoints,
+} from './graphData.ts'
 import { graphChartOptions } from '../../../../engine/dashboard/graphChart.ts'
 
 /** Log graphs as GET /simulations/{id}/log_graphs sends them: time in s, progress 0 … 1. */
@@ -108,5 +114,14 @@ describe('thinning', () => {
     expect(thinned.at(-1)).toEqual({ x: 9999, y: 1 })
     expect(thinned).toContainEqual({ x: 4321, y: 1e6 })
     expect(thinned.every((p, i) => i === 0 || p.x > (thinned[i - 1]?.x ?? -1))).toBe(true)
+  })
+})
+
+describe('values under the pointer', () => {
+  it('reads as people write them: counts with separators, other values to 6 digits', () => {
+    expect(formatGraphValue(17002)).toBe('17,002')
+    expect(formatGraphValue(999)).toBe('999')
+    expect(formatGraphValue(0.000927289123)).toBe('0.000927289')
+    expect(formatGraphValue(618.34321)).toBe('618.343')
   })
 })

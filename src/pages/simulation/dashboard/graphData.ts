@@ -5,6 +5,7 @@ import {
   type SensorGraphQuantity,
 } from '../../../../domain/dashboards.ts'
 import { thinIndices, type LogGraphs } from '../../../../domain/logGraphs.ts'
+import { formatCount, formatNumber } from '../../../../domain/units.ts'
 import type { SensorSeries } from '../../../../domain/sensorSampling.ts'
 
 /*
@@ -143,4 +144,14 @@ export function thinPoints(points: readonly GraphPoint[], maxPoints: number): Gr
     maxPoints,
   )
   return kept.map((i) => points[i]).filter((p): p is GraphPoint => p !== undefined)
+}
+
+/**
+ * A value under the pointer as people write it: whole numbers from 1,000 on with thousands
+ * separated ('17,002' particles), anything else to 6 significant digits ('0.000927289').
+ */
+export function formatGraphValue(value: number): string {
+  return Number.isInteger(value) && Math.abs(value) >= 1000
+    ? formatCount(value)
+    : formatNumber(value, 6)
 }

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { graphSettingsErrors, type GraphSettings } from '../../../../../domain/dashboards.ts'
 import { LOG_GRAPH_POINTS } from '../../../../../domain/logGraphs.ts'
-import { formatNumber } from '../../../../../domain/units.ts'
 import {
   nearestPointIndex,
   pixelOf,
@@ -21,6 +20,7 @@ import {
 import {
   buildGraphSeries,
   drawablePoints,
+  formatGraphValue,
   thinPoints,
   type GraphInput,
   type GraphPoint,
@@ -131,8 +131,8 @@ export function GraphChart({
               role="tooltip"
               style={{ left: marker.px, top: marker.py }}
             >
-              <span>{`${xTitle}: ${formatNumber(hoveredPoint.x, 6)}`}</span>
-              <span>{`${yTitle}: ${formatNumber(hoveredPoint.y, 6)}`}</span>
+              <span>{`${xTitle}: ${formatGraphValue(hoveredPoint.x)}`}</span>
+              <span>{`${yTitle}: ${formatGraphValue(hoveredPoint.y)}`}</span>
             </span>
           </>
         )}
