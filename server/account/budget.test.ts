@@ -194,4 +194,30 @@ describeEachDialect('budget: credits, transactions and history from the runs', (
     expect((await call(`/credits/history?startDate=${startIso}`, 'other')).body).toEqual([])
     expect((await call('/credits/history', 'manager')).status).toBe(400)
   })
+
+  it('reports the organization’s single sign-on connection; its users get no password or two-factor of ours', async () => {
+    const other = (await call('/users', 'other')).body as { organization: { id: number } }
+    const db = database.handle.db
+    await db
+      .updateTable('organizations')
+      .set({ sso_connection: 'okta-other' })
+      .where('id', '=', other.organization.id)
+      .execute()
+    try {
+      expect((await call('/credits/budget', 'other')).body.ssoConnection).toBe('okta-other')
+      expect((await call('/credits/budget', 'manager')).body.ssoConnection).toBeNull()
+      const post = async (path: string, body: unknown, method = 'POST') =>
+        (await call(path, 'other', method, body)).status
+      expect(await post('/auth/password', {})).toBe(403)
+      expect(await post('/auth/mfa', {})).toBe(403)
+      const change = { currentPassword: 'dive-demo', newPassword: 'another-pass-1' }
+      expect(await post('/auth/password', change, 'PUT')).toBe(403)
+    } finally {
+      await db
+        .updateTable('organizations')
+        .set({ sso_connection: null })
+        .where('id', '=', other.organization.id)
+        .execute()
+    }
+  })
 })

@@ -93,8 +93,8 @@ export const getBudget: RouteHandler<'budget'> = async (_request, { db, user }) 
     // No VM has consumed hours: the product has no VM provider yet, so the month's allowance is left.
     vmHours: organization.activeSubscription?.vmHoursPerMonth ?? 0,
     activeSubscription: organization.activeSubscription,
-    // Users sign in with a password here; no identity provider is connected.
-    ssoConnection: null,
+    // The identity provider connection of the organization (set by the provider); null: passwords.
+    ssoConnection: row.sso_connection,
   }
 }
 

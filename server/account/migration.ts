@@ -90,3 +90,18 @@ export function activeAccessGrantMigration(): Migration {
     },
   }
 }
+
+/**
+ * '0019_sso_connection': the identity provider connection an organization signs in through
+ * (Budget.ssoConnection, spec/account.md §3); null: passwords. Set by the provider, no route.
+ */
+export function ssoConnectionMigration(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('organizations').addColumn('sso_connection', 'text').execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.alterTable('organizations').dropColumn('sso_connection').execute()
+    },
+  }
+}

@@ -23,8 +23,22 @@ async function organizationName({ db, user }: AuthedContext): Promise<string> {
   return row.name
 }
 
+/** Users of an organization with single sign-on have no password or two-factor of ours. */
+export const SSO_MANAGED_MESSAGE = 'Your organization signs you in with single sign-on'
+
+async function refuseSingleSignOnUser({ db, user }: AuthedContext): Promise<void> {
+  const own = await db
+    .selectFrom('users')
+    .innerJoin('organizations', 'organizations.id', 'users.organization_id')
+    .select('organizations.sso_connection')
+    .where('users.id', '=', user.id)
+    .executeTakeFirst()
+  if (own?.sso_connection) throw new ApiError('forbidden', SSO_MANAGED_MESSAGE)
+}
+
 export const requestPasswordReset: RouteHandler<'requestPasswordReset'> = async (_r, context) => {
   const { db, clock, user, dataDir } = context
+  await refuseSingleSignOnUser(context)
   const token = await issueLinkToken(db, clock, user.id, 'reset')
   await sendLinkMail({
     dataDir,
@@ -39,6 +53,7 @@ export const requestPasswordReset: RouteHandler<'requestPasswordReset'> = async 
 
 export const changePassword: RouteHandler<'changePassword'> = async ({ body }, context) => {
   const { db, user } = context
+  await refuseSingleSignOnUser(context)
   if (!(await verifyPassword(body.currentPassword, user.password_hash)))
     throw new ApiError('wrong_input', SECURITY_MESSAGES.currentPasswordWrong)
   await db
@@ -84,6 +99,7 @@ export const listAuthenticators: RouteHandler<'listAuthenticators'> = async (_r,
 /** Starts an enrolment; unconfirmed leftovers of earlier tries are dropped. */
 export const enrolAuthenticator: RouteHandler<'enrolAuthenticator'> = async ({ body }, context) => {
   const { db, clock, user } = context
+  await refuseSingleSignOnUser(context)
   await db
     .deleteFrom('mfa_authenticators')
     .where('user_id', '=', user.id)

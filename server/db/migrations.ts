@@ -5,6 +5,7 @@ import {
   accessGrantsMigration,
   accountMigration,
   activeAccessGrantMigration,
+  ssoConnectionMigration,
 } from '../account/migration.ts'
 import { loginFailuresMigration, sessionFamiliesMigration } from '../auth/migration.ts'
 import { compressionsMigration } from '../compression/migration.ts'
@@ -309,6 +310,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0016_compressions': compressionsMigration(dialect),
     '0017_subscription_max_simulations': subscriptionMaxSimulationsMigration(),
     '0018_analytics': analyticsMigration(dialect),
+    '0019_sso_connection': ssoConnectionMigration(),
   }
 }
 

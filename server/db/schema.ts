@@ -55,6 +55,8 @@ export interface OrganizationsTable {
   subscription_max_simulations: number | null
   storage_available_bytes: Generated<number>
   created_at: string
+  /** The identity provider connection its users sign in through (0019); null: passwords. */
+  sso_connection: string | null
 }
 
 export interface UsersTable {

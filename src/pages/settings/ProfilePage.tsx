@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { AVATARS, checkProfile, type User } from '../../../domain/account.ts'
 import { messageOf } from '../../api/ApiError.ts'
@@ -11,6 +11,9 @@ import { routeKey } from '../../queries/queries.ts'
 import { AnalyticsPreferenceCard } from './AnalyticsCards.tsx'
 import { avatarOf } from './avatars.ts'
 import { PasswordCard, TwoFactorCard } from './SecurityCards.tsx'
+
+/** The badge of users who sign in through an identity provider (spec/account.md §2). */
+export const SSO_BADGE = 'Single Sign-On Enabled'
 
 /** Message of the profile save (spec/account.md §8). */
 export const PROFILE_SAVED_MESSAGE = 'Successfully updated your profile'
@@ -31,6 +34,11 @@ export function ProfilePage() {
   const user = useCurrentUser()
   const queryClient = useQueryClient()
   const pushToast = usePushToast()
+  const budget = useQuery({
+    queryKey: routeKey('budget'),
+    queryFn: ({ signal }) => callApi('budget', {}, { signal }),
+  })
+  const ssoConnection = budget.data?.ssoConnection ?? null
   const [form, setForm] = useState(() => formOf(user))
   const [avatarId, setAvatarId] = useState(user.avatarId)
   const [submitted, setSubmitted] = useState(false)
@@ -145,8 +153,26 @@ export function ProfilePage() {
             </div>
           </form>
         </section>
-        <PasswordCard />
-        <TwoFactorCard />
+        {ssoConnection !== null && (
+          <section className="card card--padded" aria-labelledby="profile-sign-in">
+            <h2 id="profile-sign-in" className="card__title">
+              Sign-in
+            </h2>
+            <p>
+              <span className="badge badge--sso">{SSO_BADGE}</span>
+            </p>
+            <p className="muted">
+              You sign in through your organization&apos;s identity provider ({ssoConnection}); it
+              manages your password and two-factor authentication.
+            </p>
+          </section>
+        )}
+        {budget.data !== undefined && ssoConnection === null && (
+          <>
+            <PasswordCard />
+            <TwoFactorCard />
+          </>
+        )}
         <AnalyticsPreferenceCard />
       </div>
     </div>
