@@ -106,6 +106,7 @@ async function runRestart(options: PointcloudCaseOptions): Promise<ValidationMet
     tank: [0.4, 0.1, 0.25],
     fluidMin: [0, 0, 0],
     fluidMax: [0.15, 0.1, 0.2],
+    closed: false,
     wallLayers: 3,
   })
   const fluidIds: number[] = []
