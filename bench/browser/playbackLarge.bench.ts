@@ -209,6 +209,18 @@ async function runPlaybackLarge(context: BenchContext): Promise<void> {
         detail: 'Low',
       })
       report(context, `browser/playback.memory.${label}.speed${speed}`, speed, result)
+      if (speed === 1 && result.heldBytes !== null && result.loadedOutputs > 0) {
+        // The engine's own count: column and mesh bytes of the outputs it holds, per output.
+        const perOutput = result.heldBytes / result.loadedOutputs
+        context.report({
+          case: `browser/playback.heldBytesPerOutput.${label}`,
+          value: perOutput / 1e6,
+          unit: 'MB',
+          ratio: perOutput / outputs[0]!.estimatedBytes,
+          target: null,
+          ok: null,
+        })
+      }
     }
     const memoryTasks = await longTasks()
     context.report({
