@@ -24,6 +24,7 @@ import { useDebouncedCallback } from '../../lib/useDebouncedCallback.ts'
 import { routeKey } from '../../queries/queries.ts'
 import { downloadText } from './downloadText.ts'
 import { avatarOf } from './avatars.ts'
+import { cutName } from '../../components/shell/accessGrantOptions.ts'
 
 interface Column {
   key: CreditSequenceOrderBy
@@ -165,7 +166,7 @@ export function CreditTransactions({
             <tbody>
               {rows.map((sequence) => (
                 <tr key={sequence.id}>
-                  <td className="table__primary">{transactionTitle(sequence)}</td>
+                  <td className="table__primary">{cutName(transactionTitle(sequence))}</td>
                   <td>{CREDIT_KIND_LABELS[sequence.kind]}</td>
                   <td>{formatDateTime(sequence.updatedAt)}</td>
                   {showUserColumn && (

@@ -13,6 +13,7 @@ import { usePushToast } from '../../components/Toasts.tsx'
 import { capitalize } from '../../lib/format.ts'
 import { routeKey } from '../../queries/queries.ts'
 import { avatarOf } from './avatars.ts'
+import { cutName } from '../../components/shell/accessGrantOptions.ts'
 
 const QUERY = { includeExpired: true, pageLimit: 100 }
 
@@ -82,7 +83,7 @@ export function SupportAccessTable({ canRevoke }: { canRevoke: boolean }) {
                       <span className={avatar.className} aria-hidden="true">
                         {avatar.initials}
                       </span>{' '}
-                      {grant.requester.fullName}{' '}
+                      {cutName(grant.requester.fullName)}{' '}
                       {recent && (
                         <span
                           className="badge badge--recent"

@@ -136,4 +136,20 @@ describe('TeamPage', () => {
       ).toBe(true),
     )
   })
+
+  it('cuts a name longer than 80 characters', async () => {
+    const long = `Maximiliane ${'Wolkenstein-'.repeat(8)}Rodenegg`
+    stubSettingsApi(({ method, path }) => {
+      if (path === '/api/mgmt/users' && method === 'GET')
+        return json([{ ...TEAM[2], fullName: long }])
+      if (path === '/api/mgmt/access_grants')
+        return json({ results: [], resultCount: 0, pageCount: 0 })
+      return undefined
+    })
+    renderTeam()
+    const cell = await screen.findByRole('cell', { name: /Maximiliane/ })
+    expect(long.length).toBeGreaterThan(80)
+    expect(cell.textContent).toMatch(/…$/)
+    expect((cell.textContent ?? '').replace(/^\S*\s/, '').length).toBeLessThanOrEqual(81)
+  })
 })

@@ -16,6 +16,7 @@ import { useTeamUsersQuery } from '../../queries/queries.ts'
 import { avatarOf } from './avatars.ts'
 import { SupportAccessTable } from './SupportAccessTable.tsx'
 import { DeleteUserDialog, EditUserDialog, NewUserDialog, type TeamUser } from './TeamDialogs.tsx'
+import { cutName } from '../../components/shell/accessGrantOptions.ts'
 
 type OpenDialog = { kind: 'new' } | { kind: 'edit' | 'delete'; member: TeamUser } | null
 
@@ -145,7 +146,7 @@ export function TeamPage() {
                         <span className={avatar.className} aria-hidden="true" title={avatar.name}>
                           {avatar.initials}
                         </span>{' '}
-                        {member.fullName}
+                        {cutName(member.fullName)}
                       </td>
                       <td>{member.email}</td>
                       <td>{ROLE_LABELS[member.role as Role] ?? member.role}</td>
