@@ -6,6 +6,7 @@ import {
 } from '../../domain/rest/assemblyRoutes.ts'
 import type { AssemblyNode, AssemblyPart } from '../../domain/tessellation.ts'
 import { describeEachDialect, type Json } from '../../tests/integration/harness.ts'
+import { DEMO_USERS } from '../db/demoAccounts.ts'
 import { countCadThreads } from './cadThread.ts'
 import { UNREADABLE_STEP_MESSAGE } from './cadWork.ts'
 import { DUPLICATE_COMPONENT_CODE } from './records.ts'
@@ -236,6 +237,58 @@ describeEachDialect('CAD import: STEP assemblies and tessellation', (dialect) =>
     const deleted = await t.api('DELETE', `/assemblies/${id}/parts`, { partIds: [b.body.id] })
     expect(deleted.body).toEqual({ ids: [b.body.id] })
     expect((await t.api('GET', `/assemblies/${id}`)).body.tessellationWarnings).toEqual([])
+  })
+
+  it('tessellates for a provider member acting in another organization through an access grant', async () => {
+    const admin = await t.login(DEMO_USERS.admin.email)
+    const otherOrganizationId = (await t.api('GET', '/users', undefined, t.other)).body.organization
+      .id as number
+    const grant = await t.api(
+      'POST',
+      '/admin/access_grants',
+      { organizationId: otherOrganizationId, reason: 'support' },
+      admin,
+    )
+    expect(grant.status, JSON.stringify(grant.body)).toBe(201)
+    const acting = await t.api('PUT', '/users', { activeAccessGrantId: grant.body.id }, admin)
+    expect(acting.body.organization.id).toBe(otherOrganizationId)
+
+    const simulationId = await t.createSimulation('Granted cube', t.other)
+    const upload = await t.upload(
+      simulationId,
+      'cube-mm.step',
+      readStepFixture(CUBE_MM_FIXTURE),
+      admin,
+    )
+    expect(upload.status, JSON.stringify(upload.body)).toBe(201)
+    const read = await t.waitForEnd(`/assemblies/${upload.body.id}`, admin)
+    const tree = read.assemblyMetadata as AssemblyNode[]
+    const part = await t.api(
+      'POST',
+      `/assemblies/${upload.body.id}/parts`,
+      { name: 'Cube', assemblyNodeIds: [tree[0]!.entryId] },
+      admin,
+    )
+    const run = await t.api(
+      'POST',
+      `/assemblies/${upload.body.id}`,
+      { partIds: [part.body.id] },
+      admin,
+    )
+    expect(run.status, JSON.stringify(run.body)).toBe(201)
+    // The part lands in the granted organization's simulation, seen by its own member.
+    await t.waitForEnd(`/assemblies/${upload.body.id}`, admin)
+    for (const until = Date.now() + 60_000; Date.now() < until;) {
+      const runs = (
+        await t.api('GET', `/simulations/${simulationId}/tessellation_runs`, undefined, t.other)
+      ).body as Json[]
+      if (runs[0] && runs[0].state !== 'scheduled' && runs[0].state !== 'running') break
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const parts = (await t.api('GET', `/simulations/${simulationId}/parts`, undefined, t.other))
+      .body as SetupPartView[]
+    expect(parts.map((p) => [p.name, p.warnings])).toEqual([['Cube', []]])
+    expect(parts[0]?.shape.info.nbrOfTriangles).toBe(12)
   })
 
   it('cancels a running tessellation: its thread ends and no setup part is made', async () => {

@@ -62,7 +62,9 @@ export interface CadTestServer {
   ): Promise<CadReply>
   createSimulation(name: string, token?: string): Promise<number>
   /** Polls GET `path` until its `state` is neither scheduled nor running (60 s at most). */
-  waitForEnd(path: string): Promise<Json>
+  waitForEnd(path: string, token?: string): Promise<Json>
+  /** A fresh access token of a demo user. */
+  login(email: string): Promise<string>
   close(): Promise<void>
 }
 
@@ -142,9 +144,10 @@ export async function startCadTestServer(dialect: DialectName): Promise<CadTestS
       expect(reply.status, JSON.stringify(reply.body)).toBe(201)
       return (reply.body as { id: number }).id
     },
-    waitForEnd: async (path) => {
+    login,
+    waitForEnd: async (path, token = manager) => {
       for (const until = Date.now() + 60_000; Date.now() < until;) {
-        const reply = await server.api('GET', path)
+        const reply = await server.api('GET', path, undefined, token)
         expect(reply.status, JSON.stringify(reply.body)).toBe(200)
         const body: unknown = reply.body
         const state = (body as { state: string }).state
