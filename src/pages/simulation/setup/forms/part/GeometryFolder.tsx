@@ -63,7 +63,8 @@ function useOtherNames(simulationId: number, partId: number | undefined): string
 /**
  * The Geometry folder: name (unique among parts, sensors and volume clips), the shape and its file,
  * resolution or dimensions, placement (translation, rotation in degrees, scale), flipped normals,
- * the fill height of a filling and the seed point. Point clouds cannot be edited.
+ * the fill height of a filling and the seed point. Point clouds cannot be edited, and take neither
+ * a fill height nor a seed point: their particles are the cloud's.
  */
 export function GeometryFolder({ simulationId, parts, edit, issues }: PartFolderProps) {
   const single = parts.length === 1 ? parts[0] : undefined
@@ -186,7 +187,7 @@ export function GeometryFolder({ simulationId, parts, edit, issues }: PartFolder
         onChange={(checked) => edit((p) => ({ shape: shapeUpdate(p, { flipNormals: checked }) }))}
         {...lock}
       />
-      {fillings && (
+      {fillings && !locked && (
         <NumberField
           label="Fill height"
           unit={m}
@@ -198,7 +199,7 @@ export function GeometryFolder({ simulationId, parts, edit, issues }: PartFolder
           onCommit={(value) => edit(() => ({ component: { type: 'filling', height: value } }))}
         />
       )}
-      {hasSeedPoint ? (
+      {locked ? null : hasSeedPoint ? (
         <div className="property-form__group">
           <VectorField
             label="Seed point"

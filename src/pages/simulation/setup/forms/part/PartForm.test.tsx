@@ -180,6 +180,35 @@ describe('PartForm', () => {
     ).toBe(false)
   })
 
+  it('gives a point cloud filling neither a fill height nor a seed point', async () => {
+    const filling = (id: number, shape: Partial<Part['shape']>) =>
+      makePart(id, {
+        component: defaultComponent('filling'),
+        shape: { ...makePart(id).shape, ...shape } as Part['shape'],
+      })
+    renderFolder('geometry', [1], [filling(1, {})])
+    expect(await screen.findByLabelText('Fill height')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Add seed point' })).toBeTruthy()
+    cleanup()
+
+    renderFolder(
+      'geometry',
+      [2],
+      [
+        filling(2, {
+          type: 'pointcloud',
+          refSimulationId: 7,
+          refSimulationOutput: 3,
+          splittingRatio: 1,
+        }),
+      ],
+    )
+    expect(await screen.findByText('Point cloud')).toBeTruthy()
+    expect(screen.queryByLabelText('Fill height')).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Add seed point' })).toBeNull()
+    expect(screen.queryByLabelText('Seed point x (m)')).toBeNull()
+  })
+
   it('keeps Information to a single part', async () => {
     renderFolder('information', [1, 2], [tank(1), tank(2)])
     expect(await screen.findByText('Select a single part to see this folder.')).toBeTruthy()
