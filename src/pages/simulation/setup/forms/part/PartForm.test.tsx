@@ -184,7 +184,7 @@ describe('PartForm', () => {
     const filling = (id: number, shape: Partial<Part['shape']>) =>
       makePart(id, {
         component: defaultComponent('filling'),
-        shape: { ...makePart(id).shape, ...shape } as Part['shape'],
+        shape: { ...makePart(id, {}).shape, ...shape } as Part['shape'],
       })
     renderFolder('geometry', [1], [filling(1, {})])
     expect(await screen.findByLabelText('Fill height')).toBeTruthy()
