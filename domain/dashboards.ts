@@ -209,16 +209,16 @@ export function defaultViewTiles(): TileSeed[] {
       { graph: defaultGraphSettings({ kind: 'log', graph: name }) },
     )
   return [
-    // Three columns: the run's facts and jobs, the graphs, what the user writes and saves.
-    // Details (eight facts) and Jobs (up to six) get the rows their lines need.
+    // Three columns: the run's facts, budget and jobs; progress over the graphs; what the user
+    // writes and saves. Each fact tile gets the rows its lines need.
     tile('details', { x: 0, y: 0, w: 3, h: 2 }),
-    tile('progress', { x: 3, y: 0, w: 3, h: 1 }),
-    tile('budget', { x: 6, y: 0, w: 3, h: 1 }),
+    tile('progress', { x: 3, y: 0, w: 6, h: 1 }),
     tile('variables', { x: 9, y: 0, w: 3, h: 2 }),
     graph('particles', 3, 1),
-    tile('job', { x: 0, y: 2, w: 3, h: 3 }),
+    tile('budget', { x: 0, y: 2, w: 3, h: 2 }),
     tile('note', { x: 9, y: 2, w: 3, h: 2 }, { text: '' }),
     graph('runtimePerS', 3, 3),
+    tile('job', { x: 0, y: 4, w: 3, h: 2 }),
     tile('image', { x: 9, y: 4, w: 3, h: 4 }),
     graph('dt', 3, 5),
   ]

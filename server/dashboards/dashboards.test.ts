@@ -65,12 +65,12 @@ describeEachDialect('dashboards (views, tiles, templates, variables, graphs)', (
     expect(tiles.map((tile) => tile.type)).toEqual([
       'details',
       'progress',
-      'budget',
       'variables',
       'graph',
-      'job',
+      'budget',
       'note',
       'graph',
+      'job',
       'image',
       'graph',
     ])
