@@ -203,7 +203,10 @@ export async function runMartinMoyceCase(options: MartinMoyceOptions): Promise<M
   const bodyFront: [number, number][] = []
   let startCount = 0
   let lost = 0
-  let outside = 0
+  // ids of the fluid particles ever outside (each counted once, not once per sample)
+  const outside = new Set<number>()
+  // deepest fluid particle centre past the tank's wall surface, m
+  let deepest = 0
   let highest = -Infinity
   let energyStart = 0
   let energyGrowth = -Infinity
@@ -222,9 +225,11 @@ export async function runMartinMoyceCase(options: MartinMoyceOptions): Promise<M
         count++
         const px = s.positions[3 * i]!
         const pz = s.positions[3 * i + 2]!
-        if (!(Number.isFinite(px) && Number.isFinite(pz)) || px < 0 || px > TANK_LENGTH * a || pz < 0)
-          outside++
-        else {
+        const past = Math.max(-px, px - TANK_LENGTH * a, -pz)
+        if (!(Number.isFinite(px) && Number.isFinite(pz)) || past > 0) {
+          outside.add(s.particleIds[i]!)
+          deepest = Math.max(deepest, Number.isFinite(past) ? past : Infinity)
+        } else {
           x = Math.max(x, px)
           highest = Math.max(highest, pz)
         }
@@ -315,8 +320,13 @@ export async function runMartinMoyceCase(options: MartinMoyceOptions): Promise<M
       metric(
         CASE,
         `${res}: fluid particles lost, outside the tank or non-finite up to T = ${endT}`,
-        lost + outside,
+        lost + outside.size,
         0,
+      ),
+      reported(
+        CASE,
+        `${res}: deepest fluid particle centre past the tank's wall surface up to T = ${endT}, in particle diameters`,
+        deepest / dp,
       ),
       reported(
         CASE,

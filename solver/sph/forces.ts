@@ -234,6 +234,9 @@ export function computeForces(
               wvy += wf * packed[o + 4]!
               wvz += wf * packed[o + 5]!
             }
+            // a wall pushes, never pulls: p_w ≥ 0 alone does not ensure it, a fluid particle in
+            // tension (p_i < 0) would be drawn into the wall by −V_w (p_i + p_w)/ρ_i ∇W
+            if (pi + pj < 0) pj = -pi
             if (noSlip[j] === 0) viscous = 0
             else if (wallFunction) {
               // the wall function replaces the wall's pair viscosity
