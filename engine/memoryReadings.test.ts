@@ -24,6 +24,9 @@ function fakeScope(options: { deviceMemory?: number; isolated: boolean; measure:
   return { scope, timers }
 }
 
+/** Lets the measurement's promise chain run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
 describe('memory readings', () => {
   it('sends the device memory at once and the measured page memory every 30 s', async () => {
     const sent: Reading[] = []
@@ -32,8 +35,7 @@ describe('memory readings', () => {
     expect(sent).toEqual([{ type: 'set_memory_readings', deviceMemoryGiB: 8, pageBytes: null }])
     expect(timers.map((timer) => timer.ms)).toEqual([MEMORY_MEASURE_INTERVAL_MS])
     timers.shift()!.run()
-    await Promise.resolve()
-    await Promise.resolve()
+    await settle()
     expect(sent[1]).toEqual({ type: 'set_memory_readings', deviceMemoryGiB: 8, pageBytes: 300e6 })
     expect(timers).toHaveLength(1)
   })
@@ -45,5 +47,25 @@ describe('memory readings', () => {
     expect(sent).toEqual([{ type: 'set_memory_readings', deviceMemoryGiB: null, pageBytes: null }])
     expect(timers).toEqual([])
     stop()
+  })
+
+  it('keeps the device budget when the measurement throws, rejects or answers nothing', async () => {
+    for (const measure of [
+      () => {
+        throw new Error('SecurityError')
+      },
+      () => Promise.reject(new Error('SecurityError')),
+      // A test clock's stand-in `performance` answers undefined.
+      () => undefined as unknown as Promise<{ bytes: number }>,
+    ]) {
+      const sent: Reading[] = []
+      const { scope, timers } = fakeScope({ deviceMemory: 4, isolated: true, measure: false })
+      scope.performance = { measureUserAgentSpecificMemory: measure }
+      startMemoryReadings((reading) => sent.push(reading), scope)
+      expect(() => timers.shift()!.run()).not.toThrow()
+      await settle()
+      expect(sent).toEqual([{ type: 'set_memory_readings', deviceMemoryGiB: 4, pageBytes: null }])
+      expect(timers).toEqual([])
+    }
   })
 })

@@ -33,15 +33,18 @@ export function startMemoryReadings(
   const next = () => {
     timer = scope.setTimeout(() => {
       timer = null
-      measure.call(scope.performance).then(
-        (result) => {
-          if (stopped) return
-          send({ type: 'set_memory_readings', deviceMemoryGiB, pageBytes: result.bytes })
-          next()
-        },
-        // A page that is not allowed to measure (a security error) keeps the device's budget.
-        () => undefined,
-      )
+      // Through a promise: a page that may not measure throws or rejects (a security error), and a
+      // replaced `performance` (test clocks) may answer nothing; each keeps the device's budget.
+      Promise.resolve()
+        .then(() => measure.call(scope.performance))
+        .then(
+          (result: { bytes: number } | undefined) => {
+            if (stopped || typeof result?.bytes !== 'number') return
+            send({ type: 'set_memory_readings', deviceMemoryGiB, pageBytes: result.bytes })
+            next()
+          },
+          () => undefined,
+        )
     }, MEMORY_MEASURE_INTERVAL_MS)
   }
   next()

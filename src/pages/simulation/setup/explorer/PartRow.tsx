@@ -1,4 +1,5 @@
 import { useSetAtom } from 'jotai'
+import { useState } from 'react'
 import type { Part } from '../../../../../domain/parts.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import { IconWarning } from '../../../../components/icons.tsx'
@@ -34,6 +35,9 @@ export function PartRow({
   const remove = useDeletePartMutation(simulation.id)
   const open = useOpenObject(simulation)
   const lockedReason = setup.editable ? null : setup.reason
+  // The box follows the click at once; the saved value takes over when the update settles (a
+  // refused update rolls the cache back, and so the box).
+  const [clickedVisibility, setClickedVisibility] = useState<boolean | null>(null)
   return (
     <ExplorerRow entry={entry} controls={controls}>
       {warnings.length > 0 && (
@@ -56,14 +60,16 @@ export function PartRow({
           type="checkbox"
           className="setup-explorer__visibility"
           aria-label={`Show ${part.name}`}
-          checked={part.appearance.visibility}
+          checked={clickedVisibility ?? part.appearance.visibility}
           disabled={!setup.editable}
-          onChange={(event) =>
-            update.mutate({
-              partId: part.id,
-              update: { appearance: { visibility: event.target.checked } },
-            })
-          }
+          onChange={(event) => {
+            const visibility = event.target.checked
+            setClickedVisibility(visibility)
+            update.mutate(
+              { partId: part.id, update: { appearance: { visibility } } },
+              { onSettled: () => setClickedVisibility(null) },
+            )
+          }}
         />
       </WithReason>
       <WithReason reason={lockedReason}>
