@@ -11,6 +11,10 @@ import { DEMO_PASSWORD, LoginPage, USERS } from './pages/LoginPage.ts'
  * measures it (browser/longTasks.load.*).
  */
 test.use({ trace: 'off' })
+// Long tasks are timed on 2 shared cores: a task of 30 ms can stretch past 50 ms while other work
+// runs (one 54 ms task came in a full run beside a solver validation). A real regression (work on
+// the main thread) fails every attempt; a stretched one passes the next.
+test.describe.configure({ retries: 2 })
 
 const PARTICLES = 5_000_000
 const OUTPUTS = 3
