@@ -31,6 +31,7 @@ import { SENSOR_ROUTES } from './rest/sensorRoutes.ts'
 import { SETUP_OBJECT_ROUTES } from './rest/setupObjectRoutes.ts'
 import { SETUP_ROUTES } from './rest/setupRoutes.ts'
 import { VIEWPORT_ROUTES } from './rest/viewportRoutes.ts'
+import { VM_ROUTES } from './rest/vmRoutes.ts'
 
 /** Every API path lives under this prefix. */
 export const API_PREFIX = '/api'
@@ -291,6 +292,7 @@ export const ROUTES = {
   ...ASSEMBLY_ROUTES,
   ...DASHBOARD_ROUTES,
   ...ACCOUNT_ROUTES,
+  ...VM_ROUTES,
 } as const satisfies Record<string, RouteDef>
 
 export type RouteName = keyof typeof ROUTES

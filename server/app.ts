@@ -35,6 +35,8 @@ import { SECURITY_HEADERS } from './securityHeaders.ts'
 import { isPageRequest, registerStatic, sendIndexPage } from './static.ts'
 import { sweepDataDirectory } from './storage/sweep.ts'
 import { registerUploadRoutes } from './storage/uploads.ts'
+import { registerVms } from './vms/registerVms.ts'
+import type { VmServiceOptions } from './vms/VmService.ts'
 
 /** Request bodies above this are refused with 413 (uploads get their own limits later). */
 export const BODY_LIMIT_BYTES = 1024 * 1024
@@ -63,6 +65,8 @@ export interface AppOptions {
   jobs?: JobOptions
   /** Largest STEP upload; default STEP_UPLOAD_LIMIT_BYTES (tests lower it). */
   stepUploadLimitBytes?: number
+  /** Remote VM service overrides (tests: a provider, a fast supervisor). */
+  vms?: Partial<VmServiceOptions>
 }
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -228,6 +232,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerJobs(app, { db: options.db, clock, dataDir: options.dataDir, ...options.jobs })
   await registerSensorJobs(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerAssemblyJobs(app, { db: options.db, clock, dataDir: options.dataDir })
+  await registerVms(app, {
+    db: options.db,
+    clock,
+    dataDir: options.dataDir,
+    ...(options.vms && { vms: options.vms }),
+  })
 
   const uiBuilt = await registerStatic(app, distDir)
 

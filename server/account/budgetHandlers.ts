@@ -11,6 +11,7 @@ import { estimatedBudgetHours } from '../../domain/constants.ts'
 import { ApiError } from '../api/apiError.ts'
 import type { AuthedContext, RouteHandler } from '../api/context.ts'
 import { toOrganization, toUserRef } from '../api/views.ts'
+import { vmHoursLeft } from '../vms/vmRecords.ts'
 
 /** Whether the caller sees who issued each transaction (user column, chart grouped by member). */
 function seesUsers({ user }: AuthedContext): boolean {
@@ -80,7 +81,7 @@ function isoOf(date: string): string {
 }
 
 /** GET /credits/budget: credits, the hours they buy (÷ 120), VM hours left, the subscription. */
-export const getBudget: RouteHandler<'budget'> = async (_request, { db, user }) => {
+export const getBudget: RouteHandler<'budget'> = async (_request, { db, user, clock }) => {
   const row = await db
     .selectFrom('organizations')
     .selectAll()
@@ -90,8 +91,8 @@ export const getBudget: RouteHandler<'budget'> = async (_request, { db, user }) 
   return {
     credits: organization.credits,
     simulationHours: estimatedBudgetHours(organization.credits),
-    // No VM has consumed hours: the product has no VM provider yet, so the month's allowance is left.
-    vmHours: organization.activeSubscription?.vmHoursPerMonth ?? 0,
+    // The month's allowance less what the organization's VMs consumed (server/vms).
+    vmHours: await vmHoursLeft(db, user.organization_id, clock.nowMs()),
     activeSubscription: organization.activeSubscription,
     // The identity provider connection of the organization (set by the provider); null: passwords.
     ssoConnection: row.sso_connection,

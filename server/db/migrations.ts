@@ -16,6 +16,7 @@ import { sensorSampleRateMigration, sensorsClipsMigration } from '../sensors/mig
 import { subscriptionMaxSimulationsMigration } from '../runLimits/migration.ts'
 import { setupObjectsMigration } from '../setup/objectsMigration.ts'
 import { viewportStateMigration } from '../viewport/migration.ts'
+import { remoteVmsMigration } from '../vms/migration.ts'
 import type { DialectName, DatabaseHandle } from './connect.ts'
 import { addTimestamps, createTableWithId } from './migrationHelpers.ts'
 
@@ -311,6 +312,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0017_subscription_max_simulations': subscriptionMaxSimulationsMigration(),
     '0018_analytics': analyticsMigration(dialect),
     '0019_sso_connection': ssoConnectionMigration(),
+    '0020_remote_vms': remoteVmsMigration(dialect),
   }
 }
 

@@ -14,6 +14,7 @@ import type {
   MfaAuthenticatorsTable,
 } from '../account/tables.ts'
 import type { LoginFailuresTable } from '../auth/tables.ts'
+import type { RemoteVmsTable } from '../vms/tables.ts'
 import type {
   AirDragDomainsTable,
   PeriodicsTable,
@@ -344,6 +345,7 @@ export interface Database {
   refinements: RefinementsTable
   air_drag_domains: AirDragDomainsTable
   periodics: PeriodicsTable
+  remote_vms: RemoteVmsTable
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>

@@ -19,6 +19,7 @@ import { sensorHandlers } from './sensorHandlers.ts'
 import { setupHandlers } from './setupHandlers.ts'
 import { setupObjectHandlers } from './setupObjectHandlers.ts'
 import { viewportHandlers } from './viewportHandlers.ts'
+import { vmHandlers } from '../../vms/vmHandlers.ts'
 import {
   createProject,
   deleteProject,
@@ -70,5 +71,6 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     ...assemblyHandlers,
     ...dashboardHandlers,
     ...accountHandlers,
+    ...vmHandlers,
   }
 }

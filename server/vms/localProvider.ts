@@ -1,0 +1,309 @@
+import { spawn } from 'node:child_process'
+import { createWriteStream, openSync, closeSync } from 'node:fs'
+import {
+  access,
+  chmod,
+  chown,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises'
+import { connect, type Socket } from 'node:net'
+import { basename, delimiter, join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { VmStorageFile } from '../../domain/rest/vmRoutes.ts'
+import {
+  MissingProgramError,
+  type LaunchSpec,
+  type MachineHandle,
+  type MachineProvider,
+  type MachineState,
+} from './provider.ts'
+
+/*
+ * The local provider: each VM is a bubblewrap sandbox on this machine holding Xvfb on its own
+ * display, openbox, ParaView on the simulation's outputs (a .pvd time series, mounted read-only at
+ * /data) and x11vnc on 127.0.0.1 with the VM's password. The sandbox sees /usr and /etc read-only,
+ * its own /tmp, its storage folder as its home (the only place it can write) and nothing else of
+ * the data directory; it runs as an unprivileged user (nobody when the server runs as root) with a
+ * cap on its address space. It starts in its own session, so it outlives a server restart and the
+ * next server finds it again by its pid.
+ */
+
+/** Programs the local provider runs. */
+export const LOCAL_PROGRAMS = ['bwrap', 'Xvfb', 'openbox', 'paraview', 'x11vnc'] as const
+
+/** The user the sandboxes run as when the server runs as root. */
+const NOBODY = 65534
+
+export interface LocalProviderOptions {
+  /** The data directory; VMs live under its vms/ folder. */
+  dataDir: string
+  /** Address space cap per VM in bytes (RLIMIT_AS); default 4 GiB. */
+  memoryLimitBytes?: number
+  /** PATH searched for the programs; default process.env.PATH. */
+  path?: string
+  /** Desktop size. */
+  screen?: { width: number; height: number }
+}
+
+/** Default address-space cap of one VM (ParaView with software OpenGL needs about 1 GiB). */
+export const DEFAULT_VM_MEMORY_BYTES = 4 * 1024 ** 3
+
+/** The folder of one VM, relative paths inside it: home (storage), data (outputs), run (private). */
+export function vmDirectory(dataDir: string, vmId: number): string {
+  return join(dataDir, 'vms', String(vmId))
+}
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, 1)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The programs of LOCAL_PROGRAMS not found on `path`. */
+export async function findMissingPrograms(
+  programs: readonly string[],
+  path = process.env.PATH ?? '',
+): Promise<string[]> {
+  const missing: string[] = []
+  for (const program of programs) {
+    const dirs = path.split(delimiter).filter(Boolean)
+    let found = false
+    for (const dir of dirs) if (!found && (await isExecutable(join(dir, program)))) found = true
+    if (!found) missing.push(program)
+  }
+  return missing
+}
+
+/** Whether something accepts connections on the loopback port and speaks RFB. */
+async function vncAnswers(handle: MachineHandle): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connectTo(handle)
+    const done = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(1000, () => done(false))
+    socket.once('error', () => done(false))
+    socket.once('data', (data) => done(data.toString('latin1').startsWith('RFB ')))
+  })
+}
+
+function connectTo(handle: MachineHandle): Socket {
+  return 'path' in handle.vnc ? connect({ path: handle.vnc.path }) : connect(handle.vnc)
+}
+
+/** Whether the process lives and is this VM's sandbox (a reused pid is not). */
+async function isSandboxOf(pid: number, vmDir: string): Promise<boolean> {
+  try {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8')
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+    // A zombie (state Z) has ended.
+    if (/^\d+ \(.*\) Z/.test(stat)) return false
+    return cmdline.includes(vmDir)
+  } catch {
+    return false
+  }
+}
+
+/** The child processes of a process. */
+async function childrenOf(pid: number): Promise<number[]> {
+  try {
+    const text = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    return text.split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
+
+/** The shell script the sandbox runs: the desktop's processes; it ends when one of them ends. */
+function desktopScript(display: number, screen: string, pvd: string | null): string {
+  const paraview = pvd === null ? 'paraview' : `paraview --data=/data/${pvd}`
+  return [
+    'set -u',
+    'export HOME=/home/vm XDG_CONFIG_HOME=/tmp/config XDG_CACHE_HOME=/tmp/cache',
+    `export DISPLAY=:${display} LIBGL_ALWAYS_SOFTWARE=1 QT_X11_NO_MITSHM=1`,
+    `Xvfb :${display} -screen 0 ${screen} -nolisten tcp +extension GLX &`,
+    'for i in $(seq 1 100); do [ -e /tmp/.X11-unix/X' + display + ' ] && break; sleep 0.1; done',
+    'openbox &',
+    `${paraview} &`,
+    // Loopback only (the sandbox's own network), and the Unix socket the server connects to.
+    `x11vnc -display :${display} -localhost -rfbport 5900 -unixsock /run/vnc/vnc.sock -rfbauth /run/vm/passwd -forever -shared -noxdamage -nopw -quiet -noipv6 &`,
+    'wait -n',
+    'echo "a desktop process ended: the VM stops"',
+    'kill $(jobs -p) 2>/dev/null',
+    'wait',
+  ].join('\n')
+}
+
+/** The local provider (see the module comment). */
+export class LocalMachineProvider implements MachineProvider {
+  readonly name = 'local'
+  readonly #dataDir: string
+  readonly #memoryLimitBytes: number
+  readonly #path: string
+  readonly #screen: string
+
+  constructor(options: LocalProviderOptions) {
+    this.#dataDir = options.dataDir
+    this.#memoryLimitBytes = options.memoryLimitBytes ?? DEFAULT_VM_MEMORY_BYTES
+    this.#path = options.path ?? process.env.PATH ?? ''
+    const screen = options.screen ?? { width: 1280, height: 800 }
+    this.#screen = `${screen.width}x${screen.height}x24`
+  }
+
+  #dir(vmId: number): string {
+    return vmDirectory(this.#dataDir, vmId)
+  }
+
+  async launch(spec: LaunchSpec): Promise<MachineHandle> {
+    const missing = await findMissingPrograms(LOCAL_PROGRAMS, this.#path)
+    if (missing.length > 0) throw new MissingProgramError(missing)
+    const dir = this.#dir(spec.vmId)
+    const home = join(dir, 'home')
+    const data = join(dir, 'data')
+    const run = join(dir, 'run')
+    await mkdir(home, { recursive: true })
+    await rm(data, { recursive: true, force: true })
+    await mkdir(data, { recursive: true })
+    await mkdir(run, { recursive: true })
+    const pvd = await spec.writeOutputs(data)
+    // x11vnc's password file (its own obfuscated format), readable by the sandbox only.
+    await this.#storePassword(spec.password, join(run, 'passwd'))
+    const root = process.getuid?.() === 0
+    if (root) {
+      await chown(home, NOBODY, NOBODY)
+      await chown(join(run, 'passwd'), NOBODY, NOBODY)
+    }
+    await chmod(dir, 0o755)
+    await chmod(join(run, 'passwd'), 0o400)
+
+    const socketDir = join(dir, 'vnc')
+    await rm(socketDir, { recursive: true, force: true })
+    await mkdir(socketDir, { mode: 0o700 })
+    if (root) await chown(socketDir, NOBODY, NOBODY)
+    // Its own network namespace: no X or VNC socket of one VM is reachable from another.
+    const display = 1
+    const logFd = openSync(join(run, 'desktop.log'), 'a')
+    const args = [
+      ...['--ro-bind', '/usr', '/usr', '--ro-bind', '/etc', '/etc'],
+      ...['--symlink', 'usr/bin', '/bin', '--symlink', 'usr/sbin', '/sbin'],
+      ...['--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64'],
+      ...['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
+      ...['--bind', home, '/home/vm', '--ro-bind', data, '/data', '--ro-bind', run, '/run/vm'],
+      ...['--bind', socketDir, '/run/vnc'],
+      ...[
+        '--chdir',
+        '/home/vm',
+        '--unshare-pid',
+        '--unshare-ipc',
+        '--unshare-uts',
+        '--unshare-net',
+      ],
+      ...['--hostname', `vm-${spec.vmId}`, '--new-session'],
+      // The VM's folder in the command line lets a later server recognize the process.
+      ...['--setenv', 'DIVE_VM_DIR', dir],
+      ...['/bin/bash', '-c', desktopScript(display, this.#screen, pvd)],
+    ]
+    const child = spawn('prlimit', [`--as=${this.#memoryLimitBytes}`, '--', 'bwrap', ...args], {
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+      env: { PATH: this.#path },
+      ...(root && { uid: NOBODY, gid: NOBODY }),
+    })
+    closeSync(logFd)
+    const pid = await new Promise<number>((resolve, reject) => {
+      child.once('error', reject)
+      child.once('spawn', () => resolve(child.pid ?? 0))
+    })
+    child.unref()
+    return { pid, vnc: { path: join(socketDir, 'vnc.sock') }, display }
+  }
+
+  async #storePassword(password: string, file: string): Promise<void> {
+    await rm(file, { force: true })
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('x11vnc', ['-storepasswd', password, file], {
+        stdio: 'ignore',
+        env: { PATH: this.#path },
+      })
+      child.once('error', reject)
+      child.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`x11vnc -storepasswd exited with ${code}`)),
+      )
+    })
+  }
+
+  async state(vmId: number, handle: MachineHandle): Promise<MachineState> {
+    if (!(await isSandboxOf(handle.pid, this.#dir(vmId)))) return 'gone'
+    return (await vncAnswers(handle)) ? 'ready' : 'starting'
+  }
+
+  async stop(vmId: number, handle: MachineHandle): Promise<void> {
+    if (!(await isSandboxOf(handle.pid, this.#dir(vmId)))) return
+    // The inner bwrap is the init of the VM's pid namespace (in its own session): when it ends, the
+    // kernel ends every desktop process with it; then the outer bwrap returns.
+    const kill = (pid: number, name: NodeJS.Signals) => {
+      try {
+        process.kill(pid, name)
+      } catch {
+        // ended meanwhile
+      }
+    }
+    for (const inner of await childrenOf(handle.pid)) kill(inner, 'SIGKILL')
+    kill(handle.pid, 'SIGTERM')
+    for (let i = 0; i < 20; i++) {
+      if (!(await isSandboxOf(handle.pid, this.#dir(vmId)))) return
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    kill(handle.pid, 'SIGKILL')
+  }
+
+  async delete(vmId: number): Promise<void> {
+    await rm(this.#dir(vmId), { recursive: true, force: true })
+  }
+
+  async upload(vmId: number, fileName: string, source: Readable): Promise<number> {
+    const name = basename(fileName).replace(/^\.+/, '') || 'upload'
+    const home = join(this.#dir(vmId), 'home')
+    await mkdir(home, { recursive: true })
+    const path = join(home, name)
+    await pipeline(source, createWriteStream(path, { mode: 0o644 }))
+    if (process.getuid?.() === 0) await chown(path, NOBODY, NOBODY)
+    return (await stat(path)).size
+  }
+
+  async listStorage(vmId: number): Promise<VmStorageFile[]> {
+    const home = join(this.#dir(vmId), 'home')
+    let entries
+    try {
+      entries = await readdir(home, { withFileTypes: true })
+    } catch {
+      return []
+    }
+    const files: VmStorageFile[] = []
+    for (const entry of entries)
+      if (entry.isFile() && !entry.name.startsWith('.'))
+        files.push({ name: entry.name, sizeBytes: (await stat(join(home, entry.name))).size })
+    return files.sort((a, b) => a.name.localeCompare(b.name))
+  }
+
+  connectVnc(handle: MachineHandle): Socket {
+    return connectTo(handle)
+  }
+}
+
+/** For the log: writes a note into a VM's desktop log. */
+export async function appendVmLog(dataDir: string, vmId: number, line: string): Promise<void> {
+  const run = join(vmDirectory(dataDir, vmId), 'run')
+  await mkdir(run, { recursive: true })
+  await writeFile(join(run, 'desktop.log'), `${line}\n`, { flag: 'a' })
+}
