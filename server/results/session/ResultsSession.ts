@@ -360,7 +360,7 @@ export class ResultsSession {
       }
       case 'stats.calc': {
         const emit = (statsFrame: ResultsServerFrame) => this.#sender.sendJson(statsFrame)
-        const thread = this.#options.statisticsThread
+        const thread = this.#options.statisticsThreads
         if (thread) {
           const clips = await this.#clips(simulationId)
           await thread.run(frame, { dataDir, simulationId, runId, clips }, emit, signal)

@@ -4,7 +4,7 @@ import type { OutputState } from '../../../domain/results.ts'
 import type { Clock } from '../../clock.ts'
 import type { Database } from '../../db/schema.ts'
 import type { StatisticsContext } from '../statistics/statisticsCalc.ts'
-import type { StatisticsThread } from '../statistics/statisticsThread.ts'
+import type { StatisticsThreads } from '../statistics/statisticsThread.ts'
 
 /** Close codes of /ws/results (4xxx: application codes). */
 export const RESULTS_CLOSE_CODES = {
@@ -37,11 +37,11 @@ export interface ResultsSessionSources {
   ) => Promise<Sensor[]>
   /**
    * A sensor's samples of one output, for statistics over sensors computed on this thread (the
-   * statistics thread reads them with server/sensors/store.ts). Default: none.
+   * statistics threads read them with server/sensors/store.ts). Default: none.
    */
   readSensorSamples?: StatisticsContext['readSensorSamples']
-  /** Where stats.calc runs: this thread (null / absent) or the statistics thread. */
-  statisticsThread?: StatisticsThread | null
+  /** Where stats.calc runs: this thread (null / absent) or the statistics threads. */
+  statisticsThreads?: StatisticsThreads | null
   /** Sensor states of a run's outputs (server/sensors/store.ts). Default: none. */
   listSensorOutputStates?: (
     db: Kysely<Database>,

@@ -1,12 +1,15 @@
 import { parentPort } from 'node:worker_threads'
 import { readSensorSamples } from '../../sensors/store.ts'
 import { BufferPool } from './outputReader.ts'
-import { runStatisticsCalc } from './statisticsCalc.ts'
+import { OutputPipeline } from './statisticsOutput.ts'
+import { checkRequest } from './statisticsRequest.ts'
 import type { StatisticsThreadCommand, StatisticsThreadMessage } from './statisticsThread.ts'
 
 /*
- * Entry of the statistics thread: runs each started calculation and posts its frames; an abort is
- * heard between outputs and inside big ones (the calculation yields to this thread's event loop).
+ * Entry of a statistics thread: computes the outputs asked of it for each open calculation
+ * (statisticsOutput.ts OutputPipeline: reads overlap the computation before) and posts each
+ * output's result; closing a calculation aborts what it still computes (the computation yields to
+ * this thread's event loop inside big outputs, so the close is heard there too).
  */
 
 function post(message: StatisticsThreadMessage): void {
@@ -16,32 +19,43 @@ function post(message: StatisticsThreadMessage): void {
 /** Called by the boot script once tsx is registered in this thread. */
 export function startStatisticsWorker(): void {
   const pool = new BufferPool(4)
-  const running = new Map<number, AbortController>()
+  const open = new Map<number, { pipeline: OutputPipeline; controller: AbortController }>()
   parentPort?.on('message', (command: StatisticsThreadCommand) => {
-    if (command.type === 'abort') {
-      running.get(command.id)?.abort()
+    const { id } = command
+    if (command.type === 'close') {
+      open.get(id)?.controller.abort()
+      open.delete(id)
       return
     }
-    const { id, request, context } = command
-    const controller = new AbortController()
-    running.set(id, controller)
-    runStatisticsCalc(
-      request,
-      { ...context, signal: controller.signal, pool, readSensorSamples },
-      (frame) => {
-        post({ type: 'frame', id, frame })
-        return Promise.resolve()
-      },
+    if (command.type === 'open') {
+      const checked = checkRequest(command.request)
+      // The parent checked the request before opening it here.
+      if (typeof checked === 'string') return
+      const controller = new AbortController()
+      const pipeline = new OutputPipeline(command.request, checked, {
+        ...command.context,
+        signal: controller.signal,
+        pool,
+        readSensorSamples,
+      })
+      open.set(id, { pipeline, controller })
+      return
+    }
+    const { index, outputNo } = command
+    const calculation = open.get(id)
+    if (!calculation) {
+      post({ type: 'fail', id, index, message: `Calculation ${id} is not open.` })
+      return
+    }
+    calculation.pipeline.compute(outputNo).then(
+      (result) => post({ type: 'output', id, index, result }),
+      (error: unknown) =>
+        post({
+          type: 'fail',
+          id,
+          index,
+          message: error instanceof Error ? error.message : String(error),
+        }),
     )
-      .then(
-        (state) => post({ type: 'end', id, state }),
-        (error: unknown) =>
-          post({
-            type: 'fail',
-            id,
-            message: error instanceof Error ? error.message : String(error),
-          }),
-      )
-      .finally(() => running.delete(id))
   })
 }

@@ -1,21 +1,28 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { VolumeClip } from '../../../domain/meshes.ts'
-import type { ResultsServerFrame, StatsCalcRequest } from '../../../domain/resultsProtocol.ts'
-import type { EmitFrame } from './statisticsCalc.ts'
+import type { StatsCalcRequest } from '../../../domain/resultsProtocol.ts'
+import { streamStatistics, type OutputComputer } from './statisticsCalc.ts'
+import type { OutputResult } from './statisticsOutput.ts'
+import type { EmitFrame } from './statisticsRequest.ts'
 
 /*
- * stats.calc off the event loop: one long-lived worker thread per server runs every calculation
- * (concurrently, interleaved at their awaits) and posts their frames back. Measured on 1M-particle
- * outputs (bench results/statsCalc), computing on the main thread held the event loop for up to
- * 375 ms at a time under load; in the thread, other sessions are served meanwhile and the next
- * output's read overlaps the computation on a second core.
+ * stats.calc off the event loop and over every core: a few long-lived worker threads per server
+ * (one per core, at most MAX_THREADS) compute whole outputs; one request spreads its outputs over
+ * all of them (statisticsCalc.ts streamStatistics) and this thread only sends the frames, in the
+ * requested order. Measured on 1M-particle outputs (bench results/statsCalc): computing on the main
+ * thread held the event loop for up to 375 ms at a time under load; with one thread a request ran
+ * on one core; with one per core it runs on both of this machine's.
  */
 
-/** What a calculation needs, as plain data that crosses to the thread. */
+/** Threads at most, whatever the core count (each holds a few output-sized buffers). */
+const MAX_THREADS = 4
+
+/** What a calculation needs, as plain data that crosses to the threads. */
 export interface ThreadStatisticsContext {
   dataDir: string
   simulationId: number
@@ -25,14 +32,14 @@ export interface ThreadStatisticsContext {
 
 /** Parent → statistics thread. */
 export type StatisticsThreadCommand =
-  | { type: 'start'; id: number; request: StatsCalcRequest; context: ThreadStatisticsContext }
-  | { type: 'abort'; id: number }
+  | { type: 'open'; id: number; request: StatsCalcRequest; context: ThreadStatisticsContext }
+  | { type: 'output'; id: number; index: number; outputNo: number }
+  | { type: 'close'; id: number }
 
-/** Statistics thread → parent. */
+/** Statistics thread → parent: the answer to one `output` command. */
 export type StatisticsThreadMessage =
-  | { type: 'frame'; id: number; frame: ResultsServerFrame }
-  | { type: 'end'; id: number; state: 'completed' | 'failed' | 'canceled' }
-  | { type: 'fail'; id: number; message: string }
+  | { type: 'output'; id: number; index: number; result: OutputResult }
+  | { type: 'fail'; id: number; index: number; message: string }
 
 const workerUrl = new URL('./statistics.worker.ts', import.meta.url).href
 
@@ -48,17 +55,19 @@ function tsxEsmApiUrl(): string {
 }
 
 interface Pending {
-  emit: EmitFrame
-  chain: Promise<void>
-  resolve: (state: 'completed' | 'failed' | 'canceled') => void
+  resolve: (result: OutputResult) => void
   reject: (error: Error) => void
 }
 
-/** The statistics thread of a server: started on first use, ended by {@link close}. */
-export class StatisticsThread {
+/** One worker thread: started on first use, started again after it failed. */
+class StatisticsWorker {
   #worker: Worker | null = null
-  #nextId = 1
-  readonly #pending = new Map<number, Pending>()
+  /** `${calculation id}:${index}` → the output asked. */
+  readonly #pending = new Map<string, Pending>()
+  /** Calculations opened in the current worker. */
+  readonly #opened = new Set<number>()
+  /** Outputs this thread answered since the server started (tests and bench: the spread). */
+  answered = 0
 
   #start(): Worker {
     if (this.#worker) return this.#worker
@@ -69,22 +78,18 @@ export class StatisticsThread {
     const worker = new Worker(boot, { eval: true })
     worker.unref()
     worker.on('message', (message: StatisticsThreadMessage) => {
-      const pending = this.#pending.get(message.id)
+      const key = `${message.id}:${message.index}`
+      const pending = this.#pending.get(key)
       if (!pending) return
-      if (message.type === 'frame') {
-        // Frames go out in order, each after the socket took the one before (backpressure).
-        // A frame the socket refused (client gone) fails the run once, never as an unhandled rejection.
-        pending.chain = pending.chain.then(() => pending.emit(message.frame))
-        pending.chain.catch(() => undefined)
-        return
-      }
-      this.#pending.delete(message.id)
-      if (message.type === 'end')
-        pending.chain.then(() => pending.resolve(message.state), pending.reject)
-      else pending.chain.then(() => pending.reject(new Error(message.message)), pending.reject)
+      this.#pending.delete(key)
+      this.answered++
+      if (message.type === 'output') pending.resolve(message.result)
+      else pending.reject(new Error(message.message))
     })
     const failAll = (error: Error) => {
+      if (this.#worker !== worker) return
       this.#worker = null
+      this.#opened.clear()
       for (const pending of this.#pending.values()) pending.reject(error)
       this.#pending.clear()
     }
@@ -96,43 +101,90 @@ export class StatisticsThread {
     return worker
   }
 
-  /** Runs one calculation in the thread; frames are emitted here in order. */
+  /** A computer of calculation `id` in this thread. */
+  computer(
+    id: number,
+    request: StatsCalcRequest,
+    context: ThreadStatisticsContext,
+  ): OutputComputer {
+    let index = 0
+    return {
+      compute: (outputNo) => {
+        const worker = this.#start()
+        if (!this.#opened.has(id)) {
+          this.#opened.add(id)
+          worker.postMessage({
+            type: 'open',
+            id,
+            request,
+            context,
+          } satisfies StatisticsThreadCommand)
+        }
+        const key = `${id}:${index}`
+        const command: StatisticsThreadCommand = { type: 'output', id, index, outputNo }
+        index++
+        return new Promise<OutputResult>((resolve, reject) => {
+          this.#pending.set(key, { resolve, reject })
+          worker.postMessage(command)
+        })
+      },
+    }
+  }
+
+  /** Ends calculation `id` here: its outputs still asked are dropped, unanswered. */
+  closeCalculation(id: number): void {
+    for (const key of [...this.#pending.keys()])
+      if (key.startsWith(`${id}:`)) this.#pending.delete(key)
+    if (!this.#opened.delete(id)) return
+    this.#worker?.postMessage({ type: 'close', id } satisfies StatisticsThreadCommand)
+  }
+
+  async close(): Promise<void> {
+    const worker = this.#worker
+    this.#worker = null
+    this.#opened.clear()
+    if (worker) await worker.terminate()
+  }
+}
+
+/** The statistics threads of a server; see the file comment. */
+export class StatisticsThreads {
+  readonly #workers: StatisticsWorker[]
+  #nextId = 1
+
+  /** `threads`: how many (default: one per core, at most {@link MAX_THREADS}). */
+  constructor(threads = Math.min(MAX_THREADS, availableParallelism())) {
+    this.#workers = Array.from({ length: Math.max(1, threads) }, () => new StatisticsWorker())
+  }
+
+  /** How many threads a calculation is spread over. */
+  get size(): number {
+    return this.#workers.length
+  }
+
+  /** Outputs each thread answered so far. */
+  get answeredPerThread(): number[] {
+    return this.#workers.map((worker) => worker.answered)
+  }
+
+  /** Runs one calculation over the threads; frames are emitted here in order. */
   run(
     request: StatsCalcRequest,
     context: ThreadStatisticsContext,
     emit: EmitFrame,
     signal: AbortSignal,
   ): Promise<'completed' | 'failed' | 'canceled'> {
-    const worker = this.#start()
     const id = this.#nextId++
-    return new Promise((resolve, reject) => {
-      const onAbort = () =>
-        worker.postMessage({ type: 'abort', id } satisfies StatisticsThreadCommand)
-      const done = () => signal.removeEventListener('abort', onAbort)
-      this.#pending.set(id, {
-        emit,
-        chain: Promise.resolve(),
-        resolve: (state) => {
-          done()
-          resolve(state)
-        },
-        reject: (error) => {
-          // The client is gone or the thread failed: stop the calculation there too.
-          onAbort()
-          done()
-          reject(error)
-        },
-      })
-      signal.addEventListener('abort', onAbort)
-      worker.postMessage({ type: 'start', id, request, context } satisfies StatisticsThreadCommand)
-      if (signal.aborted) onAbort()
-    })
+    return streamStatistics(request, signal, emit, () => ({
+      computers: this.#workers.map((worker) => worker.computer(id, request, context)),
+      close: () => {
+        for (const worker of this.#workers) worker.closeCalculation(id)
+      },
+    }))
   }
 
-  /** Ends the thread (server shutdown). */
+  /** Ends the threads (server shutdown). */
   async close(): Promise<void> {
-    const worker = this.#worker
-    this.#worker = null
-    if (worker) await worker.terminate()
+    await Promise.all(this.#workers.map((worker) => worker.close()))
   }
 }
