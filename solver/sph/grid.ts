@@ -47,7 +47,7 @@ export const GRID_PARAM = {
 export const GRID_PARAM_LENGTH = 14
 
 /** Cells per block of the per-thread work estimate (workSplit.ts), and its values per block. */
-export const WORK_BLOCK_CELLS = 4
+export const WORK_BLOCK_CELLS = 2
 export const WORK_STRIDE = 2
 
 export interface Box {
