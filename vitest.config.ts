@@ -1,4 +1,20 @@
-import { defineConfig } from 'vitest/config'
+import { existsSync } from 'node:fs'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+// The GPU backend's tests (solver/gpu) run where no GPU is on SwiftShader, the Vulkan CPU driver
+// that Debian's chromium ships: its Vulkan loader must be on the library path when the test
+// process starts, so the env goes to that project's worker processes. Set VK_ICD_FILENAMES
+// yourself to test on another driver (lavapipe, a real card).
+const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json'
+const gpuTestEnv: Record<string, string> =
+  process.env.VK_ICD_FILENAMES === undefined && existsSync(SWIFTSHADER)
+    ? {
+        LD_LIBRARY_PATH: ['/usr/lib/chromium', process.env.LD_LIBRARY_PATH]
+          .filter(Boolean)
+          .join(':'),
+        VK_ICD_FILENAMES: SWIFTSHADER,
+      }
+    : {}
 
 export default defineConfig({
   test: {
@@ -15,9 +31,19 @@ export default defineConfig({
             'workers/**/*.test.ts',
             'tests/integration/**/*.test.ts',
           ],
+          exclude: [...configDefaults.exclude, 'solver/gpu/**'],
           globalSetup: ['tests/setup/postgres.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'gpu',
+          environment: 'node',
+          include: ['solver/gpu/**/*.test.ts'],
+          env: gpuTestEnv,
+          testTimeout: 60_000,
         },
       },
       {

@@ -1,0 +1,443 @@
+/**
+ * The SPH solver on WebGPU: the same config, constants, particles and checkpoints as the CPU
+ * solver of solver/sph (createSolver), with the particle state resident on the GPU. A step is the
+ * CPU's RK4 step (dual-step RK4 or classical, sort → interactions → four stages) run by the
+ * shaders of shaders.ts; the time step is chosen on the GPU, and steps go in batches of up to
+ * MAX_BATCH_STEPS per submission, so that the CPU reads back only a few numbers per batch (each
+ * step's dt and pair count). Particles are copied back for snapshots and checkpoints only.
+ *
+ * WebGPU only answers asynchronously, so this solver's calls return promises (the CPU solver's
+ * are synchronous); what a step reports is the CPU solver's SolverStepReport.
+ */
+import type { Box } from '../sph/grid.ts'
+import type { SolverConfig, SolverOptions, SphConstants } from '../sph/config.ts'
+import {
+  deriveConstants,
+  findFluidMaterial,
+  resolveBoundary,
+  resolveIntegrator,
+  resolveOptions,
+  SolverSetupError,
+} from '../sph/config.ts'
+import type { Integrator } from '../sph/config.ts'
+import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
+import { prepareParticles } from '../sph/prepare.ts'
+import { PARTICLE_KIND } from '../sph/particles.ts'
+import type { ParticleArrays } from '../sph/particles.ts'
+import type { CheckpointHeader } from '../sph/checkpoint.ts'
+import {
+  checkFingerprint,
+  decodeCheckpointArrays,
+  decodeCheckpointHeader,
+  encodeCheckpoint,
+  solverFingerprint,
+} from '../sph/checkpoint.ts'
+import { initialTimeStep, viscousTimeStepLimit } from '../sph/timeStep.ts'
+import type { RunHooks, SolverSnapshot, SolverStepReport } from '../sph/solverTypes.ts'
+import type { GpuContext } from './device.ts'
+import { findGpu, gpuUnavailableReason } from './device.ts'
+import type { GridShape } from './passes.ts'
+import { GpuPasses, gridShape, HISTORY_STRIDE, MAX_BATCH_STEPS, PARAMS_BYTES } from './passes.ts'
+import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
+
+const FLUID = PARTICLE_KIND.fluid
+/** Largest float32: stands for ±Infinity in the uniform block. */
+const F32_MAX = 3.4e38
+
+/** The cell grid of the GPU: fixed for the run, cells one support wide, the 27-cell stencil. */
+export interface GpuGrid {
+  origin: [number, number, number]
+  cellSize: number
+  dims: [number, number, number]
+  shape: GridShape
+}
+
+/** Cells of 2h (a hair wider) over the reference box; larger cells where there would be too many. */
+export function gpuGrid(box: Box, support: number, particles: number): GpuGrid {
+  const maxCells = Math.max(8 * particles, 1 << 16)
+  let cellSize = support * (1 + 1e-5)
+  let dims: [number, number, number] = [1, 1, 1]
+  for (;;) {
+    dims = [0, 1, 2].map((c) =>
+      Math.max(1, Math.floor((box.max[c]! - box.min[c]!) / cellSize) + 1),
+    ) as [number, number, number]
+    if (dims[0] * dims[1] * dims[2] <= maxCells) break
+    cellSize *= Math.cbrt((dims[0] * dims[1] * dims[2]) / maxCells) * 1.01
+  }
+  return {
+    origin: [...box.min],
+    cellSize,
+    dims,
+    shape: gridShape(dims[0] * dims[1] * dims[2]),
+  }
+}
+
+/** Creates a GPU solver, or refuses (SolverSetupError) what the GPU backend does not implement. */
+export async function createGpuSolver(
+  config: SolverConfig,
+  context?: GpuContext,
+): Promise<GpuSolver> {
+  const refused = gpuUnsupportedSettings(config)
+  if (refused.length > 0)
+    throw new SolverSetupError(`Unsupported on the GPU: ${refused.join(', ')}.`)
+  const gpu = context ?? (await findGpu())
+  if (!gpu) throw new SolverSetupError(`No GPU is available: ${gpuUnavailableReason() ?? ''}`)
+  const options = resolveOptions(config.options)
+  const material = findFluidMaterial(config)
+  const constants = deriveConstants(config, options, material)
+  const setup = prepareParticles(config, options, constants)
+  const grid = gpuGrid(setup.referenceBox, constants.support, setup.count)
+  const problem = gpuFitProblem(setup.count, grid.shape.cells, gpu.info)
+  if (problem) throw new SolverSetupError(problem)
+  return new GpuSolver(config, options, constants, material.id, setup, grid, gpu)
+}
+
+export class GpuSolver {
+  readonly gpu: GpuContext
+  readonly grid: GpuGrid
+  #options: SolverOptions
+  #integrator: Integrator
+  #constants: SphConstants
+  #materialId: number
+  #arrays: ParticleArrays
+  #partIds: number[]
+  #referenceBox: Box
+  #passes: GpuPasses
+  #count: number
+  #fluidCount: number
+  #fixedDtS: number | null
+  #timeS = 0
+  #step = 0
+  #lastDtS = 0
+  #interactions = 0
+
+  constructor(
+    config: SolverConfig,
+    options: SolverOptions,
+    constants: SphConstants,
+    materialId: number,
+    setup: ReturnType<typeof prepareParticles>,
+    grid: GpuGrid,
+    gpu: GpuContext,
+  ) {
+    this.gpu = gpu
+    this.grid = grid
+    this.#options = options
+    this.#integrator = resolveIntegrator(config.settings, options)
+    this.#constants = constants
+    this.#materialId = materialId
+    this.#arrays = setup.arrays
+    this.#partIds = setup.partIds
+    this.#referenceBox = setup.referenceBox
+    this.#count = setup.count
+    this.#fixedDtS = config.settings.dynamicTimeStep
+      ? null
+      : (options.fixedTimeStepS ?? initialTimeStep(constants, options))
+    const walls = resolveBoundary(config.settings, options) !== 'dynamic'
+    this.#passes = new GpuPasses(gpu.device, setup.arrays.capacity, grid.shape, walls)
+    this.#fluidCount = 0
+    for (let i = 0; i < this.#count; i++) if (setup.arrays.kind[i] === FLUID) this.#fluidCount++
+    this.#writeParams()
+    this.#upload()
+  }
+
+  /** The uniform block (see PARAMS in shaders.ts). */
+  #writeParams(): void {
+    const k = this.#constants
+    const g = this.grid
+    const buffer = new ArrayBuffer(PARAMS_BYTES)
+    const f = new Float32Array(buffer)
+    const u = new Uint32Array(buffer)
+    f.set([...g.origin, 1 / g.cellSize], 0)
+    u.set([...g.dims, g.shape.cells], 4)
+    const hydrostatic = k.hydrostaticDensityGradient.some((v) => v !== 0) ? 1 : 0
+    u.set([this.#count, k.kernelCode, k.riemannWall, hydrostatic], 8)
+    f.set([k.h, k.support2, k.eta2, k.kernelGradFactor], 12)
+    f.set([k.kernelAlpha, k.referenceDensity, k.stiffness, k.gamma], 16)
+    f.set([...k.gravity, k.speedOfSound], 20)
+    const clampF32 = (v: number) => Math.max(-F32_MAX, Math.min(F32_MAX, v))
+    f.set([k.alpha, k.nu, k.diffusionCoefficient, clampF32(k.densityMin)], 24)
+    const acoustic =
+      this.#integrator === 'rk4_dual_step'
+        ? ACOUSTIC_CFL_FACTOR * this.#options.cfl
+        : this.#options.cfl
+    f.set(
+      [clampF32(k.densityMax), this.#options.cfl, acoustic, clampF32(viscousTimeStepLimit(k))],
+      28,
+    )
+    const dtMin = (1e-3 * this.#options.cfl * k.h) / k.speedOfSound
+    f.set([dtMin, this.#fixedDtS ?? 0, g.shape.scanPer, g.shape.scanBlocks], 32)
+    this.gpu.device.queue.writeBuffer(this.#passes.buffers.params, 0, buffer)
+    this.#passes.setCount(this.#count)
+  }
+
+  /** The particle arrays (any order) into the GPU's state buffers. */
+  #upload(): void {
+    const a = this.#arrays
+    const n = this.#count
+    const posm = new Float32Array(4 * n)
+    const velr = new Float32Array(4 * n)
+    const info = new Uint32Array(4 * n)
+    for (let i = 0; i < n; i++) {
+      posm.set([a.posX[i]!, a.posY[i]!, a.posZ[i]!, a.mass[i]!], 4 * i)
+      velr.set([a.velX[i]!, a.velY[i]!, a.velZ[i]!, a.rho[i]!], 4 * i)
+      info.set([a.particleId[i]!, a.partIndex[i]!, a.kind[i]! | (a.noSlip[i]! << 1), 0], 4 * i)
+    }
+    const queue = this.gpu.device.queue
+    const b = this.#passes.buffers
+    queue.writeBuffer(b.posm, 0, posm)
+    queue.writeBuffer(b.velr, 0, velr)
+    queue.writeBuffer(b.info, 0, info)
+  }
+
+  /** The GPU's state, copied back: cell order, four lanes per particle. */
+  async #readState(): Promise<{
+    posm: Float32Array
+    velr: Float32Array
+    info: Uint32Array
+    rec0: Float32Array
+  }> {
+    const n = this.#count
+    const p = this.#passes
+    return {
+      posm: new Float32Array(await p.read(p.buffers.posm, 16 * n)),
+      velr: new Float32Array(await p.read(p.buffers.velr, 16 * n)),
+      info: new Uint32Array(await p.read(p.buffers.info, 16 * n)),
+      rec0: new Float32Array(await p.read(p.buffers.rec0, 16 * n)),
+    }
+  }
+
+  /**
+   * The GPU's state into the particle arrays at each particle's id (the order prepareParticles
+   * filled them in, so fields the GPU does not carry stay with their particle).
+   */
+  async #download(): Promise<void> {
+    const { posm, velr, info } = await this.#readState()
+    const a = this.#arrays
+    for (let i = 0; i < this.#count; i++) {
+      const o = 4 * i
+      const id = info[o]!
+      a.posX[id] = a.refX[id] = posm[o]!
+      a.posY[id] = a.refY[id] = posm[o + 1]!
+      a.posZ[id] = a.refZ[id] = posm[o + 2]!
+      a.mass[id] = posm[o + 3]!
+      a.velX[id] = velr[o]!
+      a.velY[id] = velr[o + 1]!
+      a.velZ[id] = velr[o + 2]!
+      a.rho[id] = velr[o + 3]!
+      a.particleId[id] = id
+      a.partIndex[id] = info[o + 1]!
+      a.kind[id] = info[o + 2]! & 1
+      a.noSlip[id] = (info[o + 2]! >> 1) & 1
+    }
+  }
+
+  describe(): {
+    name: string
+    integrator: Integrator
+    constants: SphConstants
+    particleCount: number
+    cells: number
+  } {
+    return {
+      name: this.gpu.info.name,
+      integrator: this.#integrator,
+      constants: structuredClone(this.#constants),
+      particleCount: this.#count,
+      cells: this.grid.shape.cells,
+    }
+  }
+
+  report(): SolverStepReport {
+    return {
+      step: this.#step,
+      timeS: this.#timeS,
+      dtS: this.#lastDtS,
+      particleCount: this.#count,
+      fluidCount: this.#fluidCount,
+      deletedOutside: 0,
+      deletedInvalid: 0,
+      interactions: this.#interactions,
+    }
+  }
+
+  /**
+   * Steps until the time reaches timeS exactly (the GPU shortens the last step) in batches;
+   * onStep sees each step after its batch, shouldStop is checked after each batch.
+   */
+  async runUntil(timeS: number, hooks: RunHooks = {}): Promise<SolverStepReport> {
+    while (timeS - this.#timeS > 1e-9 * Math.max(this.#lastDtS, 1e-12)) {
+      const left = timeS - this.#timeS
+      const steps =
+        this.#lastDtS > 0
+          ? Math.min(MAX_BATCH_STEPS, Math.max(1, Math.ceil(left / this.#lastDtS) + 1))
+          : 1
+      const reached = await this.#batch(steps, left, hooks)
+      if (reached) this.#timeS = timeS
+      if (hooks.shouldStop?.()) break
+    }
+    return this.report()
+  }
+
+  /** One step of at most maxDtS. */
+  async step(maxDtS = Infinity): Promise<SolverStepReport> {
+    if (!(maxDtS > 0)) throw new RangeError(`maxDtS must be positive, got ${maxDtS}.`)
+    await this.#batch(1, maxDtS, {})
+    return this.report()
+  }
+
+  /** `steps` steps in one submission, none past `left` seconds; true when they reached it. */
+  async #batch(steps: number, left: number, hooks: RunHooks): Promise<boolean> {
+    const device = this.gpu.device
+    const p = this.#passes
+    const control = new ArrayBuffer(16)
+    new Float32Array(control).set([0, Math.min(left, F32_MAX)])
+    device.queue.writeBuffer(p.buffers.control, 0, control)
+    const encoder = device.createCommandEncoder()
+    for (let s = 0; s < steps; s++) p.encodeStep(encoder)
+    device.queue.submit([encoder.finish()])
+    const history = await p.read(p.buffers.history, 4 * HISTORY_STRIDE * steps)
+    const remaining = new Float32Array(await p.read(p.buffers.control, 16))[1]!
+    const dts = new Float32Array(history)
+    const counts = new Uint32Array(history)
+    for (let s = 0; s < steps; s++) {
+      const dt = dts[HISTORY_STRIDE * s]!
+      if (!(dt > 0)) break
+      this.#timeS += dt
+      this.#step++
+      this.#lastDtS = dt
+      this.#interactions =
+        counts[HISTORY_STRIDE * s + 1]! + counts[HISTORY_STRIDE * s + 2]! * 2 ** 32
+      hooks.onStep?.(this.report())
+    }
+    return remaining <= 0
+  }
+
+  /**
+   * The particle state ordered by particle id, with pressures: fluid from the density (Tait, in
+   * double precision like the CPU's snapshot), walls the last extrapolation's.
+   */
+  async snapshot(): Promise<SolverSnapshot> {
+    const { posm, velr, info, rec0 } = await this.#readState()
+    const n = this.#count
+    const k = this.#constants
+    const snapshot: SolverSnapshot = {
+      timeS: this.#timeS,
+      step: this.#step,
+      count: n,
+      particleIds: new Int32Array(n),
+      positions: new Float64Array(3 * n),
+      velocities: new Float64Array(3 * n),
+      pressure: new Float64Array(n),
+      density: new Float64Array(n),
+      mass: new Float64Array(n),
+      kind: new Uint8Array(n),
+      partId: new Int32Array(n),
+      materialId: new Int32Array(n),
+    }
+    // ids are 0 .. n − 1 (the GPU deletes none): the id is the snapshot's index
+    for (let i = 0; i < n; i++) {
+      const o = 4 * i
+      const s = info[o]!
+      const kind = info[o + 2]! & 1
+      const rho = velr[o + 3]!
+      snapshot.particleIds[s] = s
+      snapshot.positions.set(posm.subarray(o, o + 3), 3 * s)
+      snapshot.velocities.set(velr.subarray(o, o + 3), 3 * s)
+      snapshot.pressure[s] =
+        kind === FLUID ? k.stiffness * ((rho / k.referenceDensity) ** k.gamma - 1) : rec0[o + 3]!
+      snapshot.density[s] = rho
+      snapshot.mass[s] = posm[o + 3]!
+      snapshot.kind[s] = kind
+      snapshot.partId[s] = this.#partIds[info[o + 1]!]!
+      snapshot.materialId[s] = kind === FLUID ? this.#materialId : -1
+    }
+    return snapshot
+  }
+
+  #fingerprint(): Record<string, number> {
+    return solverFingerprint(this.#constants, this.#arrays.capacity, this.#partIds.length)
+  }
+
+  /** The CPU solver's checkpoint format: either backend resumes from the other's. */
+  async checkpoint(): Promise<Uint8Array> {
+    await this.#download()
+    const header: CheckpointHeader = {
+      count: this.#count,
+      timeS: this.#timeS,
+      step: this.#step,
+      fixedDtS: this.#fixedDtS,
+      deletedOutside: 0,
+      deletedInvalid: 0,
+      fingerprint: this.#fingerprint(),
+      referenceBox: structuredClone(this.#referenceBox),
+    }
+    return encodeCheckpoint(header, this.#arrays)
+  }
+
+  restore(bytes: Uint8Array): void {
+    const header = decodeCheckpointHeader(bytes)
+    checkFingerprint(header, this.#fingerprint(), this.#arrays.capacity)
+    if (header.deletedOutside + header.deletedInvalid > 0 || header.count !== this.#count)
+      throw new SolverSetupError('The GPU solver cannot resume a run that deleted particles.')
+    decodeCheckpointArrays(bytes, header, this.#arrays)
+    this.#timeS = header.timeS
+    this.#step = header.step
+    this.#fixedDtS = header.fixedDtS
+    this.#lastDtS = 0
+    this.#writeParams()
+    this.#upload()
+  }
+
+  /**
+   * For tests and the bench: sorts, runs one interaction (pressures, walls, forces) at the
+   * current state and reads each particle's derivatives back, ordered by particle id: (ax, ay,
+   * az, dρ/dt) × count. With `extraPasses`, that many more force passes run first, timed.
+   */
+  async forcePass(extraPasses = 0): Promise<{ derivatives: Float32Array; seconds: number }> {
+    const device = this.gpu.device
+    const p = this.#passes
+    let encoder = device.createCommandEncoder()
+    p.encodeSort(encoder)
+    const pass = encoder.beginComputePass()
+    p.encodeInteract(pass)
+    pass.end()
+    device.queue.submit([encoder.finish()])
+    await device.queue.onSubmittedWorkDone()
+    const started = performance.now()
+    if (extraPasses > 0) {
+      encoder = device.createCommandEncoder()
+      p.encodeForcesOnly(encoder, extraPasses)
+      device.queue.submit([encoder.finish()])
+      await device.queue.onSubmittedWorkDone()
+    }
+    const seconds = (performance.now() - started) / 1000
+    const n = this.#count
+    const acc = new Float32Array(await p.read(p.buffers.acc, 16 * n))
+    const info = new Uint32Array(await p.read(p.buffers.info, 16 * n))
+    const derivatives = new Float32Array(4 * n)
+    for (let i = 0; i < n; i++) derivatives.set(acc.subarray(4 * i, 4 * i + 4), 4 * info[4 * i]!)
+    return { derivatives, seconds }
+  }
+
+  /** Pair interactions of one force pass at the current state (the bench's count). */
+  async countInteractions(): Promise<number> {
+    const p = this.#passes
+    const stats = new Uint32Array(await p.read(p.buffers.stats, 16))
+    return stats[2]! + stats[3]! * 2 ** 32
+  }
+
+  /** Times `steps` full steps in one submission (the bench); the state advances. */
+  async timeSteps(steps: number): Promise<number> {
+    const device = this.gpu.device
+    const started = performance.now()
+    await this.#batch(Math.min(steps, MAX_BATCH_STEPS), F32_MAX, {})
+    await device.queue.onSubmittedWorkDone()
+    return (performance.now() - started) / 1000
+  }
+
+  dispose(): Promise<void> {
+    this.#passes.destroy()
+    return Promise.resolve()
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * The GPU backend's buffers, pipelines and bind groups, and the command sequences of a step:
+ * sort (count, scan, scatter), interact (pressures, wall extrapolation, forces), the time step
+ * and the Runge–Kutta stages. Nothing here waits for the GPU; GpuSolver.ts submits and reads.
+ */
+import {
+  COUNT_SHADER,
+  DT_SHADER,
+  FORCE_SHADER,
+  PRESSURE_SHADER,
+  RK_SHADER,
+  SCAN_BLOCKS_SHADER,
+  SCAN_DOWN_SHADER,
+  SCAN_REDUCE_SHADER,
+  SCAN_WORKGROUP,
+  SCATTER_SHADER,
+  WALL_SHADER,
+  WORKGROUP,
+} from './shaders.ts'
+
+// WebGPU's flag values (the spec's numbers; Dawn's globals are not installed on globalThis)
+export const USAGE = {
+  mapRead: 1,
+  copySrc: 4,
+  copyDst: 8,
+  uniform: 64,
+  storage: 128,
+} as const
+export const MAP_READ = 1
+
+/** Largest number of steps one submission holds (the history buffer's slots). */
+export const MAX_BATCH_STEPS = 64
+/** u32 per history slot: dt bits, then the step's interactions (low, high). */
+export const HISTORY_STRIDE = 3
+/** Bytes of the uniform block (9 vec4). */
+export const PARAMS_BYTES = 9 * 16
+
+/** The particle and grid buffers. */
+export interface GpuBuffers {
+  params: GPUBuffer
+  posm: GPUBuffer
+  velr: GPUBuffer
+  info: GPUBuffer
+  rank: GPUBuffer
+  rec0: GPUBuffer
+  rec1: GPUBuffer
+  wall: GPUBuffer
+  acc: GPUBuffer
+  start: GPUBuffer
+  sum: GPUBuffer
+  cellCount: GPUBuffer
+  cellStart: GPUBuffer
+  blockSums: GPUBuffer
+  stats: GPUBuffer
+  control: GPUBuffer
+  history: GPUBuffer
+}
+
+export interface GridShape {
+  cells: number
+  /** Scan: cells per thread and blocks of SCAN_WORKGROUP threads. */
+  scanPer: number
+  scanBlocks: number
+}
+
+/** Cells per scan thread so that the blocks stay at most 16384 (one workgroup scans their sums). */
+export function gridShape(cells: number): GridShape {
+  const scanPer = Math.max(1, Math.ceil((cells + 1) / (SCAN_WORKGROUP * 16384)))
+  const scanBlocks = Math.ceil((cells + 1) / (SCAN_WORKGROUP * scanPer))
+  return { cells, scanPer, scanBlocks }
+}
+
+export function createBuffers(device: GPUDevice, capacity: number, grid: GridShape): GpuBuffers {
+  const n = Math.max(capacity, 1)
+  const storage = USAGE.storage | USAGE.copySrc | USAGE.copyDst
+  const make = (bytes: number, usage: number = storage) =>
+    device.createBuffer({ size: Math.max(16, Math.ceil(bytes / 16) * 16), usage })
+  return {
+    params: make(PARAMS_BYTES, USAGE.uniform | USAGE.copyDst),
+    posm: make(16 * n),
+    velr: make(16 * n),
+    info: make(16 * n),
+    rank: make(4 * n),
+    rec0: make(16 * n),
+    rec1: make(16 * n),
+    wall: make(16 * n),
+    acc: make(16 * n),
+    start: make(32 * n),
+    sum: make(32 * n),
+    cellCount: make(4 * (grid.cells + 1)),
+    cellStart: make(4 * (grid.cells + 1)),
+    blockSums: make(4 * grid.scanBlocks),
+    stats: make(16),
+    control: make(16),
+    history: make(4 * HISTORY_STRIDE * MAX_BATCH_STEPS),
+  }
+}
+
+/** The end-of-step shader: the step's pair count into its history slot, the counter reset. */
+const FINISH_SHADER = /* wgsl */ `
+struct Control { dt: f32, remaining: f32, index: u32, pad: u32 }
+@group(0) @binding(0) var<storage, read_write> stats: array<u32>;
+@group(0) @binding(1) var<storage, read> control: Control;
+@group(0) @binding(2) var<storage, read_write> history: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+  let slot = ${HISTORY_STRIDE}u * (control.index - 1u);
+  history[slot + 1u] = stats[2];
+  history[slot + 2u] = stats[3];
+  stats[2] = 0u;
+  stats[3] = 0u;
+}
+`
+
+interface Pass {
+  pipeline: GPUComputePipeline
+  bindGroup: GPUBindGroup
+}
+
+/** The compiled pipelines of a device, made once (compiling is slow on a software adapter). */
+interface Pipelines {
+  count: GPUComputePipeline
+  scanReduce: GPUComputePipeline
+  scanBlocks: GPUComputePipeline
+  scanDown: GPUComputePipeline
+  scatter: GPUComputePipeline
+  pressure: GPUComputePipeline
+  wall: GPUComputePipeline
+  force: GPUComputePipeline
+  dt: GPUComputePipeline
+  finish: GPUComputePipeline
+  rk: GPUComputePipeline[]
+}
+
+const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
+
+function pipelinesFor(device: GPUDevice): Pipelines {
+  const known = pipelinesOf.get(device)
+  if (known) return known
+  const make = (code: string, constants?: Record<string, number>) =>
+    device.createComputePipeline({
+      layout: 'auto',
+      compute: {
+        module: device.createShaderModule({ code }),
+        entryPoint: 'main',
+        ...(constants ? { constants } : {}),
+      },
+    })
+  const pipelines: Pipelines = {
+    count: make(COUNT_SHADER),
+    scanReduce: make(SCAN_REDUCE_SHADER),
+    scanBlocks: make(SCAN_BLOCKS_SHADER),
+    scanDown: make(SCAN_DOWN_SHADER),
+    scatter: make(SCATTER_SHADER),
+    pressure: make(PRESSURE_SHADER),
+    wall: make(WALL_SHADER),
+    force: make(FORCE_SHADER),
+    dt: make(DT_SHADER),
+    finish: make(FINISH_SHADER),
+    rk: [1, 2, 3, 4].map((STAGE) => make(RK_SHADER, { STAGE })),
+  }
+  pipelinesOf.set(device, pipelines)
+  return pipelines
+}
+
+export class GpuPasses {
+  readonly buffers: GpuBuffers
+  #device: GPUDevice
+  #grid: GridShape
+  #count = 0
+  #count_: Pass
+  #scanReduce: Pass
+  #scanBlocks: Pass
+  #scanDown: Pass
+  #scatter: Pass
+  #pressure: Pass
+  #wall: Pass
+  #force: Pass
+  #dt: Pass
+  #finish: Pass
+  #rk: Pass[]
+  #walls: boolean
+
+  constructor(device: GPUDevice, capacity: number, grid: GridShape, walls: boolean) {
+    this.#device = device
+    this.#grid = grid
+    this.#walls = walls
+    const b = createBuffers(device, capacity, grid)
+    this.buffers = b
+    const p = pipelinesFor(device)
+    const pass = (pipeline: GPUComputePipeline, resources: GPUBuffer[]): Pass => ({
+      pipeline,
+      bindGroup: device.createBindGroup({
+        layout: pipeline.getBindGroupLayout(0),
+        entries: resources.map((buffer, binding) => ({ binding, resource: { buffer } })),
+      }),
+    })
+    this.#count_ = pass(p.count, [b.params, b.posm, b.info, b.cellCount, b.rank])
+    this.#scanReduce = pass(p.scanReduce, [b.params, b.cellCount, b.blockSums])
+    this.#scanBlocks = pass(p.scanBlocks, [b.params, b.blockSums])
+    this.#scanDown = pass(p.scanDown, [b.params, b.cellCount, b.blockSums, b.cellStart])
+    // the sorted state goes to the record buffers (rewritten by the pressure pass next) and back
+    this.#scatter = pass(p.scatter, [
+      b.params,
+      b.posm,
+      b.velr,
+      b.info,
+      b.rank,
+      b.cellStart,
+      b.rec0,
+      b.rec1,
+      b.acc,
+    ])
+    this.#pressure = pass(p.pressure, [b.params, b.posm, b.velr, b.info, b.rec0, b.rec1])
+    this.#wall = pass(p.wall, [b.params, b.rec0, b.rec1, b.velr, b.info, b.cellStart, b.wall])
+    this.#force = pass(p.force, [
+      b.params,
+      b.rec0,
+      b.rec1,
+      b.wall,
+      b.info,
+      b.cellStart,
+      b.acc,
+      b.stats,
+      b.velr,
+    ])
+    this.#dt = pass(p.dt, [b.params, b.stats, b.control, b.history])
+    this.#finish = pass(p.finish, [b.stats, b.control, b.history])
+    this.#rk = p.rk.map((pipeline) =>
+      pass(pipeline, [b.params, b.posm, b.velr, b.acc, b.info, b.start, b.sum, b.control]),
+    )
+  }
+
+  /** Particles in the buffers now (the dispatch size). */
+  setCount(count: number): void {
+    this.#count = count
+  }
+
+  #groups(): number {
+    return Math.max(1, Math.ceil(this.#count / WORKGROUP))
+  }
+
+  #dispatch(pass: GPUComputePassEncoder, p: Pass, groups: number): void {
+    pass.setPipeline(p.pipeline)
+    pass.setBindGroup(0, p.bindGroup)
+    pass.dispatchWorkgroups(groups)
+  }
+
+  /** Counting sort by cell: the state buffers end in cell order, info's last lane the cell. */
+  encodeSort(encoder: GPUCommandEncoder): void {
+    const b = this.buffers
+    const n = this.#count
+    encoder.clearBuffer(b.cellCount)
+    const pass = encoder.beginComputePass()
+    this.#dispatch(pass, this.#count_, this.#groups())
+    this.#dispatch(pass, this.#scanReduce, this.#grid.scanBlocks)
+    this.#dispatch(pass, this.#scanBlocks, 1)
+    this.#dispatch(pass, this.#scanDown, this.#grid.scanBlocks)
+    this.#dispatch(pass, this.#scatter, this.#groups())
+    pass.end()
+    encoder.copyBufferToBuffer(b.rec0, 0, b.posm, 0, 16 * n)
+    encoder.copyBufferToBuffer(b.rec1, 0, b.velr, 0, 16 * n)
+    encoder.copyBufferToBuffer(b.acc, 0, b.info, 0, 16 * n)
+  }
+
+  /** Pressures, wall extrapolation and forces at the current state. */
+  encodeInteract(pass: GPUComputePassEncoder): void {
+    this.#dispatch(pass, this.#pressure, this.#groups())
+    if (this.#walls) this.#dispatch(pass, this.#wall, this.#groups())
+    this.#dispatch(pass, this.#force, this.#groups())
+  }
+
+  /**
+   * One RK4 step: sort, interactions at t (their maxima choose dt on the GPU), then the four
+   * stages with interactions between them, and the step's pair count into the history.
+   */
+  encodeStep(encoder: GPUCommandEncoder): void {
+    this.encodeSort(encoder)
+    // the time step uses the first pass's maxima only
+    encoder.clearBuffer(this.buffers.stats, 0, 8)
+    const pass = encoder.beginComputePass()
+    this.encodeInteract(pass)
+    this.#dispatch(pass, this.#dt, 1)
+    this.#dispatch(pass, this.#rk[0]!, this.#groups())
+    this.encodeInteract(pass)
+    this.#dispatch(pass, this.#rk[1]!, this.#groups())
+    this.encodeInteract(pass)
+    this.#dispatch(pass, this.#rk[2]!, this.#groups())
+    this.encodeInteract(pass)
+    this.#dispatch(pass, this.#rk[3]!, this.#groups())
+    this.#dispatch(pass, this.#finish, 1)
+    pass.end()
+  }
+
+  /** Force passes alone (the bench), after one sort and pressure/wall pass. */
+  encodeForcesOnly(encoder: GPUCommandEncoder, passes: number): void {
+    const pass = encoder.beginComputePass()
+    for (let k = 0; k < passes; k++) this.#dispatch(pass, this.#force, this.#groups())
+    pass.end()
+  }
+
+  /** Copies a buffer's first `bytes` into a mappable buffer and reads them. */
+  async read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16)
+    const staging = this.#device.createBuffer({ size, usage: USAGE.mapRead | USAGE.copyDst })
+    const encoder = this.#device.createCommandEncoder()
+    encoder.copyBufferToBuffer(buffer, 0, staging, 0, size)
+    this.#device.queue.submit([encoder.finish()])
+    await staging.mapAsync(MAP_READ)
+    const copy = staging.getMappedRange().slice(0, bytes)
+    staging.unmap()
+    staging.destroy()
+    return copy
+  }
+
+  destroy(): void {
+    for (const buffer of Object.values(this.buffers)) buffer.destroy()
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * What the GPU backend refuses before a run starts (never ignored): the settings the CPU solver
+ * refuses, and the numerics the GPU does not implement yet; and the GPU memory a case needs,
+ * checked against the adapter's limits.
+ */
+import type { SolverConfig } from '../sph/config.ts'
+import { resolveBoundary, resolveIntegrator, resolveOptions } from '../sph/config.ts'
+import { unsupportedSettings } from '../sph/support.ts'
+import { formatCount, formatNumber } from '../../domain/units.ts'
+import type { GpuInfo } from './device.ts'
+
+/**
+ * Bytes of GPU buffers per particle: position+mass, velocity+density, ids and flags, the two
+ * neighbour records, the wall's viscous velocity, the derivatives (16 each), the sort's rank (4),
+ * the Runge–Kutta start and sum (32 each).
+ */
+export const GPU_BYTES_PER_PARTICLE = 8 * 16 + 4 + 2 * 32
+/** Bytes per grid cell: its count and its start. */
+export const GPU_BYTES_PER_CELL = 8
+/** The largest buffer holds two vec4 per particle (the Runge–Kutta start and sum). */
+export const GPU_LARGEST_BYTES_PER_PARTICLE = 32
+
+/**
+ * The settings and options of a config the GPU backend does not implement, worded for the run
+ * log and the start dialog; empty when it can run it. The CPU solver's own refusals come first.
+ */
+export function gpuUnsupportedSettings(config: SolverConfig): string[] {
+  const settings = config.settings
+  const refused = unsupportedSettings(settings, config.options)
+  const options = resolveOptions(config.options)
+  let integrator: string | null = null
+  try {
+    integrator = resolveIntegrator(settings, options)
+  } catch {
+    // refused above (integrationScheme)
+  }
+  if (integrator === 'symplectic') refused.push('integrator: symplectic (GPU: RK4 only)')
+  const boundary = resolveBoundary(settings, options)
+  if (boundary === 'dynamic') refused.push('boundary: dynamic (GPU: generalized and Riemann walls)')
+  if (boundary === 'riemann' && options.riemannWallNormal === 'fluid')
+    refused.push('riemannWallNormal: fluid (GPU: the wall normal only)')
+  if (options.wallShear === 'logLaw') refused.push('wallShear: logLaw (GPU: viscous walls only)')
+  if (settings.shifting !== 'zero') refused.push(`shifting: ${settings.shifting} (not yet on GPU)`)
+  if (settings.calcDomainActive) refused.push('calcDomainActive (not yet on GPU)')
+  if (options.periodicY) refused.push('periodicY (not yet on GPU)')
+  if (config.wallMotion) refused.push('moving parts (not yet on GPU)')
+  return refused
+}
+
+/** GPU memory of a case: total bytes and the largest single buffer. */
+export function gpuMemoryNeeded(
+  particles: number,
+  cells: number,
+): { bytes: number; largestBuffer: number } {
+  const largestBuffer = Math.max(
+    GPU_LARGEST_BYTES_PER_PARTICLE * Math.max(particles, 1),
+    4 * (cells + 1),
+  )
+  return {
+    bytes: GPU_BYTES_PER_PARTICLE * particles + GPU_BYTES_PER_CELL * (cells + 1),
+    largestBuffer,
+  }
+}
+
+const MIB = 1024 * 1024
+
+/**
+ * Why a case does not fit an adapter (its largest buffer above maxBufferSize or
+ * maxStorageBufferBindingSize), or null when it fits. WebGPU does not tell a card's total memory:
+ * only the per-buffer limits are checked here; the total goes to the run log.
+ */
+export function gpuFitProblem(particles: number, cells: number, info: GpuInfo): string | null {
+  const need = gpuMemoryNeeded(particles, cells)
+  const limit = Math.min(info.maxBufferSize, info.maxStorageBufferBindingSize)
+  if (need.largestBuffer <= limit) return null
+  const most = Math.floor(limit / GPU_LARGEST_BYTES_PER_PARTICLE)
+  return (
+    `This case does not fit the GPU ${info.name}: ${formatCount(particles)} particles need ` +
+    `buffers of ${formatNumber(need.largestBuffer / MIB, 4)} MiB, the card allows ` +
+    `${formatNumber(limit / MIB, 4)} MiB (at most ${formatCount(most)} particles). Run it on the CPU.`
+  )
+}
