@@ -134,6 +134,8 @@ export type SetupIntent =
   | { type: 'setup_tool'; tool: SetupTool }
   /** Highlights holes and non-manifold edges of part meshes (spec/setup.md §2 mesh-health mode). */
   | { type: 'setup_mesh_health'; enabled: boolean }
+  /** Rings the one defect the Mesh Check dialog zoomed to (shown in mesh-health mode); null: none. */
+  | { type: 'setup_defect_marker'; marker: SetupDefectMarker | null }
   /** Movement timeline: play from the current time, at `speed` (1 = real time), looping or not. */
   | { type: 'setup_play'; speed: number; loop: boolean }
   | { type: 'setup_pause' }
@@ -141,6 +143,12 @@ export type SetupIntent =
   | { type: 'setup_speed'; speed: number }
   /** Moves the camera to frame one object (a double click in the explorer). */
   | { type: 'setup_focus'; id: string }
+
+/** A mesh defect to ring in the view: its centre (world, m) and extent (m). */
+export interface SetupDefectMarker {
+  center: Vec3
+  sizeM: number
+}
 
 /** What a person did in the setup view; the UI decides what it means. */
 export type SetupEvent =
@@ -183,6 +191,10 @@ export interface SetupSnapshot {
   keyframeWarnings: string[]
   /** Particles of discretized point clouds drawn, per part id ('part:12' → count). */
   pointcloudCounts: Record<string, number>
+  /** Mesh-health mode is on (absent: off). */
+  meshHealth?: boolean
+  /** The defect ringed in mesh-health mode (absent or null: none). */
+  defectMarker?: SetupDefectMarker | null
 }
 
 // ── Data workers: setup geometry ───────────────────────────────────────────────────────────────

@@ -91,6 +91,11 @@ export class SetupController implements ViewScene {
         break
       case 'setup_mesh_health':
         state.meshHealth = intent.enabled
+        this.#view.setDefectMarker(state.defectMarker, state.meshHealth)
+        break
+      case 'setup_defect_marker':
+        state.defectMarker = intent.marker
+        this.#view.setDefectMarker(state.defectMarker, state.meshHealth)
         break
       case 'setup_play':
         state.timeline.play(now, intent.speed, intent.loop, state.duration())
@@ -351,6 +356,8 @@ export class SetupController implements ViewScene {
       endTimeS: state.endTimeS,
       keyframeWarnings,
       pointcloudCounts,
+      meshHealth: state.meshHealth,
+      defectMarker: state.defectMarker,
     }
   }
 

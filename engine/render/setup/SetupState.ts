@@ -8,6 +8,7 @@ import type { Matrix4 } from 'three'
 import { poseAtTrack } from '../../data/keyframes.ts'
 import { computeBounds } from '../../data/setupGeometry.ts'
 import type {
+  SetupDefectMarker,
   SetupObjectView,
   SetupPointCloudData,
   SetupTool,
@@ -55,6 +56,8 @@ export class SetupState {
   selection = new Set<string>()
   tool: SetupTool = 'select'
   meshHealth = false
+  /** The defect the Mesh Check dialog zoomed to, ringed in mesh-health mode. */
+  defectMarker: SetupDefectMarker | null = null
   endTimeS: number | null = null
   /** `setup_objects` came at least once. */
   received = false

@@ -36,7 +36,8 @@ import {
   setColour,
   type SetupUniforms,
 } from './setupMaterials.ts'
-import type { SetupTool } from '../../setupProtocol.ts'
+import type { SetupDefectMarker, SetupTool } from '../../setupProtocol.ts'
+import { DefectMarker } from './defectMarker.ts'
 
 /** Colour of the handle under the pointer or being dragged. */
 export const ACTIVE_HANDLE_COLOUR = '#ffd43b'
@@ -135,6 +136,7 @@ export class SetupView {
   readonly uniforms = createSetupUniforms()
   #nodes = new Map<string, SetupNode>()
   #gizmo = new GizmoVisual(this.uniforms)
+  #marker = new DefectMarker(this.uniforms, (lines) => this.root.add(lines))
   #made = 0
 
   constructor() {
@@ -202,9 +204,15 @@ export class SetupView {
     this.#gizmo.place(placement)
   }
 
+  /** Rings one mesh defect (drawn only while `visible`: mesh-health mode); null removes the rings. */
+  setDefectMarker(marker: SetupDefectMarker | null, visible: boolean): void {
+    this.#marker.set(marker, visible)
+  }
+
   dispose(): void {
     for (const id of [...this.#nodes.keys()]) this.remove(id)
     this.#gizmo.dispose()
+    this.#marker.dispose()
     this.root.clear()
   }
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { CameraState } from '../../../../../domain/results.ts'
-import { cameraAtDefect, meshDefects, MIN_ZOOM_DISTANCE_M } from './meshDefects.ts'
+import {
+  cameraAtDefect,
+  defectName,
+  defectSizeText,
+  isMarkedDefect,
+  meshDefects,
+  MIN_ZOOM_DISTANCE_M,
+} from './meshDefects.ts'
 
 const info = (holes: number, nonManifold: number) => ({
   info: {
@@ -41,5 +48,22 @@ describe('mesh defects', () => {
     })
     const point = cameraAtDefect({ center: [0, 0, 0], size: 0 }, camera)
     expect(point.position[2]).toBeCloseTo(MIN_ZOOM_DISTANCE_M)
+  })
+
+  it('names a defect by its part, kind and number, and its size as people write it', () => {
+    expect(defectName({ partName: 'Tank', kind: 'hole', number: 2 })).toBe('Tank: Hole 2')
+    expect(defectName({ partName: 'Tank', kind: 'nonManifold', number: 1 })).toBe(
+      'Tank: Non-manifold edge 1',
+    )
+    expect(defectSizeText({ size: 0.24494897792834194 })).toBe('0.245 m')
+    expect(defectSizeText({ size: 0.2 })).toBe('0.2 m')
+  })
+
+  it('tells the defect the view rings by its centre and size', () => {
+    const marked = isMarkedDefect({ center: [1, 2, 3], sizeM: 0.5 })
+    expect(marked({ center: [1, 2, 3], size: 0.5 })).toBe(true)
+    expect(marked({ center: [1, 2, 4], size: 0.5 })).toBe(false)
+    expect(marked({ center: [1, 2, 3], size: 0.4 })).toBe(false)
+    expect(isMarkedDefect(null)({ center: [1, 2, 3], size: 0.5 })).toBe(false)
   })
 })

@@ -1,5 +1,6 @@
 import type { Part } from '../../../../../domain/parts.ts'
 import type { CameraState } from '../../../../../domain/results.ts'
+import { formatNumber } from '../../../../../domain/units.ts'
 import type { Vec3 } from '../../../../../domain/vector.ts'
 
 /*
@@ -7,6 +8,15 @@ import type { Vec3 } from '../../../../../domain/vector.ts'
  * and non-manifold edges of each part's mesh (server shape info, world metres), and the camera that
  * zooms to one defect.
  */
+
+/** The dialog's two lists (spec/setup.md §2: 'Holes' and 'Non-Manifold'). */
+export const MESH_CHECK_LISTS = { hole: 'Holes', nonManifold: 'Non-Manifold' } as const
+
+/** How one defect of each kind is named in its list. */
+export const DEFECT_LABELS = { hole: 'Hole', nonManifold: 'Non-manifold edge' } as const
+
+/** Significant digits of a defect's size: enough to tell defects apart, as people write sizes. */
+export const DEFECT_SIZE_DIGITS = 3
 
 /** One defect of one part's mesh. */
 export interface MeshDefectEntry {
@@ -73,4 +83,24 @@ export function cameraAtDefect(
     target: [...defect.center] as Vec3,
     position: defect.center.map((c, i) => c + direction[i]! * distance) as Vec3,
   }
+}
+
+/** A defect's name in the dialog: 'Tank: Hole 2'. */
+export function defectName(defect: Pick<MeshDefectEntry, 'partName' | 'kind' | 'number'>): string {
+  return `${defect.partName}: ${DEFECT_LABELS[defect.kind]} ${defect.number}`
+}
+
+/** A defect's extent with its unit, to 3 significant digits: '0.245 m'. */
+export function defectSizeText(defect: Pick<MeshDefectEntry, 'size'>): string {
+  return `${formatNumber(defect.size, DEFECT_SIZE_DIGITS)} m`
+}
+
+/** Whether a defect is the one the view rings (the engine's marker: same centre and size). */
+export function isMarkedDefect(
+  marker: { center: readonly number[]; sizeM: number } | null,
+): (defect: Pick<MeshDefectEntry, 'center' | 'size'>) => boolean {
+  return (defect) =>
+    marker !== null &&
+    marker.sizeM === defect.size &&
+    marker.center.every((value, i) => value === defect.center[i])
 }

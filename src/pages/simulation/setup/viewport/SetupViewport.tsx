@@ -4,33 +4,13 @@ import type { Simulation } from '../../../../../domain/projects.ts'
 import { SETUP_MESSAGES } from '../../../../../domain/setupMessages.ts'
 import { ViewChrome } from '../../../../components/viewport/chrome/ViewChrome.tsx'
 import { Viewport, type ShortcutHelp } from '../../../../components/viewport/Viewport.tsx'
-import { viewportEngineAtom, viewportStateAtom } from '../../../../state/viewportAtoms.ts'
-import { MeshCheckTool } from '../objects/MeshCheckDialog.tsx'
+import { viewportStateAtom } from '../../../../state/viewportAtoms.ts'
+import { MeshCheckTool, MeshHealthTool } from '../objects/MeshCheckDialog.tsx'
 import { SetupSceneSync } from './SetupSceneSync.tsx'
 import './setupViewport.css'
 
 /** Where the pointer is over the view, CSS pixels from its top left (null: outside). */
 type PointerSpot = { x: number; y: number } | null
-
-/** Mesh-health mode: holes and non-manifold edges of the part meshes highlighted. */
-function MeshHealthTool() {
-  const engine = useAtomValue(viewportEngineAtom)
-  const [enabled, setEnabled] = useState(false)
-  return (
-    <button
-      type="button"
-      className="canvas-tool"
-      aria-pressed={enabled}
-      disabled={!engine}
-      onClick={() => {
-        engine?.dispatch({ type: 'setup_mesh_health', enabled: !enabled })
-        setEnabled(!enabled)
-      }}
-    >
-      Mesh health
-    </button>
-  )
-}
 
 /**
  * The view's message ('Initializing...' until every mesh is in, then 'Successfully initialized.')
