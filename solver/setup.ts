@@ -68,6 +68,6 @@ export interface RunSetup {
   periodics?: PeriodicBoundary[]
   /** The particles of each pointcloud part by part id; a part without an entry is refused. */
   pointClouds?: Record<number, ReferencePointCloud>
-  /** The initial distribution tables the parts name, by table id. */
+  /** The initial distribution tables the parts name and the materials' viscosity tables, by id. */
   datatables?: Record<number, RunDatatable>
 }

@@ -62,8 +62,8 @@ function bundleSegments(bundle: Pick<PreparedBundle, 'header' | 'files' | 'offse
   return segments
 }
 
-/** Where a piece goes: `write` takes it and calls `done` once its buffer may be reused. */
-type PieceSink = (piece: Buffer, done: () => void) => void
+/** Where a piece goes: it takes the piece and calls `done` once its buffer may be reused. */
+export type PieceSink = (piece: Buffer, done: () => void) => void
 
 /**
  * Reads `range` of the bundle piece by piece and hands each piece to `sink`; at most
@@ -150,6 +150,21 @@ async function pumpBundle(
     await waitForRelease()
   }
   signal.removeEventListener('abort', wakeUp)
+}
+
+/**
+ * Hands all of a bundle's bytes to `sink` piece by piece, as the HTTP reply gets them (the results
+ * session's fetch.data writes them as websocket fragments, session/FrameSender.ts); resolves once
+ * every piece is done. Rejects when `signal` aborts or a file shrank.
+ */
+export function pumpBundlePieces(
+  bundle: Pick<PreparedBundle, 'header' | 'files' | 'offsets'>,
+  sink: PieceSink,
+  signal: AbortSignal,
+): Promise<void> {
+  const segments = bundleSegments(bundle)
+  const last = segments.at(-1)!
+  return pumpBundle(segments, { start: 0, end: last.position + last.length - 1 }, sink, signal)
 }
 
 /** A bundle's bytes (or a range of them) as a stream body; see the file comment. */

@@ -1,16 +1,12 @@
-import { createReadStream } from 'node:fs'
 import { encodeBundleHeader, type WrittenDataset } from '../../domain/outputFormat.ts'
 import type { OutputManifestInfo } from '../../domain/rest/resultsRoutes.ts'
 import { statObjectPayload, type ObjectPayloadFile } from './outputFiles.ts'
 
 /*
- * A DIVB bundle (docs/output-format.md "Bundle") of some objects of one complete output, streamed
- * from the object files without concatenating them in memory. Shared by the HTTP bundle route
- * (bundleRoute.ts) and the results session's fetch.data (session/fetchData.ts).
+ * A DIVB bundle (docs/output-format.md "Bundle") of some objects of one complete output, laid out
+ * to be sent from the object files without concatenating them in memory (bundleBody.ts). Shared by
+ * the HTTP bundle route (bundleRoute.ts) and the results session's fetch.data (session/fetchData.ts).
  */
-
-/** Bytes read per chunk from an object file. */
-export const BUNDLE_READ_CHUNK_BYTES = 1024 * 1024
 
 /** A bundle ready to stream: its header, its files and where each file starts. */
 export interface PreparedBundle {
@@ -71,35 +67,5 @@ export async function prepareOutputBundle(
       totalByteLength: layout.totalByteLength,
     },
     problems,
-  }
-}
-
-/**
- * The bundle's bytes: the header, then each payload padded to the bundle alignment, read from disk
- * in chunks. Stops (closing the file) when the consumer stops iterating or `signal` aborts.
- */
-export async function* streamBundle(
-  bundle: Pick<PreparedBundle, 'header' | 'files' | 'offsets'>,
-  signal?: AbortSignal,
-): AsyncGenerator<Uint8Array> {
-  const { header, files, offsets } = bundle
-  yield header
-  let position = header.length
-  for (const [index, file] of files.entries()) {
-    const offset = offsets[index] ?? position
-    if (offset > position) yield new Uint8Array(offset - position)
-    position = offset
-    let read = 0
-    const stream = createReadStream(file.path, { highWaterMark: BUNDLE_READ_CHUNK_BYTES, signal })
-    for await (const chunk of stream) {
-      const bytes = chunk as Buffer
-      // A file that grew since stat would break the header's lengths: send only what it announced.
-      const wanted = Math.min(bytes.length, file.sizeBytes - read)
-      if (wanted <= 0) break
-      yield wanted === bytes.length ? bytes : bytes.subarray(0, wanted)
-      read += wanted
-    }
-    if (read < file.sizeBytes) throw new Error(`${file.path} shrank while it was being sent`)
-    position += read
   }
 }

@@ -24,7 +24,8 @@ export class RunSetupError extends Error {
  * own coordinates; plane and stl_cube parts are built from their shape by the discretizer), the
  * sensors the run samples while stepping (those with a sample rate, with their points), the
  * particles of pointcloud parts (from their reference outputs; the particle diameter is then the
- * reference's) and the initial distribution tables the fluid parts use.
+ * reference's), the initial distribution tables the fluid parts use and the materials' viscosity
+ * tables (shear rate, temperature).
  */
 export async function loadRunSetup(
   db: Db,
@@ -82,6 +83,27 @@ export async function loadRunSetup(
           table: JSON.parse(row.columns) as Record<string, (number | null)[]>,
         }
     }
+  }
+  // the viscosity tables of the materials (shear-rate and temperature viscosity)
+  for (const material of setup.materials) {
+    const tableId =
+      material.viscosityKind === 'shear_rate'
+        ? material.viscosityShearRateTableId
+        : material.viscosityKind === 'temperature'
+          ? material.viscosityTemperatureTableId
+          : null
+    if (tableId === null || datatables[tableId]) continue
+    const row = await db
+      .selectFrom('datatables')
+      .select(['headers', 'columns'])
+      .where('id', '=', tableId)
+      .where('simulation_id', '=', simulationId)
+      .executeTakeFirst()
+    if (row)
+      datatables[tableId] = {
+        headers: JSON.parse(row.headers) as string[],
+        table: JSON.parse(row.columns) as Record<string, (number | null)[]>,
+      }
   }
   const referenceDiameter = Object.values(pointClouds)[0]?.particleDiameter
   return {

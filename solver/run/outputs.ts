@@ -72,6 +72,26 @@ function gatherColumns(
     rho[row] = density[i]!
     if (m) m[row] = mass[i]!
   })
+  // thermodynamics and viscosity models: only in the columns asked for (fluid objects)
+  const extras = [
+    ['temperature', snapshot.temperature],
+    ['kinematic_viscosity', snapshot.kinematicViscosity],
+  ] as const
+  for (const [name, values] of extras) {
+    const column = columns[name]
+    if (column && values) rows.forEach((i, row) => (column[row] = values[i]!))
+  }
+  return columns
+}
+
+/**
+ * The columns of a fluid object: SPH_PARTICLE_COLUMNS, with the temperature (thermodynamics) and
+ * the kinematic viscosity (a temperature or shear-rate model) where the snapshot has them.
+ */
+export function fluidColumns(snapshot: SolverSnapshot): string[] {
+  const columns: string[] = [...SPH_PARTICLE_COLUMNS]
+  if (snapshot.temperature) columns.push('temperature')
+  if (snapshot.kinematicViscosity) columns.push('kinematic_viscosity')
   return columns
 }
 
@@ -95,7 +115,7 @@ export function buildOutputObjects(snapshot: SolverSnapshot, names: OutputNames)
         kind: 'fluid',
         objectId: fluidObjectId(materialId),
         materialId,
-        columns: gatherColumns(snapshot, rows, SPH_PARTICLE_COLUMNS),
+        columns: gatherColumns(snapshot, rows, fluidColumns(snapshot)),
       },
       name: names.material(materialId),
       sourceId: materialId,

@@ -11,18 +11,87 @@ import { unsupportedSetupObjects } from '../sph/support.ts'
 import { createDomainMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { RunSimulationOptions } from './types.ts'
+import type { RunSetup } from '../setup.ts'
+import type { ViscosityTable } from '../sph/viscosityModels.ts'
+import { maxTableViscosity, orderViscosityTable } from '../sph/viscosityModels.ts'
 
-/** The solver's view of a material. */
-export function solverMaterialOf(material: Material): SolverMaterial {
+/** The id of the table a material's viscosity kind reads (null: constant or none set). */
+function viscosityTableId(material: Material): number | null {
+  if (material.viscosityKind === 'shear_rate') return material.viscosityShearRateTableId
+  if (material.viscosityKind === 'temperature') return material.viscosityTemperatureTableId
+  return null
+}
+
+/**
+ * A material's viscosity table from the setup's datatables (columns shear_rate or temperature,
+ * and kinematic_viscosity), rows ordered; a message when it is missing or unusable, null for a
+ * constant viscosity.
+ */
+export function viscosityTableOf(
+  material: Material,
+  datatables: RunSetup['datatables'],
+): ViscosityTable | string | null {
+  if (material.viscosityKind === 'constant') return null
+  const id = viscosityTableId(material)
+  const table = id === null ? undefined : datatables?.[id]
+  const what = material.viscosityKind === 'shear_rate' ? 'shear-rate' : 'temperature'
+  if (!table) return `Material "${material.name}" needs its ${what} viscosity table.`
+  const xs = table.table[material.viscosityKind === 'shear_rate' ? 'shear_rate' : 'temperature']
+  const nus = table.table.kinematic_viscosity
+  const rows = (xs ?? [])
+    .map((x, i) => ({ x, nu: nus?.[i] }))
+    .filter((row) => row.x !== null || (row.nu ?? null) !== null)
+    .map((row) => ({ x: row.x ?? NaN, nu: row.nu ?? NaN }))
+  const ordered = orderViscosityTable(rows)
+  return typeof ordered === 'string'
+    ? `The ${what} viscosity table of material "${material.name}" ${ordered}.`
+    : ordered
+}
+
+/**
+ * The solver's view of a material, with its viscosity table (shear_rate, temperature) from the
+ * setup's datatables: kinematicViscosity is then the table's largest ν (the viscous time-step
+ * limit).
+ */
+export function solverMaterialOf(
+  material: Material,
+  datatables?: RunSetup['datatables'],
+): SolverMaterial {
+  const table = viscosityTableOf(material, datatables)
+  const viscosityTable = table !== null && typeof table !== 'string' ? table : null
   return {
     id: material.id,
     // missing values are refused by checkRunStart
     density: material.density ?? NaN,
     gamma: material.gamma ?? NaN,
     speedOfSound: material.speedOfSound ?? NaN,
-    kinematicViscosity: material.kinematicViscosity ?? NaN,
+    kinematicViscosity: viscosityTable
+      ? maxTableViscosity(viscosityTable)
+      : (material.kinematicViscosity ?? NaN),
     viscosityKind: material.viscosityKind,
+    viscosityTable,
+    thermalConductivity: material.thermalConductivity,
+    specificHeatCapacity: material.specificHeatCapacity,
   }
+}
+
+/**
+ * The initial temperature of each particle with thermodynamics on (undefined when off): a fluid
+ * particle's part's initialTemperature, else the ambientTemperature; walls NaN (their temperature
+ * is their part's condition, SolverPart.wallTemperature).
+ */
+export function initialTemperatures(options: RunSimulationOptions): Float64Array | undefined {
+  const { settings, parts } = options.setup
+  if (!settings.thermodynamics) return undefined
+  const byPart = new Map(parts.map((part) => [part.id, part.component.initialTemperature]))
+  const { kinds, partIds } = options.particles
+  const temperatures = new Float64Array(kinds.length)
+  for (let i = 0; i < kinds.length; i++)
+    temperatures[i] =
+      kinds[i] === PARTICLE_KIND.fluid
+        ? (byPart.get(partIds[i]!) ?? settings.ambientTemperature ?? NaN)
+        : NaN
+  return temperatures
 }
 
 /** Centre of each part's wall particles: the default centre of its rotations. */
@@ -49,8 +118,8 @@ export function createRunSolverConfig(options: RunSimulationOptions): SolverConf
   const centres = wallCentres(options)
   return {
     settings: setup.settings,
-    materials: setup.materials.map(solverMaterialOf),
-    particles: options.particles,
+    materials: setup.materials.map((material) => solverMaterialOf(material, setup.datatables)),
+    particles: { ...options.particles, temperatures: initialTemperatures(options) },
     parts: setup.parts.map(solverPartOf),
     wallMotion:
       setup.movements.length > 0
@@ -69,7 +138,7 @@ export function checkRunStart(options: RunSimulationOptions): string[] {
   const problems: string[] = []
   const refused = unsupportedSettings(settings, options.solverOptions)
   if (refused.length > 0) problems.push(`Unsupported simulation settings: ${refused.join(', ')}.`)
-  const parts = unsupportedParts(options.setup.parts)
+  const parts = unsupportedParts(options.setup.parts, settings)
   if (parts.length > 0) problems.push(`Unsupported parts: ${parts.join(', ')}.`)
   const objects = unsupportedSetupObjects(options.setup)
   if (objects.length > 0) problems.push(`Unsupported setup objects: ${objects.join(', ')}.`)
@@ -86,10 +155,28 @@ export function checkRunStart(options: RunSimulationOptions): string[] {
     if (!used.has(material.id) && !(used.has(-1) && material === options.setup.materials[0]))
       continue
     const { density, gamma, speedOfSound, kinematicViscosity } = material
-    const values = [density, gamma, speedOfSound, kinematicViscosity]
+    const table = viscosityTableOf(material, options.setup.datatables)
+    if (typeof table === 'string') problems.push(table)
+    const values = [density, gamma, speedOfSound, table === null ? kinematicViscosity : 0]
     if (values.some((value) => value === null || !Number.isFinite(value)))
       problems.push(
         `Material "${material.name}" needs a density, gamma, speed of sound and kinematic viscosity.`,
+      )
+    if (material.viscosityKind === 'temperature' && !settings.thermodynamics)
+      problems.push('Temperature-dependent viscosity requires the Heat Transfer Model.')
+    if (settings.thermodynamics) {
+      const { thermalConductivity: k, specificHeatCapacity: cp } = material
+      if (!(k !== null && k > 0 && cp !== null && cp > 0))
+        problems.push(
+          `Material "${material.name}" needs a thermal conductivity and a specific heat capacity.`,
+        )
+    }
+  }
+  if (settings.thermodynamics) {
+    const temperatures = initialTemperatures(options)!
+    if (temperatures.some((t, i) => options.particles.kinds[i] === PARTICLE_KIND.fluid && !(t >= 0)))
+      problems.push(
+        'Thermodynamics needs an initial temperature: set the ambient temperature or the initial temperature of every fluid part.',
       )
   }
   return problems

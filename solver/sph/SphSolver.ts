@@ -33,6 +33,7 @@ import { addProfile, PHASE, PhaseRunner } from './threads.ts'
 import { placeWalls } from './wallPlacement.ts'
 import { setSolverInternals } from './solverInternals.ts'
 import { buildSnapshot } from './snapshot.ts'
+import { withHeatFields } from './heat.ts'
 import type { TimeStepLimits } from './timeStep.ts'
 import { initialTimeStep, variableTimeStep } from './timeStep.ts'
 import type { CheckpointHeader } from './checkpoint.ts'
@@ -253,6 +254,7 @@ class SphSolver implements Solver {
     const runner = this.#runner
     runner.run(PHASE.pressures)
     if (this.#boundary !== 'dynamic') runner.run(PHASE.walls)
+    if (this.#constants.heat.viscosityModel !== 0) runner.run(PHASE.viscosity)
     runner.run(PHASE.forces)
     const stats = runner.stats()
     let maxA2 = 0
@@ -297,6 +299,12 @@ class SphSolver implements Solver {
     this.#interact()
     const dt = Math.min(this.#chooseDt(), maxDtS)
     const runner = this.#runner
+    // heat conduction at t (heat.ts): walls' temperatures, then dT/dt; T moves after the step
+    const heat = this.#constants.heat.conduction > 0
+    if (heat) {
+      runner.run(PHASE.heatWalls)
+      runner.run(PHASE.heat)
+    }
     if (this.#integrator === 'symplectic') {
       runner.run(PHASE.predict, dt)
       this.#moveWalls(t0 + 0.5 * dt)
@@ -313,6 +321,7 @@ class SphSolver implements Solver {
       this.#interact()
       runner.run(PHASE.rungeKutta4, dt)
     }
+    if (heat) runner.run(PHASE.heatUpdate, dt)
     this.#timeS = t0 + dt
     this.#step++
     this.#lastDtS = dt
@@ -368,12 +377,12 @@ class SphSolver implements Solver {
   snapshot(): SolverSnapshot {
     // pressures of the current densities (the last pass saw the half-step state)
     this.#runner.run(PHASE.pressures)
-    return buildSnapshot(this.#arrays, this.#count, {
+    return withHeatFields(this.#arrays, this.#constants, buildSnapshot(this.#arrays, this.#count, {
       timeS: this.#timeS,
       step: this.#step,
       partIds: this.#partIds,
       materialId: this.#materialId,
-    })
+    }))
   }
 
   #fingerprint(): Record<string, number> {

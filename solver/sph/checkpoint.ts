@@ -15,7 +15,8 @@ import {
 } from './particles.ts'
 
 export const CHECKPOINT_MAGIC = 'DIVESPH\0'
-export const CHECKPOINT_VERSION = 1
+// 2: the temperature joined the persistent fields (thermodynamics)
+export const CHECKPOINT_VERSION = 2
 
 /** Everything besides the particle arrays a run needs to continue. */
 export interface CheckpointHeader {

@@ -8,6 +8,8 @@ import { kernelFactors, kernelValue } from './kernels.ts'
 import { chooseSpeedOfSound, taitStiffness } from './equationOfState.ts'
 import type { WallMotion } from './motion.ts'
 import { PARTICLE_KIND } from './particles.ts'
+import type { HeatConstants } from './heatConfig.ts'
+import { deriveHeatConstants } from './heatConfig.ts'
 
 // the run-start checks live in support.ts; solver/run imports them from here
 export { solverPartOf, unsupportedParts, unsupportedSettings } from './support.ts'
@@ -23,14 +25,25 @@ export interface SolverMaterial {
   speedOfSound: number
   /** Kinematic viscosity ν, m²/s. */
   kinematicViscosity: number
-  /** Only constant viscosity is implemented; other kinds are refused. Default 'constant'. */
+  /** How ν is given (heatConfig.ts): one value, or a table over temperature or shear rate. */
   viscosityKind?: 'constant' | 'shear_rate' | 'temperature'
+  /**
+   * The table of a 'temperature' (K) or 'shear_rate' (1/s) viscosity, rows ascending; with a
+   * table, kinematicViscosity is the table's largest ν (the viscous time-step limit).
+   */
+  viscosityTable?: { x: number[]; nu: number[] } | null
+  /** Thermal conductivity k, W/(m·K) (settings.thermodynamics). */
+  thermalConductivity?: number | null
+  /** Specific heat capacity c_p, J/(kg·K) (settings.thermodynamics). */
+  specificHeatCapacity?: number | null
 }
 
 /** Wall condition of a rigid part (spec: velocityKind; 'moving' walls are no-slip with a motion). */
 export interface SolverPart {
   id: number
   wallCondition: 'slip' | 'no_slip'
+  /** Thermodynamics: the wall's set temperature in K (thermoKind 'temperature'); else adiabatic. */
+  wallTemperature?: number | null
 }
 
 /**
@@ -47,6 +60,8 @@ export interface SolverParticles {
   velocities?: ArrayLike<number>
   /** Initial pressure in Pa (sets the initial density through the equation of state). */
   pressures?: ArrayLike<number>
+  /** Initial temperature in K of each fluid particle (thermodynamics; default ambientTemperature). */
+  temperatures?: ArrayLike<number>
 }
 
 /**
@@ -207,8 +222,10 @@ export interface SphConstants {
   gravity: [number, number, number]
   /** Artificial viscosity α (0: off). */
   alpha: number
-  /** Laminar kinematic viscosity ν (0: off). */
+  /** Laminar kinematic viscosity ν (0: off); with a viscosity table its largest ν (heatConfig.ts). */
   nu: number
+  /** Heat conduction and the viscosity model (heatConfig.ts). */
+  heat: HeatConstants
   /** 2δhc0 (0: no density diffusion). */
   diffusionCoefficient: number
   /** ρ0 g / c0²: hydrostatic density gradient of Fourtakas' correction (zero for Molteni). */
@@ -315,10 +332,6 @@ export function deriveConstants(
     number,
     number,
   ]
-  if ((material.viscosityKind ?? 'constant') !== 'constant')
-    throw new SolverSetupError(
-      `Viscosity kind ${material.viscosityKind} is not supported (only constant viscosity).`,
-    )
   if (!(material.density > 0 && material.gamma > 0 && material.speedOfSound > 0))
     throw new SolverSetupError('The fluid material needs density, gamma and speed of sound > 0.')
   const gMag = Math.hypot(...gravity)
@@ -363,6 +376,7 @@ export function deriveConstants(
   const boundary = resolveBoundary(settings, options)
   return {
     particleDiameter: dp,
+    heat: deriveHeatConstants(config, material),
     h,
     support: 2 * h,
     support2: 4 * h * h,

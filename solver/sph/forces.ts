@@ -56,6 +56,10 @@ export function computeForces(
   // is unpredictable
   const quarterAlphaC0 = 0.25 * k.alpha * k.speedOfSound
   const nu = k.nu
+  // a temperature or shear-rate viscosity: each fluid particle's ν (viscosityModels.ts), the pair
+  // taking the harmonic mean 2 ν_i ν_j/(ν_i + ν_j); walls the fluid particle's own
+  const visc = a.visc
+  const variableNu = k.heat.viscosityModel !== 0 && nu > 0
   const diffusionCoefficient = k.diffusionCoefficient
   // Fourtakas' hydrostatic correction (zero for Molteni–Colagrossi)
   const [kx, ky, kz] = k.hydrostaticDensityGradient
@@ -144,6 +148,7 @@ export function computeForces(
       }
       const invRhoi = 1 / rhoi
       const vi = packed[oi + 7]!
+      const nui = variableNu ? visc[i]! : nu
       // 1/c_i²: dρ/dp at i's density, ρ_i/(γ (p_i + B))
       const invC2i = rhoi / (gamma * (pi + stiffness))
       const ghi = rhoi
@@ -209,7 +214,12 @@ export function computeForces(
           let uy = dvy
           let uz = dvz
           let viscous = 1
+          let nuij = nui
           if (vj > 0) {
+            if (variableNu) {
+              const nuj = visc[j]!
+              nuij = (2 * nui * nuj) / (nui + nuj)
+            }
             // V_j (p_j − p_i + ρ_i g·r_ij): c_i² (ρ_j − ρ_i) less its hydrostatic part
             diff += vj * (pj - pi + ghi * (hx * dx + hy * dy + hz * dz)) * fr
           } else {
@@ -268,7 +278,7 @@ export function computeForces(
           const sumV = vi + vj
           // −V_j (p_i + p_j)/ρ_i + artificial viscosity, times f below
           const coef = -(pi + pj) * invRhoi * vj + quarterAlphaC0 * (mu - muAbs) * sumV
-          const lam = nu * sumV * fr * viscous
+          const lam = nuij * sumV * fr * viscous
           lx += lam * ux
           ly += lam * uy
           lz += lam * uz

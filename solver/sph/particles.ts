@@ -24,6 +24,9 @@ export const FLOAT_FIELDS = [
   'accY',
   'accZ',
   'drho', // dρ/dt
+  'temp', // fluid: temperature, K (thermodynamics); wall: its part's set temperature, NaN adiabatic
+  'dtemp', // fluid: dT/dt; wall: the temperature it shows the fluid (heat.ts)
+  'visc', // fluid: kinematic viscosity of a temperature or shear-rate model (viscosityModels.ts)
   'startX', // state at the start of a step (integrators)
   'startY',
   'startZ',
@@ -72,6 +75,7 @@ export const PERSISTENT_FLOAT_FIELDS = [
   'velY',
   'velZ',
   'rho',
+  'temp',
   'mass',
   'refX',
   'refY',

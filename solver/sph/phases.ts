@@ -9,6 +9,8 @@ import type { GridBuffers } from './grid.ts'
 import { viewGrid } from './grid.ts'
 import type { PermuteScratch } from './permute.ts'
 import { allocatePermuteScratch, permuteFields } from './permute.ts'
+import { computeHeat, extrapolateWallTemperatures, updateTemperatures } from './heat.ts'
+import { computeViscosities } from './viscosityModels.ts'
 import type { Split } from './workSplit.ts'
 import { measureCellWork, SPLIT } from './workSplit.ts'
 import type { InteractionContext } from './interactions.ts'
@@ -44,6 +46,12 @@ export const PHASE = {
   rungeKutta3: 9,
   rungeKutta4: 10,
   shift: 11,
+  /** Thermodynamics: the walls' temperatures, the fluid's dT/dt, T += dt dT/dt (heat.ts). */
+  heatWalls: 30,
+  heat: 31,
+  heatUpdate: 32,
+  /** Each fluid particle's ν of a temperature or shear-rate viscosity (viscosityModels.ts). */
+  viscosity: 33,
   exit: 12,
   /** The per-block work estimate of the forces and walls splits (workSplit.ts). */
   measure: 13,
@@ -272,6 +280,18 @@ export function runPhaseRange(
       break
     case PHASE.measure:
       measureCellWork(ctx, cellBegin, cellEnd, dynamicWalls)
+      break
+    case PHASE.heatWalls:
+      extrapolateWallTemperatures(ctx, cellBegin, cellEnd)
+      break
+    case PHASE.heat:
+      computeHeat(ctx, cellBegin, cellEnd)
+      break
+    case PHASE.heatUpdate:
+      updateTemperatures(ctx.arrays, begin, end, dt)
+      break
+    case PHASE.viscosity:
+      computeViscosities(ctx, cellBegin, cellEnd)
       break
     case PHASE.exit:
       break

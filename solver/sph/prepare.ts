@@ -8,6 +8,7 @@ import { allocateGridBuffers } from './grid.ts'
 import type { SolverConfig, SolverOptions, SphConstants } from './config.ts'
 import { resolveIntegrator, SolverSetupError } from './config.ts'
 import { densityFromPressure } from './equationOfState.ts'
+import { initialiseTemperatures } from './heat.ts'
 import type { ParticleArrays } from './particles.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
 
@@ -92,6 +93,7 @@ export function prepareParticles(
   // the foot of a column of c0 = 10√(gH)) for good, and stand 1.5 % above hydrostatic pressure
   const cell = k.particleDiameter ** 3
   for (let i = 0; i < n; i++) if (a.kind[i] === FLUID) a.mass[i] = a.rho[i]! * cell
+  initialiseTemperatures(a, n, config)
 
   const settings = config.settings
   let referenceBox: Box

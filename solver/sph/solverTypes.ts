@@ -33,6 +33,10 @@ export interface SolverSnapshot {
   partId: Int32Array
   /** Fluid material id; −1 for walls. */
   materialId: Int32Array
+  /** Temperature, K (settings.thermodynamics; NaN for walls). */
+  temperature?: Float64Array
+  /** Kinematic viscosity, m²/s, of a temperature or shear-rate viscosity (NaN for walls). */
+  kinematicViscosity?: Float64Array
 }
 
 export interface SolverDescription {

@@ -12,7 +12,9 @@ import { INTEGRATOR_FOR_SCHEME, SHIFTING_CODE } from './config.ts'
  * this list is not empty; createSolver refuses such settings with a message listing them.
  * An explicit options.integrator replaces settings.integrationScheme, an explicit
  * options.boundary settings.noRiemannWall. Settings that only matter with a refused feature
- * (sigma, ambientTemperature, rotation*) and the discretizer's discretizerLegacy are not listed.
+ * (sigma, rotation*) and the discretizer's discretizerLegacy are not listed. Thermodynamics runs
+ * (heat conduction, walls adiabatic or at a set temperature; heat.ts); the heat-flux and
+ * heat-transfer-coefficient walls are refused with their parts (unsupportedParts).
  */
 export function unsupportedSettings(
   settings: SimulationSettings,
@@ -21,7 +23,6 @@ export function unsupportedSettings(
   const refused: string[] = []
   if (settings.multiphase) refused.push('multiphase')
   if (settings.surfaceTension) refused.push('surfaceTension')
-  if (settings.thermodynamics) refused.push('thermodynamics')
   if (settings.airDrag) refused.push('airDrag')
   if (settings.rotatingSystem) refused.push('rotatingSystem')
   if (settings.accelerationLimiter) refused.push('accelerationLimiter')
@@ -42,9 +43,13 @@ export function unsupportedSettings(
  */
 export function unsupportedParts(
   parts: readonly (Pick<Part, 'name' | 'component'> & { shape?: Part['shape'] })[],
+  settings?: Pick<SimulationSettings, 'thermodynamics'>,
 ): string[] {
   const refused: string[] = []
   for (const part of parts) {
+    const thermo = part.component.type === 'rigid' ? part.component.thermoKind : 'adiabatic'
+    if (settings?.thermodynamics && (thermo === 'heat_flux' || thermo === 'heat_transfer_coefficient'))
+      refused.push(`thermal condition ${thermo} of part "${part.name}"`)
     if (part.component.type === 'openboundary') refused.push(`open boundary part "${part.name}"`)
     if (part.component.type === 'refinement') refused.push(`refinement part "${part.name}"`)
     if (typeof part.component.initialPreset === 'string')
@@ -70,8 +75,16 @@ export function unsupportedSetupObjects(objects: {
   return refused
 }
 
-/** The wall condition of a part: slip walls are free-slip, no-slip and moving walls no-slip. */
+/**
+ * The wall condition of a part: slip walls are free-slip, no-slip and moving walls no-slip; a
+ * rigid part with thermoKind 'temperature' holds its boundaryTemperature (used with
+ * thermodynamics), any other wall is adiabatic.
+ */
 export function solverPartOf(part: Pick<Part, 'id' | 'component'>): SolverPart {
-  const slip = part.component.type === 'rigid' && part.component.velocityKind === 'slip'
-  return { id: part.id, wallCondition: slip ? 'slip' : 'no_slip' }
+  const c = part.component
+  const slip = c.type === 'rigid' && c.velocityKind === 'slip'
+  const wallTemperature =
+    c.type === 'rigid' && c.thermoKind === 'temperature' ? c.boundaryTemperature : null
+  const solverPart: SolverPart = { id: part.id, wallCondition: slip ? 'slip' : 'no_slip' }
+  return wallTemperature === null ? solverPart : { ...solverPart, wallTemperature }
 }

@@ -3,10 +3,15 @@
  */
 import type { Integrator, SolverOptions, SphConstants } from './config.ts'
 import { ACOUSTIC_CFL_FACTOR } from './config.ts'
+import { conductionTimeStepLimit } from './heat.ts'
 
-/** The viscous limit 0.125 h²/ν (Infinity without laminar viscosity). */
+/**
+ * The viscous limit 0.125 h²/ν (Infinity without laminar viscosity), and with heat conduction
+ * the same rule for the thermal diffusivity, 0.125 h²/α.
+ */
 export function viscousTimeStepLimit(k: SphConstants): number {
-  return k.nu > 0 ? (0.125 * k.h * k.h) / k.nu : Infinity
+  const viscous = k.nu > 0 ? (0.125 * k.h * k.h) / k.nu : Infinity
+  return Math.min(viscous, conductionTimeStepLimit(k.h, k.heat.thermalDiffusivity))
 }
 
 /** The CFL time step with gravity as the only force: the fixed step of static time stepping. */

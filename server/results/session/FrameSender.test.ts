@@ -92,3 +92,56 @@ describe('FrameSender', () => {
     )
   })
 })
+
+describe('FrameSender.sendBinaryPieces', () => {
+  it('writes each piece as a fragment without a copy and gives it back only once the socket wrote it', async () => {
+    const socket = new FakeSocket()
+    const sender = new FrameSender(socket as unknown as WebSocket, 1 << 30)
+    const pieces = [Buffer.from([1, 2, 3]), Buffer.from([4, 5])]
+    const done: number[] = []
+    const sending = sender.sendBinaryPieces(bundleHeader(5), async (sink) => {
+      pieces.forEach((piece, index) => sink(piece, () => done.push(index)))
+      await new Promise<void>((resolve) => {
+        const wait = () => (done.length === pieces.length ? resolve() : setImmediate(wait))
+        wait()
+      })
+    })
+    await tick()
+    expect(socket.sent.map((part) => part.fin)).toEqual([false, false, true])
+    expect(socket.sent[1]!.data).toBe(pieces[0])
+    // Not written yet: the buffers are still the socket's.
+    expect(done).toEqual([])
+    socket.flush()
+    await sending
+    expect(done).toEqual([0, 1])
+    const decoded = decodeBinaryFrame(
+      new Uint8Array(Buffer.concat(socket.sent.map((part) => part.data as Uint8Array))),
+    )
+    expect(decoded.header).toEqual(bundleHeader(5))
+    expect([...decoded.payload]).toEqual([1, 2, 3, 4, 5])
+  })
+
+  it('aborts the pump when the socket fails and ends a message of the wrong length', async () => {
+    const socket = new FakeSocket()
+    const sender = new FrameSender(socket as unknown as WebSocket, 1 << 30)
+    let aborted = false
+    const failing = sender.sendBinaryPieces(bundleHeader(10), async (sink, signal) => {
+      sink(Buffer.alloc(4), () => undefined)
+      socket.terminate()
+      await tick()
+      aborted = signal.aborted
+      signal.throwIfAborted()
+    })
+    await expect(failing).rejects.toThrow(SocketClosedError)
+    expect(aborted).toBe(true)
+
+    const short = new FakeSocket()
+    const shortSender = new FrameSender(short as unknown as WebSocket, 1 << 30)
+    const sending = shortSender.sendBinaryPieces(bundleHeader(10), (sink) => {
+      sink(Buffer.alloc(4), () => undefined)
+      return Promise.resolve()
+    })
+    await expect(sending).rejects.toThrow('Binary payload is 4 bytes, its header says 10')
+    expect(short.terminated).toBe(true)
+  })
+})

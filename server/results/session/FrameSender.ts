@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws'
+import type { PieceSink } from '../bundleBody.ts'
 import {
   PAYLOAD_ALIGNMENT,
   type BinaryServerFrame,
@@ -82,6 +83,58 @@ export class FrameSender {
         // A message left unfinished would corrupt every later frame: end the session instead.
         if (!first) this.#socket.terminate()
         throw error
+      }
+    })
+  }
+
+  /**
+   * Sends one binary frame whose payload `pump` hands over in pieces (bundleBody.ts
+   * pumpBundlePieces): each piece is written as the message's next fragment, without a copy, and
+   * its `done` is called once the socket wrote it, so its buffer is reused only then and the pump
+   * keeps the socket's pace. Resolves once every piece is written. A payload of the wrong length,
+   * a failed pump or a closed socket ends the session's socket (the message cannot be ended) and
+   * rejects; the pump's signal aborts at the first failed write.
+   */
+  sendBinaryPieces(
+    header: BinaryServerFrame,
+    pump: (sink: PieceSink, signal: AbortSignal) => Promise<void>,
+  ): Promise<void> {
+    return this.#enqueue(async () => {
+      const socket = this.#socket
+      if (socket.readyState !== socket.OPEN) throw new SocketClosedError()
+      const total = header.byteLength
+      const abort = new AbortController()
+      const state: { failure: Error | null } = { failure: null }
+      const fail = (error: Error) => {
+        state.failure ??= error
+        abort.abort()
+      }
+      const wrote = (error?: Error) => {
+        if (error) fail(new SocketClosedError())
+      }
+      let sent = 0
+      socket.send(encodeBinaryFramePrefix(header), { binary: true, fin: total === 0 }, wrote)
+      try {
+        await pump((piece, done) => {
+          sent += piece.byteLength
+          if (state.failure || sent > total) {
+            fail(state.failure ?? new Error('Binary payload longer than its header says'))
+            done()
+            return
+          }
+          socket.send(piece, { binary: true, fin: sent === total }, (error) => {
+            wrote(error)
+            done()
+          })
+        }, abort.signal)
+        if (state.failure) throw state.failure
+        if (sent !== total)
+          throw new Error(`Binary payload is ${sent} bytes, its header says ${total}`)
+      } catch (error) {
+        const reason = state.failure ?? error
+        // A message left unfinished would corrupt every later frame: end the session instead.
+        if (sent < total || state.failure) socket.terminate()
+        throw reason
       }
     })
   }

@@ -14,7 +14,8 @@ import {
 import { isAttributeName, type Dataset } from '../../../domain/results.ts'
 import type { DataRequestItem, ResultsServerFrame } from '../../../domain/resultsProtocol.ts'
 import type { OutputManifestInfo } from '../../../domain/rest/resultsRoutes.ts'
-import { prepareOutputBundle, streamBundle } from '../bundleStream.ts'
+import { pumpBundlePieces } from '../bundleBody.ts'
+import { prepareOutputBundle } from '../bundleStream.ts'
 import { readOutputManifest } from '../outputFiles.ts'
 import { BufferPool, readFilePooled } from '../statistics/outputReader.ts'
 import type { FrameSender } from './FrameSender.ts'
@@ -29,7 +30,8 @@ import {
 /*
  * fetch.data with bundle true: per output, one fetch.data.bundle per dataset asked for (a DIVB
  * bundle of the requested objects' files, streamed from disk as fragments of one websocket message,
- * the same bytes GET …/bundle sends), then one fetch.data.mask per requested volume clip mask (an
+ * the same bytes GET …/bundle sends, read the same way: bundleBody.ts's pieces, each written
+ * without a copy and reused once the socket wrote it), then one fetch.data.mask per requested volume clip mask (an
  * Arrow mask stream, one byte per row of the fluid in that dataset, computed from the clip's mesh),
  * and the missing_* / masking_error frames the client logs. The object files hold every column,
  * so `attributes` and `geometry` select nothing out of them: an attribute the object lacks is
@@ -195,7 +197,7 @@ async function sendOutput(
         objId: group.get(objectId) ?? -1,
       })
     if (!bundle) continue
-    await context.sender.sendBinary(
+    await context.sender.sendBinaryPieces(
       {
         type: 'fetch.data.bundle',
         requestId,
@@ -204,7 +206,7 @@ async function sendOutput(
         objIds: bundle.files.map((file) => group.get(file.objectId) ?? -1),
         byteLength: bundle.totalByteLength,
       },
-      streamBundle(bundle),
+      (sink, signal) => pumpBundlePieces(bundle, sink, signal),
     )
   }
   for (const { maskId, dataset } of masks) {
