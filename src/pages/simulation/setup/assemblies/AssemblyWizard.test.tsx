@@ -268,6 +268,21 @@ describe('the parts list', () => {
     ).toBeTruthy()
   })
 
+  it('says once that same-named components are used by several parts', async () => {
+    // Both bolts (1.2.2 and 1.2.3) are in both parts: one line, not one per bolt.
+    server.parts = [
+      makeAssemblyPart(7, { assemblyNodeIds: ['1.2.2', '1.2.3'] }),
+      makeAssemblyPart(8, { assemblyNodeIds: ['1.2.2', '1.2.3'] }),
+    ]
+    await openStep1()
+    const list = await screen.findByRole('list', { name: 'Duplicate components' })
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((line) => line.textContent),
+    ).toEqual(['Component "bolt" appears in 2 part(s) (2 occurrence(s) in total).'])
+  })
+
   it('shows and hides the hints', async () => {
     await openStep1()
     const toggle = button('Hide Hints')

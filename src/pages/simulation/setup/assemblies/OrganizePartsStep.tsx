@@ -74,7 +74,11 @@ export function OrganizePartsStep(props: {
   const index = useMemo(() => indexTree(tree ?? []), [tree])
   const labels = useMemo(() => labelsOf(tree), [tree])
   const topChecked = useMemo(() => topCheckedNodes(tree ?? [], checked), [tree, checked])
-  const duplicates = useMemo(() => duplicateComponentMessages(parts, tree), [parts, tree])
+  // Components of one name (eight 'nut's) give one line each: the same line is shown once.
+  const duplicates = useMemo(
+    () => [...new Set(duplicateComponentMessages(parts, tree))],
+    [parts, tree],
+  )
   const disabled = !setup.editable || tree === null
 
   const nodesOf = (ids: readonly string[]): AssemblyNode[] =>
