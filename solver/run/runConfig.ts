@@ -174,7 +174,9 @@ export function checkRunStart(options: RunSimulationOptions): string[] {
   }
   if (settings.thermodynamics) {
     const temperatures = initialTemperatures(options)!
-    if (temperatures.some((t, i) => options.particles.kinds[i] === PARTICLE_KIND.fluid && !(t >= 0)))
+    if (
+      temperatures.some((t, i) => options.particles.kinds[i] === PARTICLE_KIND.fluid && !(t >= 0))
+    )
       problems.push(
         'Thermodynamics needs an initial temperature: set the ambient temperature or the initial temperature of every fluid part.',
       )

@@ -377,12 +377,13 @@ class SphSolver implements Solver {
   snapshot(): SolverSnapshot {
     // pressures of the current densities (the last pass saw the half-step state)
     this.#runner.run(PHASE.pressures)
-    return withHeatFields(this.#arrays, this.#constants, buildSnapshot(this.#arrays, this.#count, {
+    const snapshot = buildSnapshot(this.#arrays, this.#count, {
       timeS: this.#timeS,
       step: this.#step,
       partIds: this.#partIds,
       materialId: this.#materialId,
-    }))
+    })
+    return withHeatFields(this.#arrays, this.#constants, snapshot)
   }
 
   #fingerprint(): Record<string, number> {

@@ -54,7 +54,9 @@ export function deriveHeatConstants(config: SolverConfig, material: SolverMateri
     throw new SolverSetupError('Temperature-dependent viscosity requires the Heat Transfer Model.')
   const table = material.viscosityTable
   if (!table || table.x.length < 2 || table.x.length !== table.nu.length)
-    throw new SolverSetupError(`The ${kind.replace('_', '-')} viscosity table needs at least 2 rows.`)
+    throw new SolverSetupError(
+      `The ${kind.replace('_', '-')} viscosity table needs at least 2 rows.`,
+    )
   return {
     conduction,
     thermalDiffusivity,

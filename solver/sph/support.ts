@@ -48,7 +48,10 @@ export function unsupportedParts(
   const refused: string[] = []
   for (const part of parts) {
     const thermo = part.component.type === 'rigid' ? part.component.thermoKind : 'adiabatic'
-    if (settings?.thermodynamics && (thermo === 'heat_flux' || thermo === 'heat_transfer_coefficient'))
+    if (
+      settings?.thermodynamics &&
+      (thermo === 'heat_flux' || thermo === 'heat_transfer_coefficient')
+    )
       refused.push(`thermal condition ${thermo} of part "${part.name}"`)
     if (part.component.type === 'openboundary') refused.push(`open boundary part "${part.name}"`)
     if (part.component.type === 'refinement') refused.push(`refinement part "${part.name}"`)

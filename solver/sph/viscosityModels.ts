@@ -33,7 +33,8 @@ export function orderViscosityTable(
   const sorted = [...rows].sort((a, b) => a.x - b.x)
   for (let i = 0; i < sorted.length; i++) {
     const row = sorted[i]!
-    if (!Number.isFinite(row.x) || !Number.isFinite(row.nu)) return 'has a value that is not a number'
+    if (!Number.isFinite(row.x) || !Number.isFinite(row.nu))
+      return 'has a value that is not a number'
     if (!(row.nu > 0)) return 'has a viscosity that is not greater than 0'
     if (i > 0 && row.x === sorted[i - 1]!.x) return `repeats the value ${row.x}`
   }
@@ -44,7 +45,11 @@ export function orderViscosityTable(
  * ν at x: linear between the table's rows, the end rows' values beyond them (a table says
  * nothing outside its range; extrapolating a steep table could give ν ≤ 0).
  */
-export function interpolateViscosity(x: readonly number[], nu: readonly number[], at: number): number {
+export function interpolateViscosity(
+  x: readonly number[],
+  nu: readonly number[],
+  at: number,
+): number {
   const n = x.length
   if (!(at > x[0]!)) return nu[0]!
   if (at >= x[n - 1]!) return nu[n - 1]!
