@@ -124,6 +124,11 @@ export class VmService {
       .executeTakeFirst()
     if (Number(active?.count ?? 0) >= this.options.maxConcurrent)
       throw new ApiError('too_many_requests', VM_SERVICE_MESSAGES.full(this.options.maxConcurrent))
+    const missing = await this.provider.missingPrograms()
+    if (missing.length > 0) {
+      this.options.log(`VM launch refused: missing program ${missing.join(', ')}`)
+      throw new ApiError('unknown_error', VM_SERVICE_MESSAGES.missing(missing))
+    }
     const nowIso = clock.nowIso()
     if (existing) await this.#update(existing.id, { deleted_at: nowIso })
     const row = await db

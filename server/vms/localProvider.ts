@@ -164,8 +164,12 @@ export class LocalMachineProvider implements MachineProvider {
     return vmDirectory(this.#dataDir, vmId)
   }
 
+  missingPrograms(): Promise<string[]> {
+    return findMissingPrograms(LOCAL_PROGRAMS, this.#path)
+  }
+
   async launch(spec: LaunchSpec): Promise<MachineHandle> {
-    const missing = await findMissingPrograms(LOCAL_PROGRAMS, this.#path)
+    const missing = await this.missingPrograms()
     if (missing.length > 0) throw new MissingProgramError(missing)
     const dir = this.#dir(spec.vmId)
     const home = join(dir, 'home')
@@ -184,6 +188,9 @@ export class LocalMachineProvider implements MachineProvider {
       await chown(join(run, 'passwd'), NOBODY, NOBODY)
     }
     await chmod(dir, 0o755)
+    // The sandbox (nobody) must reach its folders: the data and vms folders get traverse rights.
+    for (const folder of [this.#dataDir, join(this.#dataDir, 'vms')])
+      await chmod(folder, (await stat(folder)).mode | 0o111)
     await chmod(join(run, 'passwd'), 0o400)
 
     const socketDir = join(dir, 'vnc')

@@ -45,6 +45,8 @@ export class MissingProgramError extends Error {
 /** The machine provider interface (launch, state, stop, delete, upload). */
 export interface MachineProvider {
   readonly name: string
+  /** The programs it needs that are not installed (none: it can launch). */
+  missingPrograms(): Promise<string[]>
   /** Starts a machine; throws MissingProgramError when a program it needs is not installed. */
   launch(spec: LaunchSpec): Promise<MachineHandle>
   state(vmId: number, handle: MachineHandle): Promise<MachineState>
