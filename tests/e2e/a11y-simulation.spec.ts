@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { DEMO_PASSWORD, USERS } from './pages/LoginPage.ts'
 import { runCheck, type A11yCheck, type GateIds } from './support/a11yGate.ts'
+import { AS1_STEP, writeHoledBoxStl } from './support/cadFixtures.ts'
 import { ensureResultsDemo } from './support/resultsDemo.ts'
 import { waitForDrawn } from './support/viewPixels.ts'
 
@@ -591,6 +592,39 @@ const MORE: A11yCheck[] = [
       const form = page.locator('.setup-side-form')
       await form.getByLabel('Initial distribution from a table').check()
       await expect(form.getByRole('button', { name: 'Upload CSV' })).toBeVisible()
+    },
+  },
+  {
+    name: 'setup editor: CAD import wizard, step 2 (Tessellation)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await addPart('Solid')(page)
+      await page.getByRole('radio', { name: 'CAD file (STEP)' }).check()
+      await page.getByRole('button', { name: 'Open the CAD import wizard' }).click()
+      const wizard = page.getByRole('dialog', { name: 'Import CAD Assembly' })
+      await wizard.locator('input[type=file][accept*=".stp"]').setInputFiles(AS1_STEP)
+      const tree = wizard.getByRole('tree', { name: 'Import tree' })
+      await expect(tree).toBeVisible({ timeout: 45_000 })
+      await tree.getByRole('treeitem', { name: 'plate' }).dblclick()
+      await wizard.getByRole('button', { name: 'Next' }).click()
+      await expect(wizard.getByRole('heading', { name: 'Parts to Tessellate' })).toBeVisible()
+    },
+  },
+  {
+    name: 'setup: Mesh Check dialog listing defects (a holed STL part)',
+    path: '/simulation/{own}/preprocessor',
+    ready: setupReady,
+    open: async (page) => {
+      await addPart('Solid')(page)
+      const form = page.locator('.setup-side-form')
+      await form.getByLabel('File unit').selectOption('m')
+      await form.locator('input[type=file]').setInputFiles(writeHoledBoxStl())
+      await form.getByRole('button', { name: 'Add part', exact: true }).click()
+      await expect(explorer(page).getByText('holed-box', { exact: true })).toBeVisible()
+      await page.getByRole('button', { name: 'Mesh check' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Mesh Check' })
+      await expect(dialog.getByRole('list', { name: 'Holes' })).toContainText('holed-box: Hole 1')
     },
   },
   {

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
 import { DEMO_PASSWORD, LoginPage, USERS } from './pages/LoginPage.ts'
 import { SetupPage } from './pages/SetupPage.ts'
+import { AS1_STEP, writeHoledBoxStl } from './support/cadFixtures.ts'
 
 /*
  * Issue 16 (items 11 and 12) through the Setup editor. A real STEP assembly (the CAx-IF AS1 of
@@ -13,14 +13,6 @@ import { SetupPage } from './pages/SetupPage.ts'
  * again. Then Mesh Check on an STL with holes and a non-manifold edge: the defects listed, Zoom
  * rings one in the view. Screenshots per step in the test's output folder.
  */
-
-/** occt-import-js's CAx-IF assembly AS1 (as1-oc-214.stp, 442 KB, millimetres; 22 components). */
-const AS1 = fileURLToPath(
-  new URL(
-    '../../node_modules/occt-import-js/test/testfiles/cax-if/as1-oc-214.stp',
-    import.meta.url,
-  ),
-)
 
 async function apiHeaders(request: APIRequestContext): Promise<{ authorization: string }> {
   const reply = await request.post('/api/auth/login', {
@@ -89,7 +81,7 @@ test('a STEP assembly is organised, tessellated into the setup, and its configur
   let wizard = await openWizard(setup)
   await expect(wizard.getByText('1. Organizing parts')).toHaveAttribute('aria-current', 'step')
   await expect(wizard.getByRole('button', { name: 'Next' })).toBeDisabled()
-  await wizard.locator('input[type=file][accept*=".stp"]').setInputFiles(AS1)
+  await wizard.locator('input[type=file][accept*=".stp"]').setInputFiles(AS1_STEP)
   const tree = wizard.getByRole('tree', { name: 'Import tree' })
   await expect(tree).toBeVisible({ timeout: 90_000 })
   await expect(wizard.getByText('22 components')).toBeVisible()
@@ -201,32 +193,6 @@ test('a STEP assembly is organised, tessellated into the setup, and its configur
   await expect(page.locator('.toast--error')).toHaveCount(0)
 })
 
-/**
- * A 0.2 m box without its top, with a fin on one bottom edge (ASCII STL, metres): two holes (the
- * open top's rim and the fin's free edges) and one non-manifold edge (the edge the fin shares).
- */
-function holedBoxStl(): string {
-  const s = 0.2
-  const v = (x: number, y: number, z: number) => [x * s, y * s, z * s]
-  const quads = [
-    [v(0, 0, 0), v(0, 1, 0), v(1, 1, 0), v(1, 0, 0)],
-    [v(0, 0, 0), v(1, 0, 0), v(1, 0, 1), v(0, 0, 1)],
-    [v(1, 0, 0), v(1, 1, 0), v(1, 1, 1), v(1, 0, 1)],
-    [v(1, 1, 0), v(0, 1, 0), v(0, 1, 1), v(1, 1, 1)],
-    [v(0, 1, 0), v(0, 0, 0), v(0, 0, 1), v(0, 1, 1)],
-  ]
-  const triangles = quads.flatMap(([a, b, c, d]) => [
-    [a!, b!, c!],
-    [a!, c!, d!],
-  ])
-  triangles.push([v(0, 0, 0), v(1, 0, 0), v(0.5, -0.5, -0.5)])
-  const facets = triangles.map(
-    (t) =>
-      ` facet normal 0 0 0\n  outer loop\n${t.map((p) => `   vertex ${p.join(' ')}`).join('\n')}\n  endloop\n endfacet`,
-  )
-  return `solid holed\n${facets.join('\n')}\nendsolid holed\n`
-}
-
 /** Pixels of the settled 3D view within 40 per channel of `rgb`. */
 async function pixelsNear(page: Page, rgb: [number, number, number]): Promise<number> {
   const canvas = page.locator('canvas.viewport__canvas')
@@ -268,8 +234,7 @@ test('Mesh Check lists the holes and non-manifold edges of a holed STL and zooms
 }, testInfo) => {
   test.setTimeout(120_000)
   const simulationId = await newSimulation(request, 'Mesh check e2e')
-  const file = testInfo.outputPath('holed-box.stl')
-  writeFileSync(file, holedBoxStl())
+  const file = writeHoledBoxStl(testInfo.outputPath())
   await new LoginPage(page).loginAs('manager')
   const setup = new SetupPage(page, testInfo)
   await page.goto(`/simulation/${simulationId}/preprocessor`)
