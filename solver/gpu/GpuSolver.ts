@@ -2,7 +2,7 @@
  * The SPH solver on WebGPU: the same config, constants, particles and checkpoints as the CPU
  * solver of solver/sph (createSolver), with the particle state resident on the GPU. A step is the
  * CPU's RK4 step (dual-step RK4 or classical, sort → interactions → four stages) run by the
- * shaders of shaders.ts; the time step is chosen on the GPU, and steps go in batches of up to
+ * shaders of *Shaders.ts; the time step is chosen on the GPU, and steps go in batches of up to
  * MAX_BATCH_STEPS per submission, so that the CPU reads back only a few numbers per batch (each
  * step's dt and pair count). Particles are copied back for snapshots and checkpoints only.
  *
@@ -36,41 +36,16 @@ import { initialTimeStep, viscousTimeStepLimit } from '../sph/timeStep.ts'
 import type { RunHooks, SolverSnapshot, SolverStepReport } from '../sph/solverTypes.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
-import type { GridShape } from './passes.ts'
-import { GpuPasses, gridShape, HISTORY_STRIDE, MAX_BATCH_STEPS, PARAMS_BYTES } from './passes.ts'
+import type { GpuGrid } from './grid.ts'
+import { gpuGrid } from './grid.ts'
+import { GpuPasses, HISTORY_STRIDE, MAX_BATCH_STEPS, PARAMS_BYTES } from './passes.ts'
+import type { GpuState } from './snapshot.ts'
+import { buildGpuSnapshot } from './snapshot.ts'
 import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
 
 const FLUID = PARTICLE_KIND.fluid
 /** Largest float32: stands for ±Infinity in the uniform block. */
 const F32_MAX = 3.4e38
-
-/** The cell grid of the GPU: fixed for the run, cells one support wide, the 27-cell stencil. */
-export interface GpuGrid {
-  origin: [number, number, number]
-  cellSize: number
-  dims: [number, number, number]
-  shape: GridShape
-}
-
-/** Cells of 2h (a hair wider) over the reference box; larger cells where there would be too many. */
-export function gpuGrid(box: Box, support: number, particles: number): GpuGrid {
-  const maxCells = Math.max(8 * particles, 1 << 16)
-  let cellSize = support * (1 + 1e-5)
-  let dims: [number, number, number] = [1, 1, 1]
-  for (;;) {
-    dims = [0, 1, 2].map((c) =>
-      Math.max(1, Math.floor((box.max[c]! - box.min[c]!) / cellSize) + 1),
-    ) as [number, number, number]
-    if (dims[0] * dims[1] * dims[2] <= maxCells) break
-    cellSize *= Math.cbrt((dims[0] * dims[1] * dims[2]) / maxCells) * 1.01
-  }
-  return {
-    origin: [...box.min],
-    cellSize,
-    dims,
-    shape: gridShape(dims[0] * dims[1] * dims[2]),
-  }
-}
 
 /** Creates a GPU solver, or refuses (SolverSetupError) what the GPU backend does not implement. */
 export async function createGpuSolver(
@@ -141,7 +116,7 @@ export class GpuSolver {
     this.#upload()
   }
 
-  /** The uniform block (see PARAMS in shaders.ts). */
+  /** The uniform block (see PARAMS in shaderCommon.ts). */
   #writeParams(): void {
     const k = this.#constants
     const g = this.grid
@@ -191,12 +166,7 @@ export class GpuSolver {
   }
 
   /** The GPU's state, copied back: cell order, four lanes per particle. */
-  async #readState(): Promise<{
-    posm: Float32Array
-    velr: Float32Array
-    info: Uint32Array
-    rec0: Float32Array
-  }> {
+  async #readState(): Promise<GpuState> {
     const n = this.#count
     const p = this.#passes
     return {
@@ -318,41 +288,12 @@ export class GpuSolver {
    * double precision like the CPU's snapshot), walls the last extrapolation's.
    */
   async snapshot(): Promise<SolverSnapshot> {
-    const { posm, velr, info, rec0 } = await this.#readState()
-    const n = this.#count
-    const k = this.#constants
-    const snapshot: SolverSnapshot = {
+    return buildGpuSnapshot(await this.#readState(), this.#count, this.#constants, {
       timeS: this.#timeS,
       step: this.#step,
-      count: n,
-      particleIds: new Int32Array(n),
-      positions: new Float64Array(3 * n),
-      velocities: new Float64Array(3 * n),
-      pressure: new Float64Array(n),
-      density: new Float64Array(n),
-      mass: new Float64Array(n),
-      kind: new Uint8Array(n),
-      partId: new Int32Array(n),
-      materialId: new Int32Array(n),
-    }
-    // ids are 0 .. n − 1 (the GPU deletes none): the id is the snapshot's index
-    for (let i = 0; i < n; i++) {
-      const o = 4 * i
-      const s = info[o]!
-      const kind = info[o + 2]! & 1
-      const rho = velr[o + 3]!
-      snapshot.particleIds[s] = s
-      snapshot.positions.set(posm.subarray(o, o + 3), 3 * s)
-      snapshot.velocities.set(velr.subarray(o, o + 3), 3 * s)
-      snapshot.pressure[s] =
-        kind === FLUID ? k.stiffness * ((rho / k.referenceDensity) ** k.gamma - 1) : rec0[o + 3]!
-      snapshot.density[s] = rho
-      snapshot.mass[s] = posm[o + 3]!
-      snapshot.kind[s] = kind
-      snapshot.partId[s] = this.#partIds[info[o + 1]!]!
-      snapshot.materialId[s] = kind === FLUID ? this.#materialId : -1
-    }
-    return snapshot
+      partIds: this.#partIds,
+      materialId: this.#materialId,
+    })
   }
 
   #fingerprint(): Record<string, number> {
@@ -392,18 +333,23 @@ export class GpuSolver {
   /**
    * For tests and the bench: sorts, runs one interaction (pressures, walls, forces) at the
    * current state and reads each particle's derivatives back, ordered by particle id: (ax, ay,
-   * az, dρ/dt) × count. With `extraPasses`, that many more force passes run first, timed.
+   * az, dρ/dt) × count. With `extraPasses`, that many more force passes run after it, timed, and
+   * the pair interactions of one pass are counted.
    */
-  async forcePass(extraPasses = 0): Promise<{ derivatives: Float32Array; seconds: number }> {
+  async forcePass(
+    extraPasses = 0,
+  ): Promise<{ derivatives: Float32Array; seconds: number; interactionsPerPass: number }> {
     const device = this.gpu.device
     const p = this.#passes
     let encoder = device.createCommandEncoder()
     p.encodeSort(encoder)
+    encoder.clearBuffer(p.buffers.stats)
     const pass = encoder.beginComputePass()
     p.encodeInteract(pass)
     pass.end()
     device.queue.submit([encoder.finish()])
-    await device.queue.onSubmittedWorkDone()
+    const stats = new Uint32Array(await p.read(p.buffers.stats, 16))
+    const interactionsPerPass = stats[2]! + stats[3]! * 2 ** 32
     const started = performance.now()
     if (extraPasses > 0) {
       encoder = device.createCommandEncoder()
@@ -412,27 +358,21 @@ export class GpuSolver {
       await device.queue.onSubmittedWorkDone()
     }
     const seconds = (performance.now() - started) / 1000
+    encoder = device.createCommandEncoder()
+    encoder.clearBuffer(p.buffers.stats)
+    device.queue.submit([encoder.finish()])
     const n = this.#count
     const acc = new Float32Array(await p.read(p.buffers.acc, 16 * n))
     const info = new Uint32Array(await p.read(p.buffers.info, 16 * n))
     const derivatives = new Float32Array(4 * n)
     for (let i = 0; i < n; i++) derivatives.set(acc.subarray(4 * i, 4 * i + 4), 4 * info[4 * i]!)
-    return { derivatives, seconds }
+    return { derivatives, seconds, interactionsPerPass }
   }
 
-  /** Pair interactions of one force pass at the current state (the bench's count). */
-  async countInteractions(): Promise<number> {
-    const p = this.#passes
-    const stats = new Uint32Array(await p.read(p.buffers.stats, 16))
-    return stats[2]! + stats[3]! * 2 ** 32
-  }
-
-  /** Times `steps` full steps in one submission (the bench); the state advances. */
+  /** Times `steps` full steps (at most MAX_BATCH_STEPS) in one submission; the state advances. */
   async timeSteps(steps: number): Promise<number> {
-    const device = this.gpu.device
     const started = performance.now()
     await this.#batch(Math.min(steps, MAX_BATCH_STEPS), F32_MAX, {})
-    await device.queue.onSubmittedWorkDone()
     return (performance.now() - started) / 1000
   }
 

@@ -3,20 +3,16 @@
  * sort (count, scan, scatter), interact (pressures, wall extrapolation, forces), the time step
  * and the Runge–Kutta stages. Nothing here waits for the GPU; GpuSolver.ts submits and reads.
  */
+import { FORCE_SHADER, PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
+import { SCAN_WORKGROUP, WORKGROUP } from './shaderCommon.ts'
 import {
   COUNT_SHADER,
-  DT_SHADER,
-  FORCE_SHADER,
-  PRESSURE_SHADER,
-  RK_SHADER,
   SCAN_BLOCKS_SHADER,
   SCAN_DOWN_SHADER,
   SCAN_REDUCE_SHADER,
-  SCAN_WORKGROUP,
   SCATTER_SHADER,
-  WALL_SHADER,
-  WORKGROUP,
-} from './shaders.ts'
+} from './sortShaders.ts'
+import { DT_SHADER, RK_SHADER } from './stepShaders.ts'
 
 // WebGPU's flag values (the spec's numbers; Dawn's globals are not installed on globalThis)
 export const USAGE = {
@@ -314,6 +310,7 @@ export class GpuPasses {
   }
 
   destroy(): void {
-    for (const buffer of Object.values(this.buffers)) buffer.destroy()
+    const buffers: GPUBuffer[] = Object.values(this.buffers as unknown as Record<string, GPUBuffer>)
+    for (const buffer of buffers) buffer.destroy()
   }
 }

@@ -1,0 +1,249 @@
+/**
+ * The interaction passes on the GPU: Tait pressures and neighbour records, the generalized-wall
+ * extrapolation, the force pass (see shaderCommon.ts for the buffers).
+ */
+import { PARAMS, WORKGROUP } from './shaderCommon.ts'
+
+/**
+ * Tait pressure and the neighbour records (walls.ts computePressures): fluid (p, V = m/ρ), walls
+ * (0, −m/ρ0); the wall extrapolation writes the walls' pressure next.
+ */
+export const PRESSURE_SHADER = /* wgsl */ `${PARAMS}
+@group(0) @binding(1) var<storage, read> posm: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> velr: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> info: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read_write> rec0: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> rec1: array<vec4<f32>>;
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i >= P.codes.x) { return; }
+  let pm = posm[i];
+  let vr = velr[i];
+  if ((info[i].z & 1u) != 0u) {
+    rec0[i] = vec4<f32>(pm.xyz, 0.0);
+    rec1[i] = vec4<f32>(vr.xyz, -pm.w / P.k1.y);
+    return;
+  }
+  let ratio = vr.w / P.k1.y;
+  var power: f32;
+  if (P.k1.w == 7.0) {
+    let r2 = ratio * ratio;
+    power = r2 * r2 * r2 * ratio;
+  } else {
+    power = pow(ratio, P.k1.w);
+  }
+  rec0[i] = vec4<f32>(pm.xyz, P.k1.z * (power - 1.0));
+  rec1[i] = vec4<f32>(vr.xyz, pm.w / vr.w);
+}
+`
+
+/**
+ * Generalized wall (walls.ts extrapolateWalls, walls at rest: a_w = 0): p_w = max(0, (Σ p_f W +
+ * g·Σ ρ_f r_wf W)/Σ W), ρ_w from the inverse equation of state, viscous velocity 2 v_w − ṽ_f.
+ */
+export const WALL_SHADER = /* wgsl */ `${PARAMS}
+@group(0) @binding(1) var<storage, read_write> rec0: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> rec1: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> velr: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> info: array<vec4<u32>>;
+@group(0) @binding(5) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i >= P.codes.x) { return; }
+  let m = info[i];
+  if ((m.z & 1u) == 0u) { return; }
+  let noSlip = f32((m.z >> 1u) & 1u);
+  let xi = rec0[i].xyz;
+  let vw = rec1[i].xyz;
+  let c = unpackCell(m.w);
+  var sumW = 0.0;
+  var sumP = 0.0;
+  var sumR = vec3<f32>(0.0);
+  var sumV = vec3<f32>(0.0);
+  for (var dz = -1; dz <= 1; dz = dz + 1) {
+    for (var dy = -1; dy <= 1; dy = dy + 1) {
+      let row = rowRange(c, dy, dz);
+      let jEnd = cellStart[row.y];
+      for (var j = cellStart[row.x]; j < jEnd; j = j + 1u) {
+        let bj = rec1[j];
+        if (!(bj.w > 0.0)) { continue; }
+        let aj = rec0[j];
+        let d = xi - aj.xyz;
+        let r2 = dot(d, d);
+        if (r2 >= P.k0.y) { continue; }
+        let w = kernelW(sqrt(r2));
+        sumW = sumW + w;
+        sumP = sumP + aj.w * w;
+        sumR = sumR + (velr[j].w * w) * d;
+        sumV = sumV + bj.xyz * w;
+      }
+    }
+  }
+  if (sumW > 0.0) {
+    let invW = 1.0 / sumW;
+    var p = (sumP + dot(P.k2.xyz, sumR)) * invW;
+    if (p < 0.0) { p = 0.0; }
+    let density = clamp(P.k1.y * pow(p / P.k1.z + 1.0, 1.0 / P.k1.w), P.k3.w, P.k4.x);
+    rec0[i].w = p;
+    velr[i].w = density;
+    wall[i] = vec4<f32>(2.0 * vw - sumV * invW, noSlip);
+  } else {
+    rec0[i].w = 0.0;
+    velr[i].w = P.k1.y;
+    wall[i] = vec4<f32>(vw, noSlip);
+  }
+}
+`
+
+/**
+ * The force pass (forces.ts computeForces) for fluid particles: momentum with the symmetric
+ * pressure term, artificial and laminar viscosity, gravity; continuity with density diffusion;
+ * wall pairs push, never pull; the Riemann wall along the wall's own kernel gradient
+ * (riemannWall 2). Per workgroup: the largest |a|² and viscous rate, and the pair count, into
+ * stats (maxima as float bits, which order as u32 for non-negative floats).
+ */
+export const FORCE_SHADER = /* wgsl */ `${PARAMS}
+@group(0) @binding(1) var<storage, read> rec0: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> rec1: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> wall: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> info: array<vec4<u32>>;
+@group(0) @binding(5) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(6) var<storage, read_write> acc: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
+@group(0) @binding(8) var<storage, read> velr: array<vec4<f32>>;
+
+var<workgroup> wgA2: array<f32, ${WORKGROUP}>;
+var<workgroup> wgVisc: array<f32, ${WORKGROUP}>;
+var<workgroup> wgCount: array<u32, ${WORKGROUP}>;
+
+struct Result { a2: f32, visc: f32, count: u32 }
+
+fn forces(i: u32) -> Result {
+  var out = Result(0.0, 0.0, 0u);
+  if (i >= P.codes.x) { return out; }
+  let bi = rec1[i];
+  if (!(bi.w > 0.0)) { return out; }
+  let ai = rec0[i];
+  let xi = ai.xyz;
+  let veli = bi.xyz;
+  let pi = ai.w;
+  let vi = bi.w;
+  let rhoi = velr[i].w;
+  let invRhoi = 1.0 / rhoi;
+  let h = P.k0.x;
+  let support2 = P.k0.y;
+  let eta2 = P.k0.z;
+  let minR2 = 1e-24 * support2;
+  let c0 = P.k2.w;
+  let quarterAlphaC0 = 0.25 * P.k3.x * c0;
+  let nu = P.k3.y;
+  // 1/c_i² = ρ_i/(γ (p_i + B)); Fourtakas' hydrostatic term along gravity (off for Molteni)
+  let invC2i = rhoi / (P.k1.w * (pi + P.k1.z));
+  let hg = select(vec3<f32>(0.0), P.k2.xyz, P.codes.w != 0u);
+  let riemannGeometric = P.codes.z == 2u;
+  var a = vec3<f32>(0.0);
+  var l = vec3<f32>(0.0);
+  var arp = 0.0;
+  var diff = 0.0;
+  var wg = vec3<f32>(0.0);
+  var wsum = 0.0;
+  var wv = vec3<f32>(0.0);
+  var maxVisc = 0.0;
+  var count = 0u;
+  let c = unpackCell(info[i].w);
+  for (var dz = -1; dz <= 1; dz = dz + 1) {
+    for (var dy = -1; dy <= 1; dy = dy + 1) {
+      let row = rowRange(c, dy, dz);
+      let jEnd = cellStart[row.y];
+      for (var j = cellStart[row.x]; j < jEnd; j = j + 1u) {
+        let aj = rec0[j];
+        let d = xi - aj.xyz;
+        let r2 = dot(d, d);
+        if (r2 >= support2 || r2 < minR2) { continue; }
+        count = count + 1u;
+        let bj = rec1[j];
+        let f = gradFactor(sqrt(r2));
+        let dv = veli - bj.xyz;
+        var pj = aj.w;
+        var vj = bj.w;
+        let invR2 = 1.0 / (r2 + eta2);
+        let fr = f * r2 * invR2;
+        var u = dv;
+        var viscous = 1.0;
+        if (vj > 0.0) {
+          diff = diff + vj * (pj - pi + rhoi * dot(hg, d)) * fr;
+        } else {
+          vj = -vj;
+          if (riemannGeometric) {
+            let wf = vj * f;
+            wg = wg + wf * d;
+            wsum = wsum + wf;
+            wv = wv + wf * bj.xyz;
+          }
+          // a wall pushes, never pulls
+          if (pi + pj < 0.0) { pj = -pi; }
+          let w = wall[j];
+          if (w.w == 0.0) { viscous = 0.0; } else { u = veli - w.xyz; }
+        }
+        arp = arp + f * vj * dot(dv, d);
+        let mu = h * dot(u, d) * viscous * invR2;
+        let muAbs = abs(mu);
+        let sumV = vi + vj;
+        let coef = -(pi + pj) * invRhoi * vj + quarterAlphaC0 * (mu - muAbs) * sumV;
+        l = l + (nu * sumV * fr * viscous) * u;
+        maxVisc = max(maxVisc, muAbs);
+        a = a + (coef * f) * d;
+      }
+    }
+  }
+  if (wsum != 0.0) {
+    // the Riemann problem along n = −G/|G|, G = Σ_w V_w ∇W_iw: −2βU G
+    let g = length(wg);
+    if (g > 0.0) {
+      let approach = dot(veli - wv / wsum, wg) / g;
+      if (approach > 0.0) {
+        let beta = min(6.0 * approach, c0);
+        a = a + (-2.0 * beta * approach) * wg;
+      }
+    }
+  }
+  let total = a + l + P.k2.xyz;
+  acc[i] = vec4<f32>(total, rhoi * arp - P.k3.z * invC2i * diff);
+  out.a2 = dot(total, total);
+  out.visc = maxVisc;
+  out.count = count;
+  return out;
+}
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+  let r = forces(gid.x);
+  wgA2[lid.x] = r.a2;
+  wgVisc[lid.x] = r.visc;
+  wgCount[lid.x] = r.count;
+  workgroupBarrier();
+  var s = ${WORKGROUP / 2}u;
+  loop {
+    if (s == 0u) { break; }
+    if (lid.x < s) {
+      wgA2[lid.x] = max(wgA2[lid.x], wgA2[lid.x + s]);
+      wgVisc[lid.x] = max(wgVisc[lid.x], wgVisc[lid.x + s]);
+      wgCount[lid.x] = wgCount[lid.x] + wgCount[lid.x + s];
+    }
+    workgroupBarrier();
+    s = s / 2u;
+  }
+  if (lid.x == 0u) {
+    atomicMax(&stats[0], bitcast<u32>(wgA2[0]));
+    atomicMax(&stats[1], bitcast<u32>(wgVisc[0]));
+    let n = wgCount[0];
+    let old = atomicAdd(&stats[2], n);
+    if (old + n < old) { atomicAdd(&stats[3], 1u); }
+  }
+}
+`

@@ -1,0 +1,124 @@
+/**
+ * The WGSL compute shaders of the GPU backend (this file: what they share; sortShaders.ts,
+ * interactShaders.ts and stepShaders.ts: the passes). Each reproduces one pass of solver/sph in float32
+ * (the formulas, their order and the names follow forces.ts, walls.ts and integration.ts; see
+ * NUMERICS.md): binning by cell (count, scan, scatter), pressures, the generalized-wall
+ * extrapolation, the force pass, the time step and the four Runge–Kutta stages.
+ *
+ * Buffers (one entry per particle in cell order after each sort):
+ *   posm  vec4 (x, y, z, mass)           velr  vec4 (vx, vy, vz, ρ)
+ *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1, cell)
+ *   rec0  vec4 (x, y, z, p)              rec1  vec4 (vx, vy, vz, ±V), V = m/ρ, walls −m/ρ0
+ *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip)
+ *   acc   vec4 (ax, ay, az, dρ/dt)       start, sum: 2 vec4 per particle (RK4)
+ */
+export const WORKGROUP = 64
+export const SCAN_WORKGROUP = 256
+
+/** The uniform block every shader reads; filled by GpuSolver.ts (#writeParams). */
+export const PARAMS = /* wgsl */ `
+struct Params {
+  origin: vec4<f32>,   // grid origin xyz, 1 / cell size
+  dims: vec4<u32>,     // nx, ny, nz, cells
+  codes: vec4<u32>,    // particles, kernel (0 Wendland, 1 cubic), riemannWall (0 or 2), hydrostatic
+  k0: vec4<f32>,       // h, support², η², kernel gradient factor
+  k1: vec4<f32>,       // kernel α, ρ0, B, γ
+  k2: vec4<f32>,       // gravity xyz, c0
+  k3: vec4<f32>,       // artificial α, ν, 2δhc0, ρ min
+  k4: vec4<f32>,       // ρ max, cfl, acoustic cfl, viscous limit 0.125 h²/ν
+  k5: vec4<f32>,       // dt floor, fixed dt (0: variable), scan elements per thread, scan blocks
+}
+@group(0) @binding(0) var<uniform> P: Params;
+
+fn cellCoords(p: vec3<f32>) -> vec3<u32> {
+  let q = floor((p - P.origin.xyz) * P.origin.w);
+  let hi = vec3<f32>(P.dims.xyz - vec3<u32>(1u));
+  let c = clamp(q, vec3<f32>(0.0), hi);
+  return min(vec3<u32>(c), P.dims.xyz - vec3<u32>(1u));
+}
+
+fn cellIndex(c: vec3<u32>) -> u32 {
+  return c.x + P.dims.x * (c.y + P.dims.y * c.z);
+}
+
+fn unpackCell(cell: u32) -> vec3<u32> {
+  let nx = P.dims.x;
+  let ny = P.dims.y;
+  return vec3<u32>(cell % nx, (cell / nx) % ny, cell / (nx * ny));
+}
+
+// F = (dW/dr)/r (kernels.ts kernelGradientFactor)
+fn gradFactor(rr: f32) -> f32 {
+  let invH = 1.0 / P.k0.x;
+  if (P.codes.y == 0u) {
+    let t = 1.0 - 0.5 * rr * invH;
+    return P.k0.w * t * t * t;
+  }
+  let q = rr * invH;
+  if (q < 1.0) { return P.k0.w * (-3.0 + 2.25 * q); }
+  let t = 2.0 - q;
+  return (P.k0.w * (-0.75 * t * t)) / q;
+}
+
+// W (kernels.ts kernelValue)
+fn kernelW(rr: f32) -> f32 {
+  let q = rr / P.k0.x;
+  let alpha = P.k1.x;
+  if (P.codes.y == 0u) {
+    let t = 1.0 - 0.5 * q;
+    let t2 = t * t;
+    return alpha * t2 * t2 * (2.0 * q + 1.0);
+  }
+  if (q < 1.0) { return alpha * (1.0 - 1.5 * q * q + 0.75 * q * q * q); }
+  let t = 2.0 - q;
+  return alpha * 0.25 * t * t * t;
+}
+
+// the first and last cell of the stencil row (dy, dz) around a cell, or none
+fn rowRange(c: vec3<u32>, dy: i32, dz: i32) -> vec2<u32> {
+  let y = i32(c.y) + dy;
+  let z = i32(c.z) + dz;
+  if (y < 0 || z < 0 || y >= i32(P.dims.y) || z >= i32(P.dims.z)) { return vec2<u32>(0u, 0u); }
+  let x0 = select(c.x - 1u, 0u, c.x == 0u);
+  let x1 = min(c.x + 1u, P.dims.x - 1u);
+  let first = x0 + P.dims.x * (u32(y) + P.dims.y * u32(z));
+  return vec2<u32>(first, first + (x1 - x0) + 1u);
+}
+`
+
+/**
+ * Exclusive scan of the cell counts into cellStart (cells + 1 entries) in three passes: block
+ * totals, a scan of the block totals in one workgroup, and each block's scan from its offset.
+ * Each thread of a block takes `per` consecutive cells (k5.z); blocks k5.w.
+ */
+export const SCAN_COMMON = /* wgsl */ `
+var<workgroup> scratch: array<u32, ${SCAN_WORKGROUP}>;
+
+// inclusive scan of one value per thread across the workgroup (Hillis–Steele)
+fn workgroupScan(t: u32, value: u32) -> u32 {
+  scratch[t] = value;
+  workgroupBarrier();
+  var offset = 1u;
+  loop {
+    if (offset >= ${SCAN_WORKGROUP}u) { break; }
+    var add = 0u;
+    if (t >= offset) { add = scratch[t - offset]; }
+    workgroupBarrier();
+    scratch[t] = scratch[t] + add;
+    workgroupBarrier();
+    offset = offset * 2u;
+  }
+  return scratch[t];
+}
+`
+
+export const CONTROL = /* wgsl */ `
+struct Control {
+  dt: f32,
+  // time left to the target of the batch (0: the steps after it do nothing)
+  remaining: f32,
+  // steps taken in this batch (the next history slot)
+  index: u32,
+  pad: u32,
+}
+`

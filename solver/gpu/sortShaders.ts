@@ -1,0 +1,116 @@
+/**
+ * The counting sort by cell on the GPU: counts with atomics, a three-pass exclusive scan of the
+ * counts into cell starts, and the scatter into cell order (see shaderCommon.ts for the buffers).
+ */
+import { PARAMS, SCAN_COMMON, SCAN_WORKGROUP, WORKGROUP } from './shaderCommon.ts'
+
+/** Counting sort, first pass: each particle's cell and its rank among the particles of that cell. */
+export const COUNT_SHADER = /* wgsl */ `${PARAMS}
+@group(0) @binding(1) var<storage, read> posm: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> info: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> cellCount: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> rank: array<u32>;
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i >= P.codes.x) { return; }
+  let cell = cellIndex(cellCoords(posm[i].xyz));
+  info[i].w = cell;
+  rank[i] = atomicAdd(&cellCount[cell], 1u);
+}
+`
+
+export const SCAN_REDUCE_SHADER = /* wgsl */ `${PARAMS}
+@group(0) @binding(1) var<storage, read> cellCount: array<u32>;
+@group(0) @binding(2) var<storage, read_write> blockSums: array<u32>;
+${SCAN_COMMON}
+@compute @workgroup_size(${SCAN_WORKGROUP})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let per = u32(P.k5.z);
+  let cells = P.dims.w;
+  let begin = (wid.x * ${SCAN_WORKGROUP}u + lid.x) * per;
+  var total = 0u;
+  for (var k = 0u; k < per; k = k + 1u) {
+    let c = begin + k;
+    if (c < cells) { total = total + cellCount[c]; }
+  }
+  let inclusive = workgroupScan(lid.x, total);
+  if (lid.x == ${SCAN_WORKGROUP - 1}u) { blockSums[wid.x] = inclusive; }
+}
+`
+
+export const SCAN_BLOCKS_SHADER = /* wgsl */ `${PARAMS}
+@group(0) @binding(1) var<storage, read_write> blockSums: array<u32>;
+${SCAN_COMMON}
+@compute @workgroup_size(${SCAN_WORKGROUP})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
+  let blocks = u32(P.k5.w);
+  let per = (blocks + ${SCAN_WORKGROUP - 1}u) / ${SCAN_WORKGROUP}u;
+  let begin = lid.x * per;
+  var total = 0u;
+  for (var k = 0u; k < per; k = k + 1u) {
+    if (begin + k < blocks) { total = total + blockSums[begin + k]; }
+  }
+  let inclusive = workgroupScan(lid.x, total);
+  var running = inclusive - total;
+  for (var k = 0u; k < per; k = k + 1u) {
+    if (begin + k < blocks) {
+      let v = blockSums[begin + k];
+      blockSums[begin + k] = running;
+      running = running + v;
+    }
+  }
+}
+`
+
+export const SCAN_DOWN_SHADER = /* wgsl */ `${PARAMS}
+@group(0) @binding(1) var<storage, read> cellCount: array<u32>;
+@group(0) @binding(2) var<storage, read> blockSums: array<u32>;
+@group(0) @binding(3) var<storage, read_write> cellStart: array<u32>;
+${SCAN_COMMON}
+@compute @workgroup_size(${SCAN_WORKGROUP})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let per = u32(P.k5.z);
+  let cells = P.dims.w;
+  let begin = (wid.x * ${SCAN_WORKGROUP}u + lid.x) * per;
+  var total = 0u;
+  for (var k = 0u; k < per; k = k + 1u) {
+    let c = begin + k;
+    if (c < cells) { total = total + cellCount[c]; }
+  }
+  let inclusive = workgroupScan(lid.x, total);
+  var running = blockSums[wid.x] + inclusive - total;
+  for (var k = 0u; k < per; k = k + 1u) {
+    let c = begin + k;
+    if (c < cells) {
+      cellStart[c] = running;
+      running = running + cellCount[c];
+    }
+    if (c == cells) { cellStart[c] = running; }
+  }
+}
+`
+
+/** Counting sort, last pass: each particle to cellStart[cell] + rank, into the record buffers. */
+export const SCATTER_SHADER = /* wgsl */ `${PARAMS}
+@group(0) @binding(1) var<storage, read> posm: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> velr: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> info: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read> rank: array<u32>;
+@group(0) @binding(5) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(6) var<storage, read_write> outPosm: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> outVelr: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read_write> outMeta: array<vec4<u32>>;
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i >= P.codes.x) { return; }
+  let m = info[i];
+  let dest = cellStart[m.w] + rank[i];
+  outPosm[dest] = posm[i];
+  outVelr[dest] = velr[i];
+  outMeta[dest] = m;
+}
+`

@@ -1,0 +1,98 @@
+/**
+ * The time step and the Runge–Kutta stages on the GPU (see shaderCommon.ts for the buffers).
+ */
+import { CONTROL, PARAMS, WORKGROUP } from './shaderCommon.ts'
+
+/**
+ * The time step on the GPU (timeStep.ts variableTimeStep): CFL · min(√(h/|a|max),
+ * h/(c0 + max h|v·r|/(r²+η²))) with the acoustic Courant number of the integrator, 0.125 h²/ν,
+ * the floor; a fixed step when dynamicTimeStep is off; never past the batch's target time.
+ * One thread; records the step in the batch's history.
+ */
+export const DT_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
+@group(0) @binding(1) var<storage, read> stats: array<u32>;
+@group(0) @binding(2) var<storage, read_write> control: Control;
+@group(0) @binding(3) var<storage, read_write> history: array<f32>;
+
+@compute @workgroup_size(1)
+fn main() {
+  let h = P.k0.x;
+  var dt = P.k5.y;
+  if (dt == 0.0) {
+    let amax = sqrt(bitcast<f32>(stats[0]));
+    let visc = bitcast<f32>(stats[1]);
+    var dtForce = 3.0e38;
+    if (amax > 0.0) { dtForce = P.k4.y * sqrt(h / amax); }
+    let dtSound = P.k4.z * h / (P.k2.w + visc);
+    dt = min(min(dtForce, dtSound), P.k4.w);
+    if (!(dt > P.k5.x)) { dt = P.k5.x; }
+  }
+  let remaining = control.remaining;
+  // a remainder below 1e-4 of a step is float32 rounding of the target: this step takes it
+  if (dt * (1.0 + 1e-4) >= remaining) { dt = max(remaining, 0.0); }
+  control.remaining = remaining - dt;
+  control.dt = dt;
+  // slot: dt, then the step's pair count (HISTORY_STRIDE of passes.ts)
+  history[3u * control.index] = dt;
+  control.index = control.index + 1u;
+}
+`
+
+/**
+ * Classical RK4 on (x, v, ρ) of fluid particles (integration.ts updateRungeKutta), stage STAGE:
+ * first: start ← y, sum ← k1, y ← start + dt/2 k1; second: sum += 2k2, y ← start + dt/2 k2;
+ * third: sum += 2k3, y ← start + dt k3; fourth: y ← start + dt/6 (sum + k4). Density within the
+ * limiter's bounds.
+ */
+export const RK_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
+override STAGE: u32 = 1u;
+@group(0) @binding(1) var<storage, read_write> posm: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> velr: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> acc: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> info: array<vec4<u32>>;
+@group(0) @binding(5) var<storage, read_write> start: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> sum: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read> control: Control;
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let i = gid.x;
+  if (i >= P.codes.x) { return; }
+  if ((info[i].z & 1u) != 0u) { return; }
+  let dt = control.dt;
+  var stepLength = 0.5 * dt;
+  if (STAGE == 3u) { stepLength = dt; }
+  if (STAGE == 4u) { stepLength = dt / 6.0; }
+  let pm = posm[i];
+  let vr = velr[i];
+  let da = acc[i];
+  // derivatives of (x, ρ) and of v
+  var kx = vec4<f32>(vr.xyz, da.w);
+  var kv = da.xyz;
+  var sx: vec4<f32>;
+  var sv: vec3<f32>;
+  if (STAGE == 1u) {
+    sx = vec4<f32>(pm.xyz, vr.w);
+    sv = vr.xyz;
+    start[2u * i] = sx;
+    start[2u * i + 1u] = vec4<f32>(sv, 0.0);
+    sum[2u * i] = kx;
+    sum[2u * i + 1u] = vec4<f32>(kv, 0.0);
+  } else {
+    sx = start[2u * i];
+    sv = start[2u * i + 1u].xyz;
+    let weight = select(2.0, 1.0, STAGE == 4u);
+    let s0 = sum[2u * i] + weight * kx;
+    let s1 = sum[2u * i + 1u].xyz + weight * kv;
+    sum[2u * i] = s0;
+    sum[2u * i + 1u] = vec4<f32>(s1, 0.0);
+    if (STAGE == 4u) {
+      kx = s0;
+      kv = s1;
+    }
+  }
+  let rho = clamp(sx.w + stepLength * kx.w, P.k3.w, P.k4.x);
+  posm[i] = vec4<f32>(sx.xyz + stepLength * kx.xyz, pm.w);
+  velr[i] = vec4<f32>(sv + stepLength * kv, rho);
+}
+`
