@@ -16,6 +16,7 @@ import type { FastifyInstance } from 'fastify'
 import { objectFile } from '../../domain/output/layout.ts'
 import { outputBundleUrl } from '../../domain/rest/resultsRoutes.ts'
 import { encodeObjectId } from '../../domain/resultsObjects.ts'
+import type { StatsCalcRequest } from '../../domain/resultsProtocol.ts'
 import { writeSyntheticRun } from '../../scripts/writeSyntheticRun.ts'
 import { buildApp } from '../../server/app.ts'
 import { createClock } from '../../server/clock.ts'
@@ -27,6 +28,7 @@ import { RESULTS_PATH } from '../../server/results/session/resultsChannel.ts'
 import { ResultsTestClient } from '../../server/results/session/testClient.ts'
 import { BufferPool } from '../../server/results/statistics/outputReader.ts'
 import { readObjectColumns } from '../../server/results/statistics/columnReader.ts'
+import { StatisticsThreads } from '../../server/results/statistics/statisticsThread.ts'
 import { computeMedian, judgeAtLeast, judgeRatio, toMBps } from '../lib/measure.ts'
 import { loadAverageNote } from '../lib/resultsServer.ts'
 import { formatCount } from '../lib/synthetic.ts'
@@ -174,6 +176,9 @@ async function runStatisticsCalc(context: BenchContext): Promise<void> {
   let columnBytes = 0
   const columnPool = new BufferPool(2)
   const statsMs: number[] = []
+  // The same request on one statistics thread, in the same loop (the 1-thread baseline under the same load).
+  const oneThread = new StatisticsThreads(1)
+  const oneThreadMs: number[] = []
   const delays: number[] = []
   const idleDelays: number[] = []
   const runs = context.quick ? 2 : 3
@@ -198,6 +203,14 @@ async function runStatisticsCalc(context: BenchContext): Promise<void> {
   try {
     // The statistics thread starts once per server (about 0.3 s): not part of the figure.
     await client.request(request([0]), 'stats.calc.done', 600_000)
+    const direct = (list: number[]) =>
+      oneThread.run(
+        { ...request(list), requestId: 1, subAttribute: null } as unknown as StatsCalcRequest,
+        { dataDir: server.dataDir, simulationId: server.simulationId, runId: RUN_ID, clips: [] },
+        () => Promise.resolve(),
+        new AbortController().signal,
+      )
+    await direct([0])
     for (let run = 0; run < runs; run++) {
       rawMs.push(await readFilesMs(paths, buffer))
       const columns = await readColumnsMs(paths, columnPool)
@@ -208,6 +221,10 @@ async function runStatisticsCalc(context: BenchContext): Promise<void> {
       const startedMs = performance.now()
       const frames = await client.request(request(outputs), 'stats.calc.done', 600_000)
       statsMs.push(performance.now() - startedMs)
+      const oneStartedMs = performance.now()
+      if ((await direct(outputs)) !== 'completed')
+        throw new Error('stats.calc on one thread failed')
+      oneThreadMs.push(performance.now() - oneStartedMs)
       loop.disable()
       delays.push(loop.max / 1e6)
       // The same span with nothing of ours running: what the shared cores alone cost the loop.
@@ -227,12 +244,17 @@ async function runStatisticsCalc(context: BenchContext): Promise<void> {
     }
   } finally {
     client.close()
+    await oneThread.close()
   }
   const label = `${formatCount(server.particles)}x${server.outputs}`
+  const oneThreadRate = toMBps(totalBytes, computeMedian(oneThreadMs))
   const statsRate = toMBps(totalBytes, computeMedian(statsMs))
   const rawRate = toMBps(totalBytes, computeMedian(rawMs))
   const columnRate = toMBps(columnBytes, computeMedian(columnMs))
   const statsColumnRate = toMBps(columnBytes, computeMedian(statsMs))
+  context.log(
+    `stats.calc ${statsRate.toFixed(0)} MB/s = ${(statsRate / rawRate).toFixed(2)} × the raw read of the files (${rawRate.toFixed(0)} MB/s), ${(statsColumnRate / columnRate).toFixed(2)} × the raw read of the column bytes (${columnRate.toFixed(0)} MB/s); on one statistics thread ${oneThreadRate.toFixed(0)} MB/s = ${(oneThreadRate / rawRate).toFixed(2)} × (${computeMedian(oneThreadMs).toFixed(0)} ms against ${computeMedian(statsMs).toFixed(0)} ms); event loop max ${delays.map((d) => d.toFixed(0)).join(', ')} ms (${loadAverageNote()})`,
+  )
   context.log(
     `raw read ${computeMedian(rawMs).toFixed(0)} ms, stats.calc ${computeMedian(statsMs).toFixed(0)} ms for ${(totalBytes / 1e6).toFixed(0)} MB of files, of which it reads ${(columnBytes / 1e6).toFixed(0)} MB (the pressure columns and each file's head; read alone ${computeMedian(columnMs).toFixed(0)} ms); event loop max ${delays.map((d) => d.toFixed(0)).join(', ')} ms, idle over the same spans ${idleDelays.map((d) => d.toFixed(0)).join(', ')} ms (${loadAverageNote()})`,
   )
@@ -241,6 +263,14 @@ async function runStatisticsCalc(context: BenchContext): Promise<void> {
     value: statsRate,
     unit: 'MB/s',
     ...judgeAtLeast(statsRate, rawRate, 0.5, 'raw read of the same files'),
+  })
+  context.report({
+    case: `results/statsCalc.oneThread.${label}`,
+    value: oneThreadRate,
+    unit: 'MB/s',
+    ratio: oneThreadRate / rawRate,
+    target: null,
+    ok: null,
   })
   context.report({
     case: `results/statsCalc.rawRead.${label}`,
