@@ -24,6 +24,9 @@ const app = await buildApp({
   dataDir: config.dataDir,
   clock,
   logger: { level: process.env.LOG_LEVEL ?? 'warn', stream: process.stderr },
+  ...(config.jobWorkers === 'remote' && config.databaseUrl
+    ? { jobs: { queue: { databaseUrl: config.databaseUrl } } }
+    : {}),
 })
 app.addHook('onClose', async () => {
   await handle.db.destroy()

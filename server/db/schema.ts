@@ -14,6 +14,7 @@ import type {
   MfaAuthenticatorsTable,
 } from '../account/tables.ts'
 import type { LoginFailuresTable } from '../auth/tables.ts'
+import type { JobLeasesTable } from '../jobs/queue/tables.ts'
 import type { RemoteVmsTable } from '../vms/tables.ts'
 import type {
   AirDragDomainsTable,
@@ -345,6 +346,7 @@ export interface Database {
   refinements: RefinementsTable
   air_drag_domains: AirDragDomainsTable
   periodics: PeriodicsTable
+  job_leases: JobLeasesTable
   remote_vms: RemoteVmsTable
 }
 

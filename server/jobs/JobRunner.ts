@@ -1,27 +1,30 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { checkpointFile } from '../../domain/output/layout.ts'
 import { RUN_TEXTS } from '../../domain/rest/runRoutes.ts'
 import { RUN_STOP_MESSAGES } from '../../solver/run/types.ts'
 import type { Clock } from '../clock.ts'
 import { finishDiscretizationJob, runDiscretizationJob } from './discretizationJob.ts'
 import {
   USER_REASON,
-  readJobPayload,
   readRun,
   type Db,
   type JobContext,
   type JobControl,
   type JobRow,
 } from './jobContext.ts'
+import { claimJob } from './claim.ts'
+import { releaseLease } from './queue/leases.ts'
+import { recoverSimulationJob } from './recovery.ts'
 import { endedRun, finishSimulationJob, runSimulationJob } from './simulationJob.ts'
 import {
   SHUTDOWN_REASON,
   type JobEvents,
   type JobExecutors,
+  type LeaseOptions,
+  type RemoteJobs,
   type SetupLoader,
-  type SimulationJobPayload,
 } from './types.ts'
+
+/** How long a stop or delete waits for a remote worker to end its job. */
+const REMOTE_END_WAIT_MS = 10_000
 
 export interface JobRunnerOptions {
   db: Db
@@ -30,6 +33,10 @@ export interface JobRunnerOptions {
   executors: JobExecutors
   loadSetup: SetupLoader
   events: JobEvents
+  /** Server with remote workers: jobs are queued, not run here. */
+  remote?: RemoteJobs
+  /** Worker process: claims take leases. */
+  leases?: LeaseOptions
 }
 
 interface ActiveJob {
@@ -37,6 +44,8 @@ interface ActiveJob {
   simulationId: number
   kind: string
   controller: AbortController
+  /** The lease was lost: the job is another process's now; this one writes nothing more. */
+  detached: boolean
 }
 
 /**
@@ -48,7 +57,6 @@ interface ActiveJob {
 export class JobRunner {
   #db: Db
   #clock: Clock
-  #dataDir: string
   #loadSetup: SetupLoader
   #events: JobEvents
   #active = new Map<number, ActiveJob>()
@@ -56,14 +64,17 @@ export class JobRunner {
   #tasks = new Map<number, Promise<void>>()
   #closed = false
   #context: JobContext
+  #remote: RemoteJobs | undefined
+  #leases: LeaseOptions | undefined
 
   constructor(options: JobRunnerOptions) {
     this.#db = options.db
     this.#clock = options.clock
-    this.#dataDir = options.dataDir
     this.#loadSetup = options.loadSetup
     this.#events = options.events
     this.#context = { ...options }
+    this.#remote = options.remote
+    this.#leases = options.leases
   }
 
   /** Loads a run's setup (for the start checks of the handlers). */
@@ -76,6 +87,7 @@ export class JobRunner {
    * its last checkpoint (or fails when it has none); a running discretization fails; a
    * simulation left 'stopping' ends stopped. Nothing stays 'running' without a worker. Jobs of
    * other kinds (sensor recomputations, CAD reads and tessellations) are their runners' to recover.
+   * With remote workers, a job whose worker still holds its lease is left to that worker.
    */
   async start(): Promise<void> {
     const stale = await this.#db
@@ -86,8 +98,11 @@ export class JobRunner {
       .orderBy('id')
       .execute()
     for (const job of stale) {
-      if (job.kind === 'simulation') await this.#recoverSimulation(job)
-      else if (job.state === 'scheduled') this.enqueue(job.id)
+      if (job.state === 'running' && (await this.#remote?.isLeased(job.id))) continue
+      if (job.kind === 'simulation') {
+        const options = { restartWithoutCheckpoint: false }
+        if (await recoverSimulationJob(this.#context, job, options)) this.enqueue(job.id)
+      } else if (job.state === 'scheduled') this.enqueue(job.id)
       else
         await finishDiscretizationJob(
           this.#context,
@@ -100,86 +115,99 @@ export class JobRunner {
     }
   }
 
-  async #recoverSimulation(job: JobRow): Promise<void> {
-    const run = job.run_id === null ? undefined : await readRun(this.#db, job.run_id)
-    const simulation = await this.#db
-      .selectFrom('simulations')
-      .select(['state'])
-      .where('id', '=', job.simulation_id)
+  /**
+   * Starts a scheduled job in the background: in this process, or (remote workers) through the
+   * queue to whichever worker takes it.
+   */
+  enqueue(jobId: number): void {
+    if (this.#closed) return
+    const remote = this.#remote
+    const task = (remote ? this.#dispatch(remote, jobId) : this.#runJob(jobId)).catch(
+      (error: unknown) => {
+        console.error(`Job ${jobId} failed unexpectedly`, error)
+      },
+    )
+    this.#track(jobId, task)
+  }
+
+  async #dispatch(remote: RemoteJobs, jobId: number): Promise<void> {
+    const job = await this.#db
+      .selectFrom('jobs')
+      .select(['kind', 'state'])
+      .where('id', '=', jobId)
       .executeTakeFirst()
-    if (!run || !simulation) {
-      await finishSimulationJob(
-        this.#context,
-        job,
-        endedRun('failed', 'error', RUN_TEXTS.serverRestartFailed, null),
-      )
-      return
-    }
-    if (simulation.state === 'stopping') {
-      await finishSimulationJob(
-        this.#context,
-        job,
-        endedRun('stopped', 'user', RUN_STOP_MESSAGES.user, run.last_output),
-      )
-      return
-    }
-    if (job.state === 'scheduled') {
-      this.enqueue(job.id)
-      return
-    }
-    const checkpoint =
-      run.last_output === null
-        ? null
-        : join(this.#dataDir, checkpointFile(job.simulation_id, run.id, run.last_output))
-    if (checkpoint === null || !existsSync(checkpoint)) {
-      await finishSimulationJob(
-        this.#context,
-        job,
-        endedRun('failed', 'error', RUN_TEXTS.serverRestartFailed, run.last_output),
-      )
-      return
-    }
-    const payload = readJobPayload(job)
-    const nowIso = this.#clock.nowIso()
-    await this.#db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('jobs')
-        .set({
-          state: 'scheduled',
-          payload: JSON.stringify({
-            ...payload,
-            resumeFromOutput: run.last_output,
-            resumeFromRunId: run.id,
-          } satisfies SimulationJobPayload),
-          updated_at: nowIso,
-        })
-        .where('id', '=', job.id)
-        .execute()
-      await trx
-        .updateTable('runs')
-        .set({ state: 'launching', resumed_from_output: run.last_output, updated_at: nowIso })
-        .where('id', '=', run.id)
-        .execute()
-      await trx
-        .updateTable('simulations')
-        .set({ state: 'launching', updated_at: nowIso })
-        .where('id', '=', job.simulation_id)
-        .execute()
+    if (job?.state === 'scheduled') await remote.dispatch(jobId, job.kind)
+  }
+
+  /**
+   * A worker process's entry: claims the job (with its lease) and runs it to its end here.
+   * Resolves when it has ended; false when the job was not scheduled (another worker had it).
+   */
+  async run(jobId: number, onClaimed?: () => void): Promise<boolean> {
+    if (this.#closed) return false
+    let claimed = false
+    const task = this.#runJob(jobId, () => {
+      claimed = true
+      onClaimed?.()
     })
-    this.#events.simulationChanged(job.simulation_id)
+    this.#track(jobId, task)
+    await task
+    return claimed
+  }
+
+  /**
+   * A job whose worker died (its lease expired and was taken by takeExpiredLeases): a simulation
+   * resumes from its last checkpoint (or starts over without one), a discretization starts over.
+   * The job is queued again for any worker.
+   */
+  async recoverAbandoned(jobId: number): Promise<void> {
+    const job = await this.#db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', '=', jobId)
+      .executeTakeFirst()
+    if (!job || job.state !== 'running') return
+    if (job.kind === 'simulation') {
+      const options = { restartWithoutCheckpoint: true }
+      if (await recoverSimulationJob(this.#context, job, options)) this.enqueue(job.id)
+      return
+    }
+    await this.#db
+      .updateTable('jobs')
+      .set({ state: 'scheduled', progress: 0, updated_at: this.#clock.nowIso() })
+      .where('id', '=', job.id)
+      .where('state', '=', 'running')
+      .execute()
+    this.#events.discretizationChanged(job.simulation_id)
     this.enqueue(job.id)
   }
 
-  /** Starts a scheduled job in the background. */
-  enqueue(jobId: number): void {
-    if (this.#closed) return
-    const task = this.#runJob(jobId).catch((error: unknown) => {
-      console.error(`Job ${jobId} failed unexpectedly`, error)
-    })
-    this.#pending.add(task)
-    this.#tasks.set(jobId, task)
+  /** Ids of the jobs this process runs now. */
+  activeJobIds(): number[] {
+    return [...this.#active.keys()]
+  }
+
+  /** Asks a job running here to stop as a user's stop would (a remote stop request). */
+  abortJob(jobId: number): void {
+    this.#active.get(jobId)?.controller.abort(USER_REASON)
+  }
+
+  /**
+   * The job's lease is lost (this worker missed its heartbeats and another took the job over):
+   * its thread ends at once and nothing more of it is written from here.
+   */
+  detach(jobId: number): void {
+    const active = this.#active.get(jobId)
+    if (!active) return
+    active.detached = true
+    active.controller.abort(SHUTDOWN_REASON)
+  }
+
+  #track(jobId: number, task: Promise<unknown>): void {
+    this.#pending.add(task as Promise<void>)
+    this.#tasks.set(jobId, task as Promise<void>)
     void task.finally(() => {
-      this.#pending.delete(task)
+      this.#pending.delete(task as Promise<void>)
       this.#tasks.delete(jobId)
     })
   }
@@ -227,6 +255,8 @@ export class JobRunner {
         .executeTakeFirst()
       if (Number(canceled.numUpdatedRows) !== 1 && this.requestStop(simulationId)) return
     }
+    // A worker process runs it: it ends the rows itself after the current step.
+    if (await this.#abortRemote(job.id)) return
     const run = job.run_id === null ? undefined : await readRun(this.#db, job.run_id)
     await finishSimulationJob(
       this.#context,
@@ -242,6 +272,8 @@ export class JobRunner {
     if (active) {
       active.controller.abort(USER_REASON)
       await task
+    } else if (await this.#abortRemote(jobId)) {
+      await this.#waitUntilEnded([jobId])
     } else {
       const job = await this.#db
         .selectFrom('jobs')
@@ -282,6 +314,32 @@ export class JobRunner {
     const jobs = [...this.#active.values()].filter((a) => a.simulationId === simulationId)
     for (const active of jobs) active.controller.abort(USER_REASON)
     await Promise.allSettled(jobs.map((a) => this.#tasks.get(a.jobId) ?? Promise.resolve()))
+    if (!this.#remote) return
+    const running = await this.#db
+      .selectFrom('jobs')
+      .select('id')
+      .where('simulation_id', '=', simulationId)
+      .where('state', '=', 'running')
+      .execute()
+    const remote: number[] = []
+    for (const { id } of running) if (await this.#abortRemote(id)) remote.push(id)
+    await this.#waitUntilEnded(remote)
+  }
+
+  /** Asks the worker holding the job's lease to stop it; false when no worker holds it. */
+  async #abortRemote(jobId: number): Promise<boolean> {
+    const remote = this.#remote
+    if (!remote || !(await remote.isLeased(jobId))) return false
+    await remote.abort(jobId)
+    return true
+  }
+
+  /** Waits (up to REMOTE_END_WAIT_MS) until remote workers have ended the jobs. */
+  async #waitUntilEnded(jobIds: number[]): Promise<void> {
+    const until = this.#clock.nowMs() + REMOTE_END_WAIT_MS
+    for (const jobId of jobIds)
+      while (this.#clock.nowMs() < until && (await this.#remote?.isLeased(jobId)))
+        await new Promise((resolve) => setTimeout(resolve, 100))
   }
 
   /** Ends every job thread; rows stay as they are so the next start recovers them. */
@@ -291,23 +349,7 @@ export class JobRunner {
     await Promise.allSettled([...this.#pending])
   }
 
-  async #claim(job: JobRow): Promise<boolean> {
-    const nowIso = this.#clock.nowIso()
-    const result = await this.#db
-      .updateTable('jobs')
-      .set((eb) => ({
-        state: 'running',
-        attempts: eb('attempts', '+', 1),
-        started_at: nowIso,
-        updated_at: nowIso,
-      }))
-      .where('id', '=', job.id)
-      .where('state', '=', 'scheduled')
-      .executeTakeFirst()
-    return Number(result.numUpdatedRows) === 1
-  }
-
-  async #runJob(jobId: number): Promise<void> {
+  async #runJob(jobId: number, onClaimed?: () => void): Promise<void> {
     const job = await this.#db
       .selectFrom('jobs')
       .selectAll()
@@ -319,22 +361,29 @@ export class JobRunner {
       simulationId: job.simulation_id,
       kind: job.kind,
       controller: new AbortController(),
+      detached: false,
     }
     this.#active.set(jobId, active)
+    let claimed = false
     try {
       const control: JobControl = {
-        isClosed: () => this.#closed,
+        isClosed: () => this.#closed || active.detached,
         abort: (reason) => active.controller.abort(reason),
       }
       const { signal } = active.controller
-      if (job.kind === 'simulation') {
-        if (job.run_id !== null && (await this.#claim(job)))
-          await runSimulationJob(this.#context, job, signal, control)
-      } else if (job.kind === 'discretization') {
-        if (await this.#claim(job)) await runDiscretizationJob(this.#context, job, signal, control)
-      }
+      if (job.kind === 'simulation' && job.run_id === null) return
+      if (job.kind !== 'simulation' && job.kind !== 'discretization') return
+      claimed = await claimJob(this.#db, this.#clock, job, this.#leases)
+      if (!claimed) return
+      onClaimed?.()
+      if (job.kind === 'simulation') await runSimulationJob(this.#context, job, signal, control)
+      else await runDiscretizationJob(this.#context, job, signal, control)
     } finally {
       this.#active.delete(jobId)
+      // The job ended here (or this process closes): its lease goes, unless it was taken over.
+      // On close the rows stay 'running' and the lease is left to expire (worker.ts expires it).
+      if (claimed && this.#leases && !active.detached && !this.#closed)
+        await releaseLease(this.#db, jobId, this.#leases.workerId)
     }
   }
 }

@@ -8,11 +8,43 @@ import { JobRunner } from './JobRunner.ts'
 import { createSetupLoader, registerJobRunner, unregisterJobRunner } from './services.ts'
 import type { JobExecutors, SetupLoader } from './types.ts'
 import { createWorkerExecutors } from './workerExecutors.ts'
+import { replayLiveEvent } from './queue/liveEvents.ts'
+import { CHANNELS, Listener, Notifier } from './queue/notify.ts'
+import { startBoss } from './queue/pgBoss.ts'
+import { startReaper } from './queue/reaper.ts'
+import { createRemoteJobs } from './queue/remoteJobs.ts'
+
+/** How often the server looks for leases of dead workers. */
+const REAP_INTERVAL_MS = 1000
+
+/** The server's end of the queue: pg-boss, notifications, and worker events relayed to the hub. */
+async function startQueue(databaseUrl: string, db: Kysely<Database>, hub: LiveHub) {
+  const boss = await startBoss(databaseUrl)
+  const notifier = new Notifier(databaseUrl)
+  const listener = new Listener(databaseUrl, [CHANNELS.live], (_channel, message) =>
+    replayLiveEvent(hub, message),
+  )
+  await listener.start()
+  return {
+    jobs: createRemoteJobs(db, boss, notifier),
+    async close() {
+      await listener.close()
+      await notifier.close()
+      await boss.stop({ graceful: false, close: true, wait: true }).catch(() => undefined)
+    },
+  }
+}
 
 /** Overrides of the job machinery (tests): executors and the setup loader. */
 export interface JobOptions {
   executors?: JobExecutors
   loadSetup?: SetupLoader
+  /**
+   * Remote workers (issue 18, PostgreSQL only): jobs go to pg-boss on this database and
+   * `npm run worker` processes run them; this server only queues, relays their live events and
+   * takes the leases of dead workers. Without it the server runs every job itself.
+   */
+  queue?: { databaseUrl: string; reapIntervalMs?: number }
 }
 
 export interface RegisterJobsOptions extends JobOptions {
@@ -31,6 +63,7 @@ export async function registerJobs(
 ): Promise<JobRunner> {
   const { db, clock, dataDir } = options
   const hub = new LiveHub(db, clock)
+  const remote = options.queue ? await startQueue(options.queue.databaseUrl, db, hub) : null
   const runner = new JobRunner({
     db,
     clock,
@@ -38,11 +71,17 @@ export async function registerJobs(
     executors: options.executors ?? createWorkerExecutors(),
     loadSetup: options.loadSetup ?? createSetupLoader(db, dataDir),
     events: hub,
+    ...(remote ? { remote: remote.jobs } : {}),
   })
   registerJobRunner(db, runner)
   await registerLiveChannel(app, { db, clock, hub })
+  const stopReaper = remote
+    ? startReaper(db, runner, options.queue?.reapIntervalMs ?? REAP_INTERVAL_MS)
+    : null
   app.addHook('onClose', async () => {
+    await stopReaper?.()
     await runner.close()
+    await remote?.close()
     unregisterJobRunner(db)
   })
   await runner.start()

@@ -93,3 +93,22 @@ export interface SimulationJobPayload {
   resumeFromOutput: number | null
   resumeFromRunId: number | null
 }
+
+/**
+ * The server's side of remote workers (issue 18): scheduled jobs go to the queue instead of this
+ * process, and the running ones are reached through their worker (queue/remoteJobs.ts).
+ */
+export interface RemoteJobs {
+  /** Hands a scheduled job to the queue. */
+  dispatch(jobId: number, kind: string): Promise<void>
+  /** Asks the worker running the job to stop it after its current step (as a user's stop). */
+  abort(jobId: number): Promise<void>
+  /** Whether a worker holds the job's lease (it runs it). */
+  isLeased(jobId: number): Promise<boolean>
+}
+
+/** A worker process's side: every claim takes a lease that its heartbeat renews. */
+export interface LeaseOptions {
+  workerId: string
+  ttlMs: number
+}

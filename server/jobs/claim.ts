@@ -1,0 +1,33 @@
+import type { Clock } from '../clock.ts'
+import type { Db, JobRow } from './jobContext.ts'
+import { takeLease } from './queue/leases.ts'
+import type { LeaseOptions } from './types.ts'
+
+/**
+ * Claims a scheduled job: one conditional update, so of several runners (processes, machines)
+ * exactly one gets it; a worker process takes the job's lease in the same transaction.
+ */
+export async function claimJob(
+  db: Db,
+  clock: Clock,
+  job: JobRow,
+  leases: LeaseOptions | undefined,
+): Promise<boolean> {
+  const nowIso = clock.nowIso()
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        attempts: eb('attempts', '+', 1),
+        started_at: nowIso,
+        updated_at: nowIso,
+      }))
+      .where('id', '=', job.id)
+      .where('state', '=', 'scheduled')
+      .executeTakeFirst()
+    const claimed = Number(result.numUpdatedRows) === 1
+    if (claimed && leases) await takeLease(trx, job.id, leases.workerId, leases.ttlMs, nowIso)
+    return claimed
+  })
+}
