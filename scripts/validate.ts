@@ -6,7 +6,7 @@
  * validation/results.md and the plots (scripts/validateReport.ts), and exits 1 when a metric is
  * outside its tolerance. --quick runs the coarse vitest resolutions (a smoke test, tolerances of
  * the tests); --only runs some cases (hydrostatic, martin-moyce, lobovsky, closed-box, piston,
- * pointcloud) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
+ * pointcloud, heat, viscosity) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
  * (a machine with more cores), with --threads solver threads each (default min(2, cores)); the
  * figures are the same as one after the other.
  */
@@ -19,6 +19,8 @@ import {
   metric,
   runClosedBoxCase,
   runHydrostaticCase,
+  runHeatCase,
+  runViscosityCase,
   runLobovskyCase,
   runMartinMoyceCase,
   runPistonCase,
@@ -89,6 +91,8 @@ const CASES = [
   'closed-box',
   'piston',
   'pointcloud',
+  'heat',
+  'viscosity',
 ] as const
 type CaseName = (typeof CASES)[number]
 
@@ -108,6 +112,8 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   'closed-box': quick ? [0.025] : [0.0125],
   piston: quick ? [6] : [10, 16],
   pointcloud: quick ? [0.025] : [0.02],
+  heat: quick ? [8] : [20, 40],
+  viscosity: quick ? [8] : [10, 16],
 }
 
 /** Runs resolution `index` of a case. */
@@ -162,6 +168,10 @@ async function runCase(name: CaseName, index: number): Promise<RunResult> {
     }
     case 'pointcloud':
       return { metrics: await runPointcloudCases({ dp: resolution, threads }) }
+    case 'heat':
+      return { metrics: await runHeatCase({ particlesAcross: resolution, threads }) }
+    case 'viscosity':
+      return { metrics: await runViscosityCase({ particlesAcross: resolution, threads }) }
   }
 }
 
@@ -225,6 +235,16 @@ function growthMetrics(name: CaseName, runs: RunResult[]): ValidationMetric[] {
       const [c, f] = [find(coarse.metrics, what), find(fine.metrics, what)]
       return [growth('moving wall (piston bore)', what, c.value, f.value, 0.05)]
     }
+    case 'heat':
+    case 'viscosity':
+      // every checked figure at both resolutions: the finer one's must not be larger
+      return coarse.metrics
+        .filter((m) => Number.isFinite(m.tolerance))
+        .map((m, k) => {
+          const f = fine.metrics.filter((x) => Number.isFinite(x.tolerance))[k]!
+          const what = m.metric.replace(/, \d+ (across|per period)/, '')
+          return growth(m.case, what, m.value, f.value, m.tolerance)
+        })
     case 'closed-box':
     case 'pointcloud':
       return []

@@ -64,7 +64,10 @@ describeEachDialect('thermodynamics and viscosity tables reach the solver', (dia
       partIds: Int32Array.from([fluid.id, fluid.id, wall.id, wall.id, wall.id, wall.id]),
       materialIds: Int32Array.from([0, 0, -1, -1, -1, -1]),
     }
-    const options = { setup, particles, threads: 1 } as Parameters<typeof checkRunStart>[0]
+    // what a run's job hands on (its data directory, ids and signal play no part here)
+    const options = { setup, particles, threads: 1 } as unknown as Parameters<
+      typeof checkRunStart
+    >[0]
     expect(checkRunStart(options)).toEqual([])
     const config = createRunSolverConfig(options)
     expect(config.settings.thermodynamics).toBe(true)
