@@ -1,0 +1,120 @@
+/**
+ * The GPU backend on a machine with a card, in a few minutes (scripts/gpuDevice.sh runs it there):
+ * the adapter, the agreement with the CPU solver on a small dam break (one force pass, 8 RK4
+ * steps: the tests' figures on a real card), and a dam break of `--fluid` particles (default 1M)
+ * run for `--sim-s` simulated seconds (default 0.02), outputs left out: wall time per simulated
+ * second, steps and particle-steps per second. Prints plain lines.
+ *
+ *   npx tsx bench/solver/gpuDevice.ts [--fluid 1000000] [--sim-s 0.02]
+ */
+import { findGpu, gpuUnavailableReason } from '../../solver/gpu/device.ts'
+import { createGpuSolver } from '../../solver/gpu/GpuSolver.ts'
+import type { SolverConfig } from '../../solver/sph/config.ts'
+import { PARTICLE_KIND } from '../../solver/sph/particles.ts'
+import { createSolver, solverInternals } from '../../solver/sph/SphSolver.ts'
+import {
+  buildDamBreak,
+  buildTankParticles,
+  createDamBreakConfig,
+  supportedSettings,
+  WATER,
+} from '../../solver/sph/scenarios.ts'
+
+function argument(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name)
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback
+}
+
+/** The tests' small dam break: 300 fluid particles with a swirl. */
+function smallDamBreak(): SolverConfig {
+  const { dp, scenario } = buildDamBreak(300, 3)
+  const particles = buildTankParticles(scenario)
+  const n = particles.kinds.length
+  const velocities = new Float64Array(3 * n)
+  for (let i = 0; i < n; i++) {
+    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
+    velocities[3 * i] = 0.3 * Math.sin(9 * particles.positions[3 * i + 2]!)
+    velocities[3 * i + 2] = -0.3 * Math.sin(7 * particles.positions[3 * i]!)
+  }
+  return {
+    settings: supportedSettings(dp),
+    materials: [WATER],
+    particles: { ...particles, velocities },
+    options: { hydrostaticInitialisation: true, threads: 1 },
+  }
+}
+
+async function agreement(): Promise<void> {
+  const config = smallDamBreak()
+  const cpu = await createSolver(config)
+  cpu.measureInteractionPass('forces', 1)
+  const a = solverInternals(cpu).arrays
+  const gpu = await createGpuSolver(config)
+  const { derivatives: d } = await gpu.forcePass()
+  let maxA = 0
+  let errA = 0
+  for (let i = 0; i < solverInternals(cpu).count(); i++) {
+    if (a.kind[i] !== PARTICLE_KIND.fluid) continue
+    const o = 4 * a.particleId[i]!
+    maxA = Math.max(maxA, Math.hypot(a.accX[i]!, a.accY[i]!, a.accZ[i]!))
+    errA = Math.max(
+      errA,
+      Math.hypot(a.accX[i]! - d[o]!, a.accY[i]! - d[o + 1]!, a.accZ[i]! - d[o + 2]!),
+    )
+  }
+  console.log(
+    `agreement: one force pass, largest |a| difference ${(errA / maxA).toExponential(2)} of the largest |a|`,
+  )
+  await cpu.dispose()
+  const cpu8 = await createSolver(config)
+  for (let s = 0; s < 8; s++) cpu8.step()
+  const sa = cpu8.snapshot()
+  const gpu8 = await createGpuSolver(config)
+  const report = await gpu8.runUntil(cpu8.report().timeS)
+  const sb = await gpu8.snapshot()
+  const dp = config.settings.particleDiameter!
+  let errX = 0
+  for (let i = 0; i < sa.count; i++) {
+    if (sa.kind[i] !== PARTICLE_KIND.fluid) continue
+    errX = Math.max(
+      errX,
+      Math.hypot(
+        sa.positions[3 * i]! - sb.positions[3 * i]!,
+        sa.positions[3 * i + 1]! - sb.positions[3 * i + 1]!,
+        sa.positions[3 * i + 2]! - sb.positions[3 * i + 2]!,
+      ),
+    )
+  }
+  console.log(
+    `agreement: 8 RK4 steps (GPU ${report.step}), positions within ${(errX / dp).toExponential(2)} dp`,
+  )
+  await cpu8.dispose()
+}
+
+async function damBreakRun(fluid: number, simS: number): Promise<void> {
+  const config = createDamBreakConfig(fluid)
+  const solver = await createGpuSolver(config)
+  const particles = solver.describe().particleCount
+  await solver.step()
+  const started = performance.now()
+  const from = solver.report()
+  const report = await solver.runUntil(from.timeS + simS)
+  const seconds = (performance.now() - started) / 1000
+  const steps = report.step - from.step
+  console.log(
+    `dam break: ${particles} particles (${fluid} fluid asked), ${steps} steps over ${simS} s simulated in ${seconds.toFixed(2)} s: ${(seconds / simS / 60).toFixed(2)} min per simulated second, ${((seconds / steps) * 1e3).toFixed(2)} ms per step, ${((particles * steps) / seconds / 1e6).toFixed(1)} M particle-steps/s, dt ${report.dtS.toExponential(3)} s`,
+  )
+  await solver.dispose()
+}
+
+const gpu = await findGpu()
+if (!gpu) {
+  console.log(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+  process.exit(1)
+}
+console.log(
+  `adapter: ${gpu.info.name}${gpu.info.fallback ? ' (software)' : ''}, maxStorageBufferBindingSize ${gpu.info.maxStorageBufferBindingSize}, maxBufferSize ${gpu.info.maxBufferSize}`,
+)
+await agreement()
+await damBreakRun(argument('--fluid', 1_000_000), argument('--sim-s', 0.02))
+process.exit(0)

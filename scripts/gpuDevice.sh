@@ -1,0 +1,47 @@
+#!/bin/bash
+# The GPU backend on a machine with a card (issue 21), in the way of the lead's .dev/device.sh: Node
+# and the solver's runtime modules travel xz-compressed in the git-ignored .dev/ folder (node.xz,
+# mods.tar.xz: tsx, esbuild, valibot), and so do Dawn for Node and the Vulkan loader (gpu.tar.xz).
+#
+#   scripts/gpuDevice.sh pack   here: writes .dev/gpu.tar.xz (node_modules/webgpu's index.js,
+#                               package.json, dist/linux-x64/dawn.node; the Debian packages of the
+#                               Vulkan loader, apt-get download)
+#   scripts/gpuDevice.sh run    there, from the checkout root: unpacks Node, the modules and
+#                               gpu.tar.xz, installs the loader (dpkg -x into /, ldconfig), then
+#                               prints the adapter, the GPU/CPU agreement on a small dam break,
+#                               the bench (bench/solver/gpu.bench.ts: 1M/4M/16M) and a 1M dam break's
+#                               minutes per simulated second. $OUT, when set, gets the logs.
+set -e
+mode=${1:-run}
+if [ "$mode" = pack ]; then
+  rm -rf .tmp/gpu-pack && mkdir -p .tmp/gpu-pack/debs .dev
+  (cd .tmp/gpu-pack/debs && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+  tar -cJf .dev/gpu.tar.xz node_modules/webgpu/index.js node_modules/webgpu/package.json \
+    node_modules/webgpu/dist/linux-x64/dawn.node -C .tmp/gpu-pack debs
+  ls -la .dev/gpu.tar.xz
+  exit 0
+fi
+python3 - <<'PY'
+import lzma, tarfile, os, shutil
+os.makedirs('/tmp/nodebin', exist_ok=True)
+with lzma.open('.dev/node.xz') as src, open('/tmp/nodebin/node', 'wb') as dst:
+    shutil.copyfileobj(src, dst)
+os.chmod('/tmp/nodebin/node', 0o755)
+for archive in ('.dev/mods.tar.xz', '.dev/gpu.tar.xz'):
+    with tarfile.open(archive, 'r:xz') as t:
+        t.extractall('.')
+PY
+for deb in debs/*.deb; do dpkg -x "$deb" /; done
+ldconfig || true
+export PATH=/tmp/nodebin:$PATH
+OUT=${OUT:-/tmp}
+T="node node_modules/tsx/dist/cli.mjs"
+echo "node $(node --version), $(nproc) cores"; nvidia-smi -L 2>/dev/null || true
+run() { timeout "$1" $T "${@:2}" 2>&1; }
+if ! run 60 bench/solver/gpuDevice.ts --fluid 1000 --sim-s 0.001 | grep -q '^adapter'; then
+  # Dawn found no adapter: point the loader at NVIDIA's ICD (TOOLCHAIN.md)
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+run 240 bench/solver/gpuDevice.ts --fluid 1000000 --sim-s 0.02 | tee "$OUT/gpuDevice.log"
+run 420 bench/run.ts --filter solver/gpu | tee "$OUT/gpuBench.log"
+echo done
