@@ -44,6 +44,7 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (settings.calcDomainActive) refused.push('calcDomainActive (not yet on GPU)')
   if (options.periodicY) refused.push('periodicY (not yet on GPU)')
   if (config.wallMotion) refused.push('moving parts (not yet on GPU)')
+  if (settings.multiphase) refused.push('multiphase (not yet on GPU)')
   return refused
 }
 

@@ -285,10 +285,12 @@ describe('runSimulation', () => {
 
   it('refuses unsupported settings at the start, naming them, and writes no output', async () => {
     const dataDir = await dataDirectory()
-    const result = await runSimulation(runOptions(dataDir, { multiphase: true, airDrag: true }))
+    const result = await runSimulation(runOptions(dataDir, { surfaceTension: true, airDrag: true }))
     expect(result.state).toBe('failed')
     expect(result.reason).toBe('unsupported')
-    expect(result.message).toBe('Unsupported simulation settings: multiphase, airDrag.')
+    expect(result.message).toBe(
+      'Unsupported simulation settings: surfaceTension without multiphase, airDrag.',
+    )
     expect(result.lastOutputNo).toBeNull()
     await expect(readFile(join(dataDir, checkpointFile(7, 3, 0)))).rejects.toThrow()
     expect((await readLog(dataDir)).at(-1)).toMatchObject({

@@ -63,8 +63,7 @@ describe('createSolver', () => {
     }
     const config = { ...tankConfig(smallDamBreak()), settings, options: {} }
     const names = [
-      'multiphase',
-      'surfaceTension',
+      'densityLimiter with multiphase',
       'airDrag',
       'rotatingSystem',
       'lowDissipationOperators',

@@ -88,7 +88,8 @@ export async function createSolver(config: SolverConfig): Promise<Solver> {
     grid: setup.grid,
     constants,
   })
-  return new SphSolver(config, options, constants, material.id, setup, runner)
+  const materialIds = constants.phases?.materialIds ?? [material.id]
+  return new SphSolver(config, options, constants, materialIds, setup, runner)
 }
 
 class SphSolver implements Solver {
@@ -96,7 +97,8 @@ class SphSolver implements Solver {
   #integrator: Integrator
   #boundary: BoundaryKind
   #constants: SphConstants
-  #materialId: number
+  /** Material id of each phase (one without multiphase). */
+  #materialIds: readonly number[]
   #arrays: ParticleArrays
   #sorter: CellSorter
   #runner: PhaseRunner
@@ -128,7 +130,7 @@ class SphSolver implements Solver {
     config: SolverConfig,
     options: SolverOptions,
     constants: SphConstants,
-    materialId: number,
+    materialIds: readonly number[],
     setup: PreparedParticles,
     runner: PhaseRunner,
   ) {
@@ -136,7 +138,7 @@ class SphSolver implements Solver {
     this.#integrator = resolveIntegrator(config.settings, options)
     this.#boundary = resolveBoundary(config.settings, options)
     this.#constants = constants
-    this.#materialId = materialId
+    this.#materialIds = materialIds
     this.#arrays = setup.arrays
     this.#count = setup.count
     // a sort's permutation is applied by all threads, fields dealt to them
@@ -255,6 +257,7 @@ class SphSolver implements Solver {
     runner.run(PHASE.pressures)
     if (this.#boundary !== 'dynamic') runner.run(PHASE.walls)
     if (this.#constants.heat.viscosityModel !== 0) runner.run(PHASE.viscosity)
+    if (this.#constants.surfaceTension > 0) runner.run(PHASE.colour)
     runner.run(PHASE.forces)
     const stats = runner.stats()
     let maxA2 = 0
@@ -381,7 +384,7 @@ class SphSolver implements Solver {
       timeS: this.#timeS,
       step: this.#step,
       partIds: this.#partIds,
-      materialId: this.#materialId,
+      materialIds: this.#materialIds,
     })
     return withHeatFields(this.#arrays, this.#constants, snapshot)
   }

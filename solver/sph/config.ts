@@ -3,16 +3,22 @@
  * list of simulation settings the solver does not implement (refused, never ignored).
  */
 import type { SimulationSettings } from '../../domain/settings.ts'
-import type { KernelKind } from './kernels.ts'
 import { kernelFactors, kernelValue } from './kernels.ts'
 import { chooseSpeedOfSound, taitStiffness } from './equationOfState.ts'
 import type { WallMotion } from './motion.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { HeatConstants } from './heatConfig.ts'
 import { deriveHeatConstants } from './heatConfig.ts'
+import type { PhaseConstants } from './phaseTable.ts'
+import { derivePhaseConstants, phaseMaterials } from './phaseTable.ts'
+import type { SolverOptions } from './options.ts'
+import { SolverSetupError } from './options.ts'
 
 // the run-start checks live in support.ts; solver/run imports them from here
 export { solverPartOf, unsupportedParts, unsupportedSettings } from './support.ts'
+// the numerical options and the setup error live in options.ts
+export type { SolverOptions } from './options.ts'
+export { DEFAULT_SOLVER_OPTIONS, resolveOptions, SolverSetupError } from './options.ts'
 
 /** The fluid properties the solver uses (a subset of the spec's Material). */
 export interface SolverMaterial {
@@ -100,93 +106,6 @@ export const ACOUSTIC_CFL_FACTOR = 2
 /** Particle shifting: none, Sun et al. 2017 (δ+-SPH) or the free-surface-aware variant (lyu21). */
 export const SHIFTING_CODE = { zero: 0, sun17: 1, lyu21: 2 } as const
 
-/** Numerical choices that are not simulation settings. */
-export interface SolverOptions {
-  kernel: KernelKind
-  /** h / particle diameter. */
-  smoothingLengthFactor: number
-  /**
-   * Wall treatment (BOUNDARY_KINDS). null follows settings.noRiemannWall (on: 'generalized', off:
-   * 'riemann'); an explicit value overrides it.
-   */
-  boundary: BoundaryKind | null
-  /**
-   * The wall normal of the Riemann wall (boundary 'riemann'): 'wall' (default), the wall's own
-   * geometry seen from the fluid particle, −Σ_w V_w ∇W_iw (no fluid in it); 'fluid', each wall
-   * particle's direction towards the fluid it sees, −Σ_f ρ_f W (r_w − r_f), found in the wall
-   * extrapolation. The fluid's direction leans wherever a wall particle sees fluid on one side
-   * only (a front's tip, a corner) and then brakes fluid that slides along the wall; see
-   * NUMERICS.md, 'Validation findings', for what each gives.
-   */
-  riemannWallNormal: 'fluid' | 'wall'
-  /**
-   * Shear of a no-slip wall on the fluid: 'viscous' (default) the pair viscosity (artificial and
-   * laminar) with the wall's velocity mirrored, 2 v_w − ṽ_f (Adami et al. 2012, Morris form);
-   * 'logLaw' a wall function instead: each fluid particle near the wall takes the wall shear
-   * stress ρ u_τ² of the log law u_t/u_τ = ln(y u_τ/ν)/κ + B (κ = 0.41, B = 5.2; u_t/u_τ = y u_τ/ν
-   * in the laminar sublayer y+ < 11.06) from its own tangential speed u_t relative to the wall and
-   * its distance y to the wall surface, applied as −u_τ² · 2|G| along u_t with G = Σ_w V_w ∇W_iw
-   * (2|G| integrates to one per unit of wall area), and the wall's pair viscosity is left out.
-   * Free-slip walls are not affected. See NUMERICS.md, 'Validation findings'.
-   */
-  wallShear: 'viscous' | 'logLaw'
-  /** Density diffusion: Fourtakas et al. 2019 (hydrostatic-corrected) or Molteni–Colagrossi 2009. */
-  densityDiffusion: (typeof DENSITY_DIFFUSION_KINDS)[number]
-  /** δ of the density diffusion term. */
-  densityDiffusionDelta: number
-  /** Monaghan artificial viscosity, laminar (Lo & Shao, material ν), or both. */
-  viscosity: (typeof VISCOSITY_KINDS)[number]
-  /** α of the artificial viscosity. */
-  artificialViscosityAlpha: number
-  /** Courant number of the variable time step. */
-  cfl: number
-  /** c0 ≥ coefficient · √(g·H) and ≥ coefficient · initial speed. */
-  soundSpeedCoefficient: number
-  /**
-   * Neighbour cells per support radius: cells are 2h / n wide and the stencil spans ±n cells.
-   * 1 is the classic 2h cell with 27 neighbour cells; 3 (default) scans a volume of (4.67h)³
-   * instead of (6h)³ per particle, about 2.1× fewer distance checks, and measured 1.25× faster
-   * than 2 and 1.6× faster than 1 here (more cells only add row bookkeeping: 4 is slower).
-   */
-  cellsPerSupport: 1 | 2 | 3
-  /** Threads of the interaction passes (the calling thread is one of them). */
-  threads: number
-  /** Time step when settings.dynamicTimeStep is off; null: chosen from the CFL rule at the start. */
-  fixedTimeStepS: number | null
-  /** Start fluid particles with hydrostatic pressure below the top of their part. */
-  hydrostaticInitialisation: boolean
-  /**
-   * Time integration scheme; null follows settings.integrationScheme. An explicit value
-   * overrides the setting (describe() reports the integrator in use).
-   */
-  integrator: Integrator | null
-  /**
-   * Periodic along y between min and max (a thin slab without side walls: a particle leaving at
-   * one side comes back at the other, and neighbours see across). null: not periodic.
-   */
-  periodicY: { min: number; max: number } | null
-}
-
-export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
-  kernel: 'wendland',
-  smoothingLengthFactor: 1.5,
-  boundary: null,
-  riemannWallNormal: 'wall',
-  wallShear: 'viscous',
-  densityDiffusion: 'fourtakas',
-  densityDiffusionDelta: 0.1,
-  viscosity: 'artificial+laminar',
-  artificialViscosityAlpha: 0.01,
-  cfl: 0.2,
-  soundSpeedCoefficient: 10,
-  cellsPerSupport: 3,
-  threads: 1,
-  fixedTimeStepS: null,
-  hydrostaticInitialisation: false,
-  integrator: null,
-  periodicY: null,
-}
-
 export interface SolverConfig {
   settings: SimulationSettings
   materials: readonly SolverMaterial[]
@@ -195,11 +114,6 @@ export interface SolverConfig {
   parts?: readonly SolverPart[]
   wallMotion?: WallMotion
   options?: Partial<SolverOptions>
-}
-
-/** Thrown when a solver cannot be created from a config (unsupported or invalid input). */
-export class SolverSetupError extends Error {
-  override name = 'SolverSetupError'
 }
 
 /** Numbers derived once from the config; shared with worker threads as plain data. */
@@ -251,6 +165,10 @@ export interface SphConstants {
   particleMass: number
   /** Period along y (0: not periodic, see SolverOptions.periodicY). */
   periodY: number
+  /** Multiphase (settings.multiphase): the per-material constants (phaseTable.ts); null: off. */
+  phases: PhaseConstants | null
+  /** Surface tension coefficient σ in N/m (settings.surfaceTension with sigma); 0: off. */
+  surfaceTension: number
 }
 
 export const KERNEL_CODE = { wendland: 0, cubic: 1 } as const
@@ -281,23 +199,10 @@ export function resolveBoundary(
   return options.boundary ?? (settings.noRiemannWall ? 'generalized' : 'riemann')
 }
 
-/** Options with defaults applied, checked. */
-export function resolveOptions(options: Partial<SolverOptions> | undefined): SolverOptions {
-  const resolved = { ...DEFAULT_SOLVER_OPTIONS, ...options }
-  if (!(resolved.smoothingLengthFactor >= 1 && resolved.smoothingLengthFactor <= 3))
-    throw new SolverSetupError('smoothingLengthFactor must be between 1 and 3.')
-  if (!(resolved.cfl > 0 && resolved.cfl <= 1)) throw new SolverSetupError('cfl must be in (0, 1].')
-  if (![1, 2, 3].includes(resolved.cellsPerSupport))
-    throw new SolverSetupError('cellsPerSupport must be 1, 2 or 3.')
-  if (!Number.isInteger(resolved.threads) || resolved.threads < 1)
-    throw new SolverSetupError('threads must be a positive integer.')
-  const periodic = resolved.periodicY
-  if (periodic && !(periodic.max > periodic.min))
-    throw new SolverSetupError('periodicY must have max greater than min.')
-  return resolved
-}
-
-/** The fluid material: the one all fluid particles use (one fluid without multiphase). */
+/**
+ * The fluid material: the one all fluid particles use (one fluid without multiphase); with
+ * multiphase the first of the phase table (walls take its reference density).
+ */
 export function findFluidMaterial(config: SolverConfig): SolverMaterial {
   const { particles, materials } = config
   const first = materials[0]
@@ -308,6 +213,7 @@ export function findFluidMaterial(config: SolverConfig): SolverMaterial {
     if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
     used.add(particles.materialIds ? particles.materialIds[i]! : first.id)
   }
+  if (config.settings.multiphase) return phaseMaterials(config)[0]!
   if (used.size > 1)
     throw new SolverSetupError(
       `Fluid particles use ${used.size} materials; more than one fluid needs multiphase, which this solver does not support.`,
@@ -356,13 +262,22 @@ export function deriveConstants(
     }
   }
   const fluidHeight = hi > lo ? hi - lo + dp : dp
-  const c0 = chooseSpeedOfSound({
-    materialSpeedOfSound: material.speedOfSound,
-    gravityMagnitude: gMag,
-    fluidHeight,
-    maxInitialSpeed: maxSpeed,
-    coefficient: options.soundSpeedCoefficient,
-  })
+  const flow = { gravityMagnitude: gMag, fluidHeight, maxInitialSpeed: maxSpeed }
+  const phases = settings.multiphase
+    ? derivePhaseConstants(phaseMaterials(config), options, flow)
+    : null
+  const surfaceTension = settings.surfaceTension ? requireNumber(settings.sigma, 'sigma') : 0
+  if (settings.surfaceTension && phases?.materialIds.length !== 2)
+    throw new SolverSetupError('Surface tension needs multiphase with two fluid materials.')
+  if (!(surfaceTension >= 0)) throw new SolverSetupError('Setting sigma must be 0 or more.')
+  // multiphase: the fastest phase's c0 sets the time step, the viscosities and diffusion
+  const c0 = phases
+    ? Math.max(...phases.soundSpeed)
+    : chooseSpeedOfSound({
+        materialSpeedOfSound: material.speedOfSound,
+        ...flow,
+        coefficient: options.soundSpeedCoefficient,
+      })
   const h = options.smoothingLengthFactor * dp
   const factors = kernelFactors(options.kernel, h, 3)
   const rho0 = material.density
@@ -390,7 +305,11 @@ export function deriveConstants(
     stiffness: taitStiffness({ referenceDensity: rho0, speedOfSound: c0, gamma: material.gamma }),
     gravity,
     alpha: artificial ? options.artificialViscosityAlpha : 0,
-    nu: laminar ? material.kinematicViscosity : 0,
+    nu: !laminar
+      ? 0
+      : phases
+        ? Math.max(...phaseMaterials(config).map((m) => m.kinematicViscosity))
+        : material.kinematicViscosity,
     diffusionCoefficient: diffusion === 'none' ? 0 : 2 * options.densityDiffusionDelta * h * c0,
     hydrostaticDensityGradient: [k * gravity[0], k * gravity[1], k * gravity[2]],
     boundaryCode: BOUNDARY_CODE[boundary],
@@ -402,5 +321,7 @@ export function deriveConstants(
     densityMax: threshold === null ? Infinity : rho0 * (1 + threshold),
     particleMass: rho0 * dp * dp * dp,
     periodY: options.periodicY ? options.periodicY.max - options.periodicY.min : 0,
+    phases,
+    surfaceTension,
   }
 }

@@ -50,6 +50,10 @@ export const FLOAT_FIELDS = [
   'normalX', // wall, Riemann wall only: unit normal towards the fluid (from the extrapolation)
   'normalY',
   'normalZ',
+  'colourX', // fluid, surface tension only: unit normal of the colour gradient (0: no interface)
+  'colourY',
+  'colourZ',
+  'colourNorm', // |∇C| of the colour function (see surfaceTension.ts)
 ] as const
 export type FloatField = (typeof FLOAT_FIELDS)[number]
 
@@ -63,6 +67,7 @@ export type IntField = (typeof INT_FIELDS)[number]
 export const BYTE_FIELDS = [
   'kind', // PARTICLE_KIND
   'noSlip', // wall: 1 when the viscous terms see the wall (no-slip), 0 for a free-slip wall
+  'phase', // fluid: index of its material in the phase table (phaseTable.ts); 0 with one fluid
 ] as const
 export type ByteField = (typeof BYTE_FIELDS)[number]
 
@@ -85,7 +90,11 @@ export const PERSISTENT_INT_FIELDS = [
   'particleId',
   'partIndex',
 ] as const satisfies readonly IntField[]
-export const PERSISTENT_BYTE_FIELDS = ['kind', 'noSlip'] as const satisfies readonly ByteField[]
+export const PERSISTENT_BYTE_FIELDS = [
+  'kind',
+  'noSlip',
+  'phase',
+] as const satisfies readonly ByteField[]
 
 /**
  * The neighbour record the force loop reads, PACK_STRIDE doubles per particle (one cache line):
@@ -121,21 +130,34 @@ const RUNGE_KUTTA_FIELDS: ReadonlySet<FloatField> = new Set([
 /** Fields only the Riemann wall uses. */
 const RIEMANN_WALL_FIELDS: ReadonlySet<FloatField> = new Set(['normalX', 'normalY', 'normalZ'])
 
+/** Fields only surface tension uses. */
+const SURFACE_TENSION_FIELDS: ReadonlySet<FloatField> = new Set([
+  'colourX',
+  'colourY',
+  'colourZ',
+  'colourNorm',
+])
+
 /**
  * Shared buffers for `capacity` particles. Without `rungeKutta` the integrator's sum fields get a
  * single element (56 bytes per particle saved; nothing else reads them), likewise the wall normals
- * without `riemannWall`.
+ * without `riemannWall` and the colour gradient without `surfaceTension`.
  */
 export function allocateParticleBuffers(
   capacity: number,
-  { rungeKutta = true, riemannWall = true }: { rungeKutta?: boolean; riemannWall?: boolean } = {},
+  {
+    rungeKutta = true,
+    riemannWall = true,
+    surfaceTension = false,
+  }: { rungeKutta?: boolean; riemannWall?: boolean; surfaceTension?: boolean } = {},
 ): ParticleBuffers {
   const size = Math.max(capacity, 1)
   const float = {} as Record<FloatField, SharedArrayBuffer>
   for (const field of FLOAT_FIELDS) {
     const used =
       (rungeKutta || !RUNGE_KUTTA_FIELDS.has(field)) &&
-      (riemannWall || !RIEMANN_WALL_FIELDS.has(field))
+      (riemannWall || !RIEMANN_WALL_FIELDS.has(field)) &&
+      (surfaceTension || !SURFACE_TENSION_FIELDS.has(field))
     float[field] = new SharedArrayBuffer((used ? size : 1) * 8)
   }
   const int = {} as Record<IntField, SharedArrayBuffer>

@@ -31,6 +31,8 @@ import {
   RK_STAGE,
   updateRungeKutta,
 } from './integration.ts'
+import { computeMultiphaseForces, computeMultiphasePressures } from './multiphase.ts'
+import { computeColourGradients } from './surfaceTension.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
 
@@ -59,6 +61,8 @@ export const PHASE = {
   restWalls: 14,
   /** A sort's permutation applied to the particle fields, fields dealt to threads (grid.ts). */
   permute: 15,
+  /** The colour gradient of surface tension (surfaceTension.ts), before the forces. */
+  colour: 16,
 } as const
 export type Phase = (typeof PHASE)[keyof typeof PHASE]
 
@@ -139,6 +143,7 @@ export function splitOfPhase(phase: Phase, dynamicWalls: boolean): Split {
     case PHASE.forces:
     case PHASE.reference:
     case PHASE.shift:
+    case PHASE.colour:
       return SPLIT.forces
     case PHASE.measure:
       return SPLIT.measure
@@ -157,7 +162,12 @@ export function splitOfPhase(phase: Phase, dynamicWalls: boolean): Split {
 
 /** Whether a phase takes chunks (see CHUNKS_PER_THREAD) when it runs on several threads. */
 function isChunked(phase: Phase): boolean {
-  return phase === PHASE.forces || phase === PHASE.walls || phase === PHASE.shift
+  return (
+    phase === PHASE.forces ||
+    phase === PHASE.walls ||
+    phase === PHASE.shift ||
+    phase === PHASE.colour
+  )
 }
 
 /**
@@ -191,13 +201,15 @@ function runChunks(
     const cellEnd = chunks[offset + k + 1]!
     if (cellEnd <= cellBegin) continue
     if (phase === PHASE.forces) {
-      computeForces(ctx, cellBegin, cellEnd, slot)
+      if (ctx.constants.phases) computeMultiphaseForces(ctx, cellBegin, cellEnd, slot)
+      else computeForces(ctx, cellBegin, cellEnd, slot)
       const a2 = stats[base + STAT.maxAcceleration2]!
       const viscous = stats[base + STAT.maxViscous]!
       if (a2 > maxAcceleration2) maxAcceleration2 = a2
       if (viscous > maxViscous) maxViscous = viscous
       interactions += stats[base + STAT.interactions]!
     } else if (phase === PHASE.walls) extrapolateWalls(ctx, cellBegin, cellEnd)
+    else if (phase === PHASE.colour) computeColourGradients(ctx, cellBegin, cellEnd)
     else shiftParticles(ctx, cellBegin, cellEnd, scale)
   }
   if (phase === PHASE.forces) {
@@ -234,13 +246,18 @@ export function runPhaseRange(
   const dt = params[PARAM.dt]!
   switch (phase) {
     case PHASE.pressures:
-      computePressures(ctx, begin, end)
+      if (ctx.constants.phases) computeMultiphasePressures(ctx, begin, end)
+      else computePressures(ctx, begin, end)
       break
     case PHASE.walls:
       extrapolateWalls(ctx, cellBegin, cellEnd)
       break
     case PHASE.forces:
-      computeForces(ctx, cellBegin, cellEnd, slot)
+      if (ctx.constants.phases) computeMultiphaseForces(ctx, cellBegin, cellEnd, slot)
+      else computeForces(ctx, cellBegin, cellEnd, slot)
+      break
+    case PHASE.colour:
+      computeColourGradients(ctx, cellBegin, cellEnd)
       break
     case PHASE.reference:
       runReferencePass(ctx, cellBegin, cellEnd, slot)

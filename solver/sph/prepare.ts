@@ -9,6 +9,7 @@ import type { SolverConfig, SolverOptions, SphConstants } from './config.ts'
 import { resolveIntegrator, SolverSetupError } from './config.ts'
 import { densityFromPressure } from './equationOfState.ts'
 import { initialiseTemperatures } from './heat.ts'
+import { phaseTait } from './phaseTable.ts'
 import type { ParticleArrays } from './particles.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
 
@@ -43,6 +44,7 @@ export function prepareParticles(
   const buffers = allocateParticleBuffers(n, {
     rungeKutta: resolveIntegrator(config.settings, options) !== 'symplectic',
     riemannWall: k.riemannWall === 1,
+    surfaceTension: k.surfaceTension > 0,
   })
   const a = viewParticleArrays(buffers)
   const partIds: number[] = []
@@ -55,6 +57,9 @@ export function prepareParticles(
     speedOfSound: k.speedOfSound,
     gamma: k.gamma,
   }
+  // multiphase: each fluid particle's phase (its material's index in the phase table)
+  const phases = k.phases
+  const phaseOf = new Map(phases?.materialIds.map((id, index) => [id, index]))
   for (let i = 0; i < n; i++) {
     const kind = input.kinds[i]!
     if (kind !== FLUID && kind !== WALL)
@@ -84,7 +89,13 @@ export function prepareParticles(
         a.velY[i] = input.velocities[3 * i + 1]!
         a.velZ[i] = input.velocities[3 * i + 2]!
       }
-      if (input.pressures) a.rho[i] = densityFromPressure(tait, input.pressures[i]!)
+      if (phases) {
+        const phase = input.materialIds ? phaseOf.get(input.materialIds[i]!)! : 0
+        a.phase[i] = phase
+        a.rho[i] = phases.referenceDensity[phase]!
+        if (input.pressures)
+          a.rho[i] = densityFromPressure(phaseTait(phases, phase), input.pressures[i]!)
+      } else if (input.pressures) a.rho[i] = densityFromPressure(tait, input.pressures[i]!)
     }
   }
   if (options.hydrostaticInitialisation && !input.pressures) initialiseHydrostatic(a, n, k)
@@ -162,6 +173,8 @@ function initialiseHydrostatic(a: ParticleArrays, n: number, k: SphConstants): v
     if (a.kind[i] !== FLUID) continue
     const s = a.posX[i]! * up[0] + a.posY[i]! * up[1] + a.posZ[i]! * up[2]
     const depth = top.get(a.partIndex[i]!)! + 0.5 * k.particleDiameter - s
-    a.rho[i] = densityFromPressure(tait, k.referenceDensity * g * depth)
+    // multiphase: each part with its own material's density, as if nothing lay above it
+    const own = k.phases ? phaseTait(k.phases, a.phase[i]!) : tait
+    a.rho[i] = densityFromPressure(own, own.referenceDensity * g * depth)
   }
 }

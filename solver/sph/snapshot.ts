@@ -10,12 +10,13 @@ const FLUID = PARTICLE_KIND.fluid
 
 /**
  * Copies particles [0, count) of sorted arrays (pressures already computed) into a snapshot
- * ordered by particle id; partIds maps the solver's part index to the part id.
+ * ordered by particle id; partIds maps the solver's part index to the part id, materialIds a fluid
+ * particle's phase to its material id (one entry without multiphase).
  */
 export function buildSnapshot(
   a: ParticleArrays,
   n: number,
-  at: { timeS: number; step: number; partIds: readonly number[]; materialId: number },
+  at: { timeS: number; step: number; partIds: readonly number[]; materialIds: readonly number[] },
 ): SolverSnapshot {
   // ids are unique and below the capacity: order by id through an index table
   const indexOfId = new Int32Array(a.capacity).fill(-1)
@@ -52,7 +53,7 @@ export function buildSnapshot(
     const kind = a.kind[i]!
     snapshot.kind[s] = kind
     snapshot.partId[s] = at.partIds[a.partIndex[i]!]!
-    snapshot.materialId[s] = kind === FLUID ? at.materialId : -1
+    snapshot.materialId[s] = kind === FLUID ? at.materialIds[a.phase[i]!]! : -1
   }
   return snapshot
 }

@@ -12,7 +12,7 @@ import { INTEGRATOR_FOR_SCHEME, SHIFTING_CODE } from './config.ts'
  * this list is not empty; createSolver refuses such settings with a message listing them.
  * An explicit options.integrator replaces settings.integrationScheme, an explicit
  * options.boundary settings.noRiemannWall. Settings that only matter with a refused feature
- * (sigma, rotation*) and the discretizer's discretizerLegacy are not listed. Thermodynamics runs
+ * (rotation*) and the discretizer's discretizerLegacy are not listed. Thermodynamics runs
  * (heat conduction, walls adiabatic or at a set temperature; heat.ts); the heat-flux and
  * heat-transfer-coefficient walls are refused with their parts (unsupportedParts).
  */
@@ -21,8 +21,14 @@ export function unsupportedSettings(
   options: Partial<SolverOptions> = {},
 ): string[] {
   const refused: string[] = []
-  if (settings.multiphase) refused.push('multiphase')
-  if (settings.surfaceTension) refused.push('surfaceTension')
+  // multiphase (up to 5 materials) and surface tension between two of them run (multiphase.ts,
+  // surfaceTension.ts); the spec turns the density limiter off with multiphase (the limiter's
+  // bounds are one material's), free-surface tension is not implemented
+  if (settings.multiphase && settings.densityLimiter) refused.push('densityLimiter with multiphase')
+  if (settings.surfaceTension && !settings.multiphase)
+    refused.push('surfaceTension without multiphase')
+  // heat conduction takes one material's conductivity and heat capacity
+  if (settings.multiphase && settings.thermodynamics) refused.push('thermodynamics with multiphase')
   if (settings.airDrag) refused.push('airDrag')
   if (settings.rotatingSystem) refused.push('rotatingSystem')
   if (settings.accelerationLimiter) refused.push('accelerationLimiter')
@@ -38,12 +44,14 @@ export function unsupportedSettings(
 /**
  * The parts this solver cannot run, named as in the setup: open boundaries (inflow/outflow),
  * refinements, fluid parts with an initial preset (not defined yet) and pointcloud parts with a
- * splitting ratio above 1 (each reference particle becomes one particle). A run must not start
+ * splitting ratio above 1 (each reference particle becomes one particle), and under surface
+ * tension a rigid part's contact angle other than 90°. A run must not start
  * while this list is not empty.
  */
 export function unsupportedParts(
   parts: readonly (Pick<Part, 'name' | 'component'> & { shape?: Part['shape'] })[],
-  settings?: Pick<SimulationSettings, 'thermodynamics'>,
+  settings?: Pick<SimulationSettings, 'thermodynamics'> &
+    Partial<Pick<SimulationSettings, 'surfaceTension'>>,
 ): string[] {
   const refused: string[] = []
   for (const part of parts) {
@@ -53,6 +61,10 @@ export function unsupportedParts(
       (thermo === 'heat_flux' || thermo === 'heat_transfer_coefficient')
     )
       refused.push(`thermal condition ${thermo} of part "${part.name}"`)
+    // surface tension: walls carry no colour (a neutral wall, 90°; surfaceTension.ts)
+    const angle = part.component.type === 'rigid' ? part.component.contactAngle : null
+    if (settings?.surfaceTension && angle !== null && angle !== undefined && angle !== 90)
+      refused.push(`contact angle ${angle}° of part "${part.name}" (only 90° is implemented)`)
     if (part.component.type === 'openboundary') refused.push(`open boundary part "${part.name}"`)
     if (part.component.type === 'refinement') refused.push(`refinement part "${part.name}"`)
     if (typeof part.component.initialPreset === 'string')

@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SolverConfig, SolverMaterial } from './config.ts'
+import { defaultComponent } from '../../domain/partComponent.ts'
+import { unsupportedParts, unsupportedSettings } from './support.ts'
+import type { Solver } from './SphSolver.ts'
+import { createSolver } from './SphSolver.ts'
+import { densityFromPressure } from './equationOfState.ts'
+import { PARTICLE_KIND } from './particles.ts'
+import { phaseTait } from './phaseTable.ts'
+import { buildTankParticles, supportedSettings, tankPeriodicY } from './scenarios.ts'
+
+const solvers: Solver[] = []
+afterEach(async () => {
+  await Promise.all(solvers.splice(0).map((solver) => solver.dispose()))
+})
+
+async function start(config: SolverConfig): Promise<Solver> {
+  const solver = await createSolver(config)
+  solvers.push(solver)
+  return solver
+}
+
+const HEAVY: SolverMaterial = {
+  id: 4,
+  density: 1000,
+  gamma: 7,
+  speedOfSound: 1,
+  kinematicViscosity: 1e-6,
+}
+const LIGHT: SolverMaterial = { ...HEAVY, id: 7, density: 500, kinematicViscosity: 1e-5 }
+
+/**
+ * An open slab tank (periodic along y, 8 dp wide) with a light layer over a heavy one, each
+ * `layers` particles deep, started from their hydrostatic pressure; gravity −9.81.
+ */
+function stratified(dp: number, layers: number, settings = {}, options = {}): SolverConfig {
+  const depth = layers * dp
+  const scenario = {
+    dp,
+    tank: [8 * dp, 3 * dp, 2 * depth + 4 * dp] as [number, number, number],
+    fluidMin: [0, 0, 0] as [number, number, number],
+    fluidMax: [8 * dp, 3 * dp, 2 * depth] as [number, number, number],
+    closed: false,
+    wallLayers: 3,
+    periodicY: true,
+  }
+  const particles = buildTankParticles(scenario)
+  const n = particles.kinds.length
+  const materialIds = new Int32Array(n)
+  const pressures = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const z = particles.positions[3 * i + 2]!
+    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
+    materialIds[i] = z > depth ? LIGHT.id : HEAVY.id
+    pressures[i] =
+      z > depth ? 500 * 9.81 * (2 * depth - z) : 500 * 9.81 * depth + 1000 * 9.81 * (depth - z)
+  }
+  return {
+    settings: supportedSettings(dp, { multiphase: true, ...settings }),
+    materials: [LIGHT, HEAVY],
+    particles: { ...particles, materialIds, pressures },
+    options: { periodicY: tankPeriodicY(scenario), ...options },
+  }
+}
+
+describe('multiphase', () => {
+  it('is refused with the density limiter on (its bounds are one material’s), accepted without', () => {
+    const settings = supportedSettings(0.01, { multiphase: true })
+    expect(unsupportedSettings(settings)).toEqual([])
+    expect(unsupportedSettings({ ...settings, densityLimiter: true })).toEqual([
+      'densityLimiter with multiphase',
+    ])
+    expect(unsupportedSettings({ ...settings, multiphase: false, surfaceTension: true })).toEqual([
+      'surfaceTension without multiphase',
+    ])
+  })
+
+  it('refuses a contact angle other than 90° under surface tension (walls are neutral)', () => {
+    const rigid = defaultComponent('rigid')
+    const parts = [
+      { name: 'Tank', component: { ...rigid, contactAngle: 60 } },
+      { name: 'Lid', component: rigid },
+    ]
+    expect(unsupportedParts(parts, { thermodynamics: false, surfaceTension: true })).toEqual([
+      'contact angle 60° of part "Tank" (only 90° is implemented)',
+    ])
+    expect(unsupportedParts(parts, { thermodynamics: false, surfaceTension: false })).toEqual([])
+  })
+
+  it('refuses two fluid materials without multiphase and more than 5 with it', async () => {
+    const config = stratified(0.01, 4)
+    await expect(
+      createSolver({ ...config, settings: { ...config.settings, multiphase: false } }),
+    ).rejects.toThrow(/more than one fluid needs multiphase/)
+    const ids = config.particles.materialIds!
+    const six = Int32Array.from(ids, (id, i) =>
+      config.particles.kinds[i] === 0 ? 10 + (i % 6) : id,
+    )
+    const materials = Array.from({ length: 6 }, (_, k) => ({ ...HEAVY, id: 10 + k }))
+    await expect(
+      createSolver({ ...config, materials, particles: { ...config.particles, materialIds: six } }),
+    ).rejects.toThrow(/multiphase supports up to 5/)
+  })
+
+  it('gives each fluid particle its material: mass ρ0 dp³, its id in the snapshot, its own equation of state', async () => {
+    const dp = 0.01
+    const solver = await start(stratified(dp, 6))
+    const s = solver.snapshot()
+    const phases = solver.describe().constants.phases!
+    expect(phases.materialIds).toEqual([LIGHT.id, HEAVY.id])
+    let light = 0
+    for (let i = 0; i < s.count; i++) {
+      if (s.kind[i] !== PARTICLE_KIND.fluid) {
+        expect(s.materialId[i]).toBe(-1)
+        continue
+      }
+      const z = s.positions[3 * i + 2]!
+      const isLight = s.materialId[i] === LIGHT.id
+      expect(isLight).toBe(z > 6 * dp)
+      if (isLight) light++
+      // the initial pressure comes back through each material's own equation of state, and the
+      // particle fills its lattice cell at that density: m = ρ(0) dp³
+      const expected = isLight
+        ? 500 * 9.81 * (12 * dp - z)
+        : 500 * 9.81 * 6 * dp + 1000 * 9.81 * (6 * dp - z)
+      expect(s.pressure[i]).toBeCloseTo(expected, 6)
+      const phase = isLight ? 0 : 1
+      const density = densityFromPressure(phaseTait(phases, phase), expected)
+      expect(s.mass[i]).toBeCloseTo(density * dp ** 3, 12)
+      expect(Math.abs(density / phases.referenceDensity[phase]! - 1)).toBeLessThan(0.01)
+    }
+    expect(light).toBe(8 * 3 * 6)
+  })
+
+  it('holds a stratified column at rest: hydrostatic with the density kink, the interface in place', async () => {
+    const dp = 0.01
+    const layers = 6
+    const solver = await start(stratified(dp, layers))
+    solver.runUntil(0.2)
+    const s = solver.snapshot()
+    const bins = new Map<number, { p: number; z: number; n: number }>()
+    let highestHeavy = -Infinity
+    let lowestLight = Infinity
+    for (let i = 0; i < s.count; i++) {
+      if (s.kind[i] !== PARTICLE_KIND.fluid) continue
+      const z = s.positions[3 * i + 2]!
+      if (s.materialId[i] === LIGHT.id) lowestLight = Math.min(lowestLight, z)
+      else highestHeavy = Math.max(highestHeavy, z)
+      const bin = bins.get(Math.floor(z / dp)) ?? { p: 0, z: 0, n: 0 }
+      bin.p += s.pressure[i]!
+      bin.z += z
+      bin.n++
+      bins.set(Math.floor(z / dp), bin)
+    }
+    const depth = layers * dp
+    // the interface between the light and heavy particles stays within half a particle
+    expect(Math.abs(0.5 * (lowestLight + highestHeavy) - depth)).toBeLessThan(0.5 * dp)
+    expect(lowestLight).toBeGreaterThan(depth - dp)
+    expect(highestHeavy).toBeLessThan(depth + dp)
+    // at the foot the pressure is ρ_l g L + ρ_h g L, not 2 ρ g L of either fluid alone (±5 %)
+    const foot = bins.get(2)!
+    const z = foot.z / foot.n
+    const expected = 500 * 9.81 * depth + 1000 * 9.81 * (depth - z)
+    expect(Math.abs(foot.p / foot.n / expected - 1)).toBeLessThan(0.05)
+  }, 120_000)
+
+  it('gives the same numbers on two threads as on one (with surface tension)', async () => {
+    const config = stratified(0.01, 4, {
+      surfaceTension: true,
+      sigma: 0.5,
+      shifting: 'lyu21',
+    })
+    const single = await start(config)
+    const threaded = await start({ ...config, options: { ...config.options, threads: 2 } })
+    for (let k = 0; k < 30; k++) {
+      single.step()
+      threaded.step()
+    }
+    const a = single.snapshot()
+    const b = threaded.snapshot()
+    expect(b.positions).toEqual(a.positions)
+    expect(b.velocities).toEqual(a.velocities)
+    expect(b.pressure).toEqual(a.pressure)
+  })
+})
