@@ -11,7 +11,6 @@ import { ErrorPage } from '../pages/ErrorPage.tsx'
 import { LoginPage } from '../pages/LoginPage.tsx'
 import { LogoutPage } from '../pages/LogoutPage.tsx'
 import { NotFoundPage } from '../pages/NotFoundPage.tsx'
-import { NotYetPage } from '../pages/NotYetPage.tsx'
 import { UnauthorizedPage } from '../pages/UnauthorizedPage.tsx'
 import { RequireAuth } from './RequireAuth.tsx'
 
@@ -44,8 +43,10 @@ const lazyPostprocessorPage = () =>
     Component: m.PostprocessorPage,
   }))
 
-const MACHINES_DESCRIPTION =
-  'Launch remote virtual machines for post-processing and manage their storage here.'
+const lazyMachinesPage = () =>
+  import('../pages/machines/MachinesPage.tsx').then((m) => ({ Component: m.MachinesPage }))
+const lazyMachinePage = () =>
+  import('../pages/machines/MachinePage.tsx').then((m) => ({ Component: m.MachinePage }))
 
 /** Every page, and the toasts above them all. */
 function RootLayout() {
@@ -78,14 +79,8 @@ export const ROUTE_OBJECTS: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to="/projects" replace /> },
               { path: 'projects', lazy: lazyProjectsPage },
-              {
-                path: 'machines',
-                element: <NotYetPage title="Machines" description={MACHINES_DESCRIPTION} />,
-              },
-              {
-                path: 'machines/:id',
-                element: <NotYetPage title="Machines" description={MACHINES_DESCRIPTION} />,
-              },
+              { path: 'machines', lazy: lazyMachinesPage },
+              { path: 'machines/:id', lazy: lazyMachinePage },
               { path: 'settings/*', lazy: lazySettingsPage },
               {
                 path: 'simulation/:id',

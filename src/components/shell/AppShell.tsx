@@ -22,6 +22,7 @@ import {
   useReleaseNotes,
 } from './ReleaseNotices.tsx'
 import { MAIN_CONTENT_ID, SkipLinks } from './SkipLinks.tsx'
+import { VmMenuButton } from '../../pages/machines/VmMenuButton.tsx'
 
 /** The menu bar over every logged-in page. */
 export function AppShell() {
@@ -56,11 +57,15 @@ function MenuBar() {
           <NavLink to="/projects" className="menubar__link">
             Projects
           </NavLink>
+          <NavLink to="/machines" className="menubar__link">
+            Machines
+          </NavLink>
         </nav>
       </div>
       <div className="menubar__right">
         {canSelectAccessGrant(user) && <AccessGrantSelector user={user} />}
         <VmHoursLeft />
+        <VmMenuButton />
         <CopyIdButton />
         <StorageBar />
         <Menu
