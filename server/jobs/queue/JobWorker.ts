@@ -140,8 +140,10 @@ export class JobWorker {
     try {
       const held = new Set(await renewLeases(this.#options.db, this.workerId, this.#ttlMs))
       this.#lastRenewalMs = beganMs
+      // A job that just ended gave its lease back: only jobs still running here count.
+      const running = new Set(runner.activeJobIds())
       for (const [jobId, claimedMs] of this.#claimedAt)
-        if (claimedMs < beganMs && !held.has(jobId)) {
+        if (claimedMs < beganMs && !held.has(jobId) && running.has(jobId)) {
           console.warn(`Job ${jobId}: lease lost to another process; dropped here`)
           runner.detach(jobId)
         }
