@@ -13,6 +13,13 @@ import type { MeshingPatch } from './useMeshingDraft.ts'
 
 const { linearDeflectionFactor: LINEAR, angularDeflection: ANGULAR } = MESHING_PARAMETER_BOUNDS
 
+/**
+ * Under the Delabella switch: occt-import-js meshes with OCCT's default algorithm only, so the
+ * server says so in a warning on each part tessellated with the choice (tessellationJob.ts).
+ */
+export const DELABELLA_HINT =
+  'This server meshes with the default algorithm; parts tessellated with Delabella chosen get a warning saying so.'
+
 /** Shown in the form while no part is chosen. */
 export const CHOOSE_PARTS_HINT = 'Choose parts in the list to set how finely they are tessellated.'
 
@@ -78,6 +85,7 @@ export function MeshingParametersForm(props: {
         label="Use Delabella algorithm"
         checked={shown.useDelabellaAlgorithm}
         mixed={mixed.useDelabellaAlgorithm}
+        hint={DELABELLA_HINT}
         disabled={disabled}
         onChange={(useDelabellaAlgorithm) => onChange({ useDelabellaAlgorithm })}
       />

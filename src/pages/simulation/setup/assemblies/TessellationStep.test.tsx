@@ -12,6 +12,7 @@ import {
   toastsOf,
 } from './assemblyTestKit.tsx'
 import { ImportingFileWidget } from './ImportingFileWidget.tsx'
+import { DELABELLA_HINT } from './MeshingParametersForm.tsx'
 
 /*
  * Step '2. Tessellation' of the CAD import wizard and the 'Importing File' widget (spec/setup.md
@@ -70,6 +71,8 @@ describe('step 2', () => {
     expect(field(/Linear deflection factor/).value).toBe('1')
     expect(field(/Angular deflection/).value).toBe('15')
     expect(screen.getByRole('switch', { name: 'Use Delabella algorithm' })).toBeTruthy()
+    // The server has no Delabella mesher: the form says so before a tessellation does.
+    expect(screen.getByText(DELABELLA_HINT)).toBeTruthy()
     expect(button('Import').disabled).toBe(false)
   })
 
