@@ -8,6 +8,7 @@ import { createSolver } from './SphSolver.ts'
 import type { SolverSnapshot } from './solverTypes.ts'
 import { unsupportedParts, unsupportedSettings } from './support.ts'
 import { conductionTimeStepLimit } from './heat.ts'
+import { buildOutputObjects } from '../run/outputs.ts'
 
 const dp = 0.002
 const MATERIAL: SolverMaterial = {
@@ -143,6 +144,21 @@ describe('heat conduction', () => {
     const off = twoBlocks()
     const snapshot = await run({ ...off, settings: { ...off.settings, thermodynamics: false } }, 0)
     expect(snapshot.temperature).toBeUndefined()
+  })
+
+  it('writes the temperature into the fluid objects of an output (Results colours by it)', async () => {
+    const snapshot = await run(twoBlocks(), 0)
+    const objects = buildOutputObjects(snapshot, { material: () => 'Water', part: () => 'Tank' })
+    const fluid = objects.find((o) => o.input.kind === 'fluid')!
+    const columns = fluid.input.columns as Record<string, Float32Array>
+    expect(Object.keys(columns)).toContain('temperature')
+    expect(new Set(columns.temperature)).toEqual(new Set([350, 290]))
+    const wall = objects.find((o) => o.input.kind === 'wall_boundary')!
+    expect(Object.keys(wall.input.columns)).not.toContain('temperature')
+    const off = twoBlocks()
+    const cold = await run({ ...off, settings: { ...off.settings, thermodynamics: false } }, 0)
+    const plain = buildOutputObjects(cold, { material: () => 'Water', part: () => 'Tank' })
+    expect(Object.keys(plain[0]!.input.columns)).not.toContain('temperature')
   })
 
   it('runs thermodynamics; refuses heat-flux walls with it', () => {
