@@ -17,11 +17,13 @@ import {
   resolveBoundary,
   resolveIntegrator,
   resolveOptions,
+  SHIFTING_CODE,
   SolverSetupError,
 } from '../sph/config.ts'
 import type { Integrator } from '../sph/config.ts'
 import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
 import { prepareParticles } from '../sph/prepare.ts'
+import { SHIFT_MAX_DP } from '../sph/shifting.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { ParticleArrays } from '../sph/particles.ts'
 import type { CheckpointHeader } from '../sph/checkpoint.ts'
@@ -108,8 +110,10 @@ export class GpuSolver {
     this.#fixedDtS = config.settings.dynamicTimeStep
       ? null
       : (options.fixedTimeStepS ?? initialTimeStep(constants, options))
-    const walls = resolveBoundary(config.settings, options) !== 'dynamic'
-    this.#passes = new GpuPasses(gpu.device, setup.arrays.capacity, grid.shape, walls)
+    this.#passes = new GpuPasses(gpu.device, setup.arrays.capacity, grid.shape, {
+      walls: resolveBoundary(config.settings, options) !== 'dynamic',
+      shifting: constants.shiftingCode !== SHIFTING_CODE.zero,
+    })
     this.#fluidCount = 0
     for (let i = 0; i < this.#count; i++) if (setup.arrays.kind[i] === FLUID) this.#fluidCount++
     this.#writeParams()
@@ -142,6 +146,7 @@ export class GpuSolver {
     )
     const dtMin = (1e-3 * this.#options.cfl * k.h) / k.speedOfSound
     f.set([dtMin, this.#fixedDtS ?? 0, g.shape.scanPer, g.shape.scanBlocks], 32)
+    f.set([1 / k.kernelAtDp, k.shiftingCode, SHIFT_MAX_DP * k.particleDiameter, 0], 36)
     this.gpu.device.queue.writeBuffer(this.#passes.buffers.params, 0, buffer)
     this.#passes.setCount(this.#count)
   }

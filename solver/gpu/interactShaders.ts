@@ -6,7 +6,7 @@ import { PARAMS, WORKGROUP } from './shaderCommon.ts'
 
 /**
  * Tait pressure and the neighbour records (walls.ts computePressures): fluid (p, V = m/ρ), walls
- * (0, −m/ρ0); the wall extrapolation writes the walls' pressure next.
+ * (their last pressure, −m/ρ0); the wall extrapolation writes the walls' pressure next.
  */
 export const PRESSURE_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(1) var<storage, read> posm: array<vec4<f32>>;
@@ -22,7 +22,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let pm = posm[i];
   let vr = velr[i];
   if ((info[i].z & 1u) != 0u) {
-    rec0[i] = vec4<f32>(pm.xyz, 0.0);
+    // the wall's pressure stays the last extrapolation's (snapshots read it; the extrapolation
+    // rewrites it before any force pass)
+    rec0[i] = vec4<f32>(pm.xyz, rec0[i].w);
     rec1[i] = vec4<f32>(vr.xyz, -pm.w / P.k1.y);
     return;
   }

@@ -12,6 +12,7 @@ import {
   SCAN_REDUCE_SHADER,
   SCATTER_SHADER,
 } from './sortShaders.ts'
+import { SHIFT_SHADER, SPEED_SHADER } from './shiftShaders.ts'
 import { DT_SHADER, RK_SHADER } from './stepShaders.ts'
 
 // WebGPU's flag values (the spec's numbers; Dawn's globals are not installed on globalThis)
@@ -28,8 +29,8 @@ export const MAP_READ = 1
 export const MAX_BATCH_STEPS = 64
 /** u32 per history slot: dt bits, then the step's interactions (low, high). */
 export const HISTORY_STRIDE = 3
-/** Bytes of the uniform block (9 vec4). */
-export const PARAMS_BYTES = 9 * 16
+/** Bytes of the uniform block (10 vec4). */
+export const PARAMS_BYTES = 10 * 16
 
 /** The particle and grid buffers. */
 export interface GpuBuffers {
@@ -86,13 +87,14 @@ export function createBuffers(device: GPUDevice, capacity: number, grid: GridSha
     cellCount: make(4 * (grid.cells + 1)),
     cellStart: make(4 * (grid.cells + 1)),
     blockSums: make(4 * grid.scanBlocks),
-    stats: make(16),
+    // |a|² max, viscous rate max, pair count (low, high), fluid speed² max (float bits)
+    stats: make(32),
     control: make(16),
     history: make(4 * HISTORY_STRIDE * MAX_BATCH_STEPS),
   }
 }
 
-/** The end-of-step shader: the step's pair count into its history slot, the counter reset. */
+/** The end-of-step shader: the step's pair count into its history slot, the counters reset. */
 const FINISH_SHADER = /* wgsl */ `
 struct Control { dt: f32, remaining: f32, index: u32, pad: u32 }
 @group(0) @binding(0) var<storage, read_write> stats: array<u32>;
@@ -105,6 +107,8 @@ fn main() {
   history[slot + 2u] = stats[3];
   stats[2] = 0u;
   stats[3] = 0u;
+  // the shifting's fastest fluid particle is found after this
+  stats[4] = 0u;
 }
 `
 
@@ -126,6 +130,8 @@ interface Pipelines {
   dt: GPUComputePipeline
   finish: GPUComputePipeline
   rk: GPUComputePipeline[]
+  speed: GPUComputePipeline
+  shift: GPUComputePipeline
 }
 
 const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
@@ -154,6 +160,8 @@ function pipelinesFor(device: GPUDevice): Pipelines {
     dt: make(DT_SHADER),
     finish: make(FINISH_SHADER),
     rk: [1, 2, 3, 4].map((STAGE) => make(RK_SHADER, { STAGE })),
+    speed: make(SPEED_SHADER),
+    shift: make(SHIFT_SHADER),
   }
   pipelinesOf.set(device, pipelines)
   return pipelines
@@ -175,12 +183,21 @@ export class GpuPasses {
   #dt: Pass
   #finish: Pass
   #rk: Pass[]
+  #speed: Pass
+  #shift: Pass
   #walls: boolean
+  #shifting: boolean
 
-  constructor(device: GPUDevice, capacity: number, grid: GridShape, walls: boolean) {
+  constructor(
+    device: GPUDevice,
+    capacity: number,
+    grid: GridShape,
+    options: { walls: boolean; shifting: boolean },
+  ) {
     this.#device = device
     this.#grid = grid
-    this.#walls = walls
+    this.#walls = options.walls
+    this.#shifting = options.shifting
     const b = createBuffers(device, capacity, grid)
     this.buffers = b
     const p = pipelinesFor(device)
@@ -225,6 +242,17 @@ export class GpuPasses {
     this.#rk = p.rk.map((pipeline) =>
       pass(pipeline, [b.params, b.posm, b.velr, b.acc, b.info, b.start, b.sum, b.control]),
     )
+    this.#speed = pass(p.speed, [b.params, b.velr, b.info, b.stats])
+    this.#shift = pass(p.shift, [
+      b.params,
+      b.rec0,
+      b.rec1,
+      b.info,
+      b.cellStart,
+      b.posm,
+      b.control,
+      b.stats,
+    ])
   }
 
   /** Particles in the buffers now (the dispatch size). */
@@ -268,7 +296,8 @@ export class GpuPasses {
 
   /**
    * One RK4 step: sort, interactions at t (their maxima choose dt on the GPU), then the four
-   * stages with interactions between them, and the step's pair count into the history.
+   * stages with interactions between them, the step's pair count into the history, and the
+   * particle shifting when the settings ask for it.
    */
   encodeStep(encoder: GPUCommandEncoder): void {
     this.encodeSort(encoder)
@@ -285,6 +314,12 @@ export class GpuPasses {
     this.encodeInteract(pass)
     this.#dispatch(pass, this.#rk[3]!, this.#groups())
     this.#dispatch(pass, this.#finish, 1)
+    if (this.#shifting) {
+      // shifting.ts after the step: the fastest fluid particle, records at the new positions
+      this.#dispatch(pass, this.#speed, this.#groups())
+      this.#dispatch(pass, this.#pressure, this.#groups())
+      this.#dispatch(pass, this.#shift, this.#groups())
+    }
     pass.end()
   }
 

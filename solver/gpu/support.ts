@@ -40,11 +40,9 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (boundary === 'riemann' && options.riemannWallNormal === 'fluid')
     refused.push('riemannWallNormal: fluid (GPU: the wall normal only)')
   if (options.wallShear === 'logLaw') refused.push('wallShear: logLaw (GPU: viscous walls only)')
-  if (settings.shifting !== 'zero') refused.push(`shifting: ${settings.shifting} (not yet on GPU)`)
   if (settings.calcDomainActive) refused.push('calcDomainActive (not yet on GPU)')
   if (options.periodicY) refused.push('periodicY (not yet on GPU)')
   if (config.wallMotion) refused.push('moving parts (not yet on GPU)')
-  if (settings.multiphase) refused.push('multiphase (not yet on GPU)')
   return refused
 }
 
