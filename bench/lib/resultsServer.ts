@@ -111,6 +111,8 @@ export function loadAverageNote(): string {
 
 /** A loopback TCP transfer to time beside a bundle's (see {@link openSocketProbe}). */
 export interface SocketProbe {
+  /** Its server's port (a client in another process may connect and read to the end). */
+  port: number
   /** One transfer of the probe's size; ms. */
   transferMs(): Promise<number>
   close(): Promise<void>
@@ -145,6 +147,7 @@ export async function openSocketProbe(sizeBytes: number): Promise<SocketProbe> {
     })
   await transferMs()
   return {
+    port,
     transferMs,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

@@ -7,9 +7,12 @@
  * other into one reused 1 MiB buffer, from the page cache), measured in the same run, alternating
  * with the fetches so all see the same load. fetch() in Node (undici, arrayBuffer()) is printed too.
  */
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { outputBundleUrl } from '../../domain/rest/resultsRoutes.ts'
 import { prepareOutputBundle } from '../../server/results/bundleStream.ts'
 import { readOutputManifest } from '../../server/results/outputFiles.ts'
@@ -110,6 +113,46 @@ async function fetchArrayBufferMs(url: string, token: string): Promise<number> {
   return performance.now() - startedMs
 }
 
+/**
+ * The client in a process of its own (bundleServeClient.ts), so that client and server do not share
+ * one thread as they do above: each fetch gives its wall time, the client's CPU and this (the
+ * server's) process's CPU meanwhile.
+ */
+class ClientProcess {
+  readonly #child: ChildProcess
+  readonly #lines: AsyncIterator<string>
+
+  constructor() {
+    const script = fileURLToPath(new URL('./bundleServeClient.ts', import.meta.url))
+    this.#child = spawn(process.execPath, ['--import', 'tsx', script], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    })
+    this.#lines = createInterface({ input: this.#child.stdout! })[Symbol.asyncIterator]()
+  }
+
+  async fetch(
+    url: string,
+    token: string,
+    mode: 'http' | 'socket',
+    sizeBytes = 0,
+  ): Promise<{ ms: number; clientCpuMs: number; serverCpuMs: number }> {
+    const cpu = process.cpuUsage()
+    this.#child.stdin!.write(`${url} ${token || '-'} ${mode} ${sizeBytes}\n`)
+    const line = await this.#lines.next()
+    const used = process.cpuUsage(cpu)
+    const [ms, clientCpuMs] = String(line.value ?? '')
+      .split(' ')
+      .map(Number)
+    if (line.done || !Number.isFinite(ms) || !Number.isFinite(clientCpuMs))
+      throw new Error(`the client process gave no figure for ${mode}`)
+    return { ms: ms!, clientCpuMs: clientCpuMs!, serverCpuMs: (used.user + used.system) / 1000 }
+  }
+
+  close(): void {
+    this.#child.kill()
+  }
+}
+
 async function runNodeClient(context: BenchContext): Promise<void> {
   const server = await useServer(context)
   const paths = await bundleFiles(server)
@@ -119,13 +162,19 @@ async function runNodeClient(context: BenchContext): Promise<void> {
   const httpMs: number[] = []
   const fetchMs: number[] = []
   const socketMs: number[] = []
+  const apart = { httpMs: [] as number[], socketMs: [] as number[] }
+  const cpu = { client: [] as number[], server: [] as number[], socketClient: [] as number[] }
   let fileBytes = 0
   const runs = context.quick ? 3 : 7
   // Warm the page cache, the connection pool and the JIT first.
   await streamingFileReadMs(paths, buffer)
   const bundleBytes = (await nodeHttpGetMs(url, server.token)).bytes
   const socket = await openSocketProbe(bundleBytes)
+  const socketUrl = `http://127.0.0.1:${socket.port}/`
+  const child = new ClientProcess()
   try {
+    await child.fetch(url, server.token, 'http')
+    await child.fetch(socketUrl, '', 'socket', bundleBytes)
     for (let run = 0; run < runs; run++) {
       const read = await streamingFileReadMs(paths, buffer)
       readMs.push(read.ms)
@@ -133,8 +182,16 @@ async function runNodeClient(context: BenchContext): Promise<void> {
       socketMs.push(await socket.transferMs())
       httpMs.push((await nodeHttpGetMs(url, server.token)).ms)
       fetchMs.push(await fetchArrayBufferMs(url, server.token))
+      const http = await child.fetch(url, server.token, 'http')
+      apart.httpMs.push(http.ms)
+      cpu.client.push(http.clientCpuMs)
+      cpu.server.push(http.serverCpuMs)
+      const probe = await child.fetch(socketUrl, '', 'socket', bundleBytes)
+      apart.socketMs.push(probe.ms)
+      cpu.socketClient.push(probe.clientCpuMs)
     }
   } finally {
+    child.close()
     await socket.close()
   }
   const label = formatCount(server.particles)
@@ -142,8 +199,37 @@ async function runNodeClient(context: BenchContext): Promise<void> {
   const readRate = toMBps(fileBytes, computeMedian(readMs))
   const httpRate = toMBps(bundleBytes, computeMedian(httpMs))
   const fetchRate = toMBps(bundleBytes, computeMedian(fetchMs))
+  const apartHttpRate = toMBps(bundleBytes, computeMedian(apart.httpMs))
+  const apartSocketRate = toMBps(bundleBytes, computeMedian(apart.socketMs))
   context.log(
-    `${(bundleBytes / 1e6).toFixed(1)} MB bundle (${paths.length} files, ${(fileBytes / 1e6).toFixed(1)} MB): streaming read ${readRate.toFixed(0)} MB/s, loopback socket ${socketRate.toFixed(0)} MB/s, node:http ${httpRate.toFixed(0)} MB/s (${(httpRate / socketRate).toFixed(2)} x the socket), fetch ${fetchRate.toFixed(0)} MB/s (medians of ${runs}; ${loadAverageNote()})`,
+    `client in its own process: node:http ${apartHttpRate.toFixed(0)} MB/s = ${(apartHttpRate / readRate).toFixed(2)} x the streaming read, ${(apartHttpRate / apartSocketRate).toFixed(2)} x the loopback socket read the same way (${apartSocketRate.toFixed(0)} MB/s); CPU per bundle: server ${computeMedian(cpu.server).toFixed(1)} ms, node:http client ${computeMedian(cpu.client).toFixed(1)} ms, socket client ${computeMedian(cpu.socketClient).toFixed(1)} ms (medians of ${runs}; ${loadAverageNote()})`,
+  )
+  context.report({
+    case: `node/bundleServe.nodeHttpOwnProcess.${label}`,
+    value: apartHttpRate,
+    unit: 'MB/s',
+    ratio: apartHttpRate / readRate,
+    target: null,
+    ok: null,
+  })
+  context.report({
+    case: `node/bundleServe.socketOwnProcess.${label}`,
+    value: apartSocketRate,
+    unit: 'MB/s',
+    ratio: apartSocketRate / readRate,
+    target: null,
+    ok: null,
+  })
+  context.report({
+    case: `node/bundleServe.serverCpuPerBundle.${label}`,
+    value: computeMedian(cpu.server),
+    unit: 'ms',
+    ratio: null,
+    target: null,
+    ok: null,
+  })
+  context.log(
+    `${(bundleBytes / 1e6).toFixed(1)} MB bundle (${paths.length} files, ${(fileBytes / 1e6).toFixed(1)} MB): streaming read ${readRate.toFixed(0)} MB/s, loopback socket ${socketRate.toFixed(0)} MB/s, node:http ${httpRate.toFixed(0)} MB/s (${(httpRate / readRate).toFixed(2)} x the read, ${(httpRate / socketRate).toFixed(2)} x the socket), fetch ${fetchRate.toFixed(0)} MB/s (medians of ${runs}; ${loadAverageNote()})`,
   )
   context.report({
     case: `node/bundleServe.nodeHttp.${label}`,
