@@ -1,7 +1,7 @@
 /**
  * The per-step passes over particles (re-exported from their modules): the stencil and context
  * (stencil.ts), equation of state and generalized-wall extrapolation (walls.ts), forces and the
- * reference loop (forces.ts), particle shifting (shifting.ts).
+ * reference loop (forces.ts, referencePass.ts), particle shifting (shifting.ts).
  */
 export {
   createInteractionContext,
@@ -12,7 +12,8 @@ export {
 } from './stencil.ts'
 export type { InteractionContext } from './stencil.ts'
 export { computePressures, extrapolateWalls } from './walls.ts'
-export { computeForces, runReferencePass } from './forces.ts'
+export { computeForces } from './forces.ts'
+export { runReferencePass } from './referencePass.ts'
 export {
   SHIFT_MAX_DP,
   SHIFT_NEAR_SURFACE_DIVERGENCE,
