@@ -11,7 +11,6 @@ import {
   type ServedResource,
   type SetupHarness,
 } from './setupHarness.ts'
-import { DEFECT_MARKER_COLOUR } from './defectMarker.ts'
 import { SETUP_COLOURS } from './SetupNode.ts'
 
 const harnesses: SetupHarness[] = []
@@ -354,41 +353,6 @@ describe('setup scene', () => {
     const shown = holes().filter((line) => line.visible)
     expect(shown).toHaveLength(1)
     expect(shown[0]!.geometry.getAttribute('position').count).toBe(6)
-  })
-
-  it('rings the defect zoomed to while mesh-health mode is on, and reports both', async () => {
-    const harness = await start([centred])
-    await harness.flush()
-    const marker = () => harness.objects().filter((o) => o.name === 'defect-marker')
-    harness.engine.dispatch({
-      type: 'setup_defect_marker',
-      marker: { center: [0, 0, 0.5], sizeM: 0.2 },
-    })
-    await harness.flush()
-    // Mesh-health mode is off: the rings wait hidden.
-    expect(marker().map((o) => o.visible)).toEqual([false])
-    expect(harness.setup().meshHealth).toBe(false)
-    harness.engine.dispatch({ type: 'setup_mesh_health', enabled: true })
-    await harness.flush()
-    expect(marker().map((o) => o.visible)).toEqual([true])
-    expect(colourOf((marker()[0] as LineSegments<BufferGeometry, ShaderMaterial>).material)).toBe(
-      DEFECT_MARKER_COLOUR,
-    )
-    expect(harness.setup()).toMatchObject({
-      meshHealth: true,
-      defectMarker: { center: [0, 0, 0.5], sizeM: 0.2 },
-    })
-    // Another defect replaces the rings; none removes them.
-    harness.engine.dispatch({
-      type: 'setup_defect_marker',
-      marker: { center: [0.5, 0, 0], sizeM: 0.1 },
-    })
-    await harness.flush()
-    expect(marker()).toHaveLength(1)
-    harness.engine.dispatch({ type: 'setup_defect_marker', marker: null })
-    await harness.flush()
-    expect(marker()).toHaveLength(0)
-    expect(harness.setup().defectMarker).toBeNull()
   })
 
   it('switches scenes, keeps the setup, and frames the setup on fit view', async () => {
