@@ -89,6 +89,8 @@ export interface LobovskyOptions extends CaseOverrides {
   /** Last T = t √(g/H) (the later windows end at 5.11). */
   endT: number
   threads?: number
+  /** The tank's wall condition (default free-slip). */
+  wallCondition?: 'slip' | 'no_slip'
   arrivalToleranceS?: number
   /** Later pressure: relative tolerance. */
   laterTolerance?: number
@@ -134,9 +136,9 @@ export async function runLobovskyCase(options: LobovskyOptions): Promise<Lobovsk
     settings: settingsFor(dp, options.settings),
     materials: [WATER],
     particles: buildTankParticles(scenario),
-    // free-slip: the boundary layer (about √(νt) ≈ 1 mm) is far thinner than a particle, which a
-    // no-slip wall would thicken to a few dp
-    parts: [{ id: TANK_PART_ID, wallCondition: 'slip' }],
+    // free-slip by default: the boundary layer (about √(νt) ≈ 1 mm) is far thinner than a
+    // particle, which a no-slip wall with pair viscosity would thicken to a few dp
+    parts: [{ id: TANK_PART_ID, wallCondition: options.wallCondition ?? 'slip' }],
     options: {
       hydrostaticInitialisation: true,
       threads: options.threads ?? 1,
