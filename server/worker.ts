@@ -5,6 +5,7 @@ import { readServerConfig } from './config.ts'
 import { openDatabase } from './db/connect.ts'
 import { JobWorker } from './jobs/queue/JobWorker.ts'
 import { QUEUED_KINDS, isQueuedKind, type QueuedKind } from './jobs/queue/pgBoss.ts'
+import { checkStorageRoot } from './jobs/queue/storageRoot.ts'
 
 /*
  * `npm run worker [-- --cores N --kinds simulation,discretization --concurrency N]`: a job worker
@@ -63,6 +64,13 @@ if (!config.databaseUrl || !/^postgres(ql)?:/.test(config.databaseUrl)) {
   process.exit(2)
 }
 const handle = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: '' })
+try {
+  await checkStorageRoot(config.dataDir, handle.db)
+} catch (error) {
+  console.error((error as Error).message)
+  await handle.db.destroy()
+  process.exit(2)
+}
 const worker = new JobWorker({
   db: handle.db,
   databaseUrl: config.databaseUrl,

@@ -13,6 +13,7 @@ import { CHANNELS, Listener, Notifier } from './queue/notify.ts'
 import { startBoss } from './queue/pgBoss.ts'
 import { startReaper } from './queue/reaper.ts'
 import { createRemoteJobs } from './queue/remoteJobs.ts'
+import { markStorageRoot } from './queue/storageRoot.ts'
 
 /** How often the server looks for leases of dead workers. */
 const REAP_INTERVAL_MS = 1000
@@ -63,6 +64,7 @@ export async function registerJobs(
 ): Promise<JobRunner> {
   const { db, clock, dataDir } = options
   const hub = new LiveHub(db, clock)
+  if (options.queue) await markStorageRoot(dataDir, db, clock.nowIso())
   const remote = options.queue ? await startQueue(options.queue.databaseUrl, db, hub) : null
   const runner = new JobRunner({
     db,

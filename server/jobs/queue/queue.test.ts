@@ -16,6 +16,7 @@ import { JobRunner } from '../JobRunner.ts'
 import type { JobEvents, RemoteJobs } from '../types.ts'
 import { renewLeases, takeExpiredLeases } from './leases.ts'
 import { replayLiveEvent } from './liveEvents.ts'
+import { checkStorageRoot, markStorageRoot } from './storageRoot.ts'
 
 /*
  * The pieces of the remote-worker queue (issue 18) on their own: the setting, the event relay,
@@ -240,5 +241,17 @@ describe.skipIf(isDialectUnavailable('postgres'))('job leases [postgres]', () =>
       .where('id', '=', job.id)
       .executeTakeFirstOrThrow()
     expect(row.state).toBe('running')
+  })
+
+  it('lets a worker start only on the storage root the server marked for this database', async () => {
+    const db = database.handle.db
+    const elsewhere = mkdtempSync(join(tmpdir(), 'dive-queue-unshared-'))
+    try {
+      await markStorageRoot(dataDir, db, clock.nowIso())
+      await expect(checkStorageRoot(dataDir, db)).resolves.toBeUndefined()
+      await expect(checkStorageRoot(elsewhere, db)).rejects.toThrow(/not the server's storage root/)
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true })
+    }
   })
 })
