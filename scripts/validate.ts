@@ -25,6 +25,9 @@ import {
   runMartinMoyceCase,
   runPistonCase,
   runPointcloudCases,
+  runLaplaceCase,
+  runStratifiedCase,
+  runRayleighTaylorCase,
   type LobovskyResult,
   type MartinMoyceResult,
   type PistonResult,
@@ -93,6 +96,8 @@ const CASES = [
   'pointcloud',
   'heat',
   'viscosity',
+  'surface-tension',
+  'multiphase',
 ] as const
 type CaseName = (typeof CASES)[number]
 
@@ -114,6 +119,8 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   pointcloud: quick ? [0.025] : [0.02],
   heat: quick ? [8] : [20, 40],
   viscosity: quick ? [8] : [10, 16],
+  'surface-tension': quick ? [24] : [36, 48],
+  multiphase: quick ? [10] : [20, 30],
 }
 
 /** Runs resolution `index` of a case. */
@@ -172,6 +179,13 @@ async function runCase(name: CaseName, index: number): Promise<RunResult> {
       return { metrics: await runHeatCase({ particlesAcross: resolution, threads }) }
     case 'viscosity':
       return { metrics: await runViscosityCase({ particlesAcross: resolution, threads }) }
+    case 'surface-tension':
+      return { metrics: (await runLaplaceCase({ across: resolution, threads })).metrics }
+    case 'multiphase': {
+      const stratified = await runStratifiedCase({ across: resolution, threads })
+      const growth = await runRayleighTaylorCase({ across: resolution, threads })
+      return { metrics: [...stratified.metrics, ...growth.metrics] }
+    }
   }
 }
 
@@ -237,6 +251,8 @@ function growthMetrics(name: CaseName, runs: RunResult[]): ValidationMetric[] {
     }
     case 'heat':
     case 'viscosity':
+    case 'surface-tension':
+    case 'multiphase':
       // every checked figure at both resolutions: the finer one's must not be larger
       return coarse.metrics
         .filter((m) => Number.isFinite(m.tolerance))

@@ -299,6 +299,34 @@ describe('runSimulation', () => {
     })
   })
 
+  it('runs two materials under multiphase: the setup’s materials reach the solver, one fluid object each', async () => {
+    const dataDir = await dataDirectory()
+    const options = runOptions(dataDir, { multiphase: true, densityLimiter: false, endTime: 0.02 })
+    const oil = {
+      ...createDefaultMaterial(2, 7, '2026-01-01T00:00:00Z'),
+      name: 'Oil',
+      density: 800,
+      speedOfSound: 1,
+    }
+    const { particles } = options
+    // the upper half of the column is oil
+    const materialIds = Int32Array.from(particles.kinds, (kind, i) =>
+      kind !== 0 ? -1 : particles.positions[3 * i + 2]! > 0.075 ? oil.id : WATER_ID,
+    )
+    const result = await runSimulation({
+      ...options,
+      setup: { ...options.setup, materials: [...options.setup.materials, oil] },
+      particles: { ...particles, materialIds },
+    })
+    expect(result).toMatchObject({ state: 'completed', lastOutputNo: 1 })
+    const manifest = await readManifest(dataDir, 1)
+    const fluids = manifest.objects.filter((o) => o.kind === 'fluid')
+    expect(fluids.map((o) => [o.objectId, o.name, o.particleCount.full])).toEqual([
+      ['fluid-1', 'Fluid 2', 4 * 4 * 3],
+      ['fluid-2', 'Oil', 4 * 4 * 3],
+    ])
+  })
+
   it('fails with a clear message when the checkpoint to resume from is missing', async () => {
     const result = await runSimulation(
       runOptions(await dataDirectory(), {}, { resumeFromOutput: 4 }),
