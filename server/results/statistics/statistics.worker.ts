@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs'
+import { getPriority, setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { readSensorSamples } from '../../sensors/store.ts'
 import { BufferPool } from './outputReader.ts'
@@ -12,12 +14,31 @@ import type { StatisticsThreadCommand, StatisticsThreadMessage } from './statist
  * this thread's event loop inside big outputs, so the close is heard there too).
  */
 
+/** How much nicer than the server's main thread a statistics thread runs. */
+const NICER_BY = 5
+
+/**
+ * Lowers this thread's scheduling priority, so that on busy cores the server's event loop (and
+ * other requests) win over statistics: on Linux setpriority on a thread id applies to that thread
+ * alone (/proc/thread-self names it). Elsewhere, or when refused, the thread keeps its priority.
+ */
+function lowerThreadPriority(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop())
+    if (!Number.isInteger(threadId) || threadId <= 0) return
+    setPriority(threadId, Math.min(19, getPriority(threadId) + NICER_BY))
+  } catch {
+    // Not Linux, or not allowed: statistics run at the process's priority.
+  }
+}
+
 function post(message: StatisticsThreadMessage): void {
   parentPort?.postMessage(message)
 }
 
 /** Called by the boot script once tsx is registered in this thread. */
 export function startStatisticsWorker(): void {
+  lowerThreadPriority()
   const pool = new BufferPool(4)
   const open = new Map<number, { pipeline: OutputPipeline; controller: AbortController }>()
   parentPort?.on('message', (command: StatisticsThreadCommand) => {
