@@ -11,7 +11,7 @@ import {
   stat,
   writeFile,
 } from 'node:fs/promises'
-import { connect, type Socket } from 'node:net'
+import { connect, createServer, type Socket } from 'node:net'
 import { basename, delimiter, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -83,6 +83,19 @@ export async function findMissingPrograms(
   return missing
 }
 
+/** A TCP port free on loopback now. */
+async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
 /** Whether something accepts connections on the loopback port and speaks RFB. */
 async function vncAnswers(handle: MachineHandle): Promise<boolean> {
   return new Promise((resolve) => {
@@ -125,18 +138,19 @@ async function childrenOf(pid: number): Promise<number[]> {
 }
 
 /** The shell script the sandbox runs: the desktop's processes; it ends when one of them ends. */
-function desktopScript(display: number, screen: string, pvd: string | null): string {
+function desktopScript(display: number, port: number, screen: string, pvd: string | null): string {
   const paraview = pvd === null ? 'paraview' : `paraview --data=/data/${pvd}`
   return [
     'set -u',
     'export HOME=/home/vm XDG_CONFIG_HOME=/tmp/config XDG_CACHE_HOME=/tmp/cache',
     `export DISPLAY=:${display} LIBGL_ALWAYS_SOFTWARE=1 QT_X11_NO_MITSHM=1`,
-    `Xvfb :${display} -screen 0 ${screen} -nolisten tcp +extension GLX &`,
+    // No TCP and no abstract socket: the X server is reachable only through the sandbox's /tmp.
+    `Xvfb :${display} -screen 0 ${screen} -nolisten tcp -nolisten local +extension GLX &`,
     'for i in $(seq 1 100); do [ -e /tmp/.X11-unix/X' + display + ' ] && break; sleep 0.1; done',
     'openbox &',
     `${paraview} &`,
-    // Loopback only (the sandbox's own network), and the Unix socket the server connects to.
-    `x11vnc -display :${display} -localhost -rfbport 5900 -unixsock /run/vnc/vnc.sock -rfbauth /run/vm/passwd -forever -shared -noxdamage -nopw -quiet -noipv6 &`,
+    // On 127.0.0.1 only, with the VM's password; the server's websocket is its one client.
+    `x11vnc -display :${display} -localhost -rfbport ${port} -rfbauth /run/vm/passwd -forever -shared -noxdamage -nopw -quiet -noipv6 &`,
     'wait -n',
     'echo "a desktop process ended: the VM stops"',
     'kill $(jobs -p) 2>/dev/null',
@@ -193,12 +207,9 @@ export class LocalMachineProvider implements MachineProvider {
       await chmod(folder, (await stat(folder)).mode | 0o111)
     await chmod(join(run, 'passwd'), 0o400)
 
-    const socketDir = join(dir, 'vnc')
-    await rm(socketDir, { recursive: true, force: true })
-    await mkdir(socketDir, { mode: 0o700 })
-    if (root) await chown(socketDir, NOBODY, NOBODY)
-    // Its own network namespace: no X or VNC socket of one VM is reachable from another.
+    // Its own /tmp holds its X socket (no abstract or TCP X socket): one VM cannot reach another's.
     const display = 1
+    const port = await freeLoopbackPort()
     const logFd = openSync(join(run, 'desktop.log'), 'a')
     const args = [
       ...['--ro-bind', '/usr', '/usr', '--ro-bind', '/etc', '/etc'],
@@ -206,19 +217,11 @@ export class LocalMachineProvider implements MachineProvider {
       ...['--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64'],
       ...['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
       ...['--bind', home, '/home/vm', '--ro-bind', data, '/data', '--ro-bind', run, '/run/vm'],
-      ...['--bind', socketDir, '/run/vnc'],
-      ...[
-        '--chdir',
-        '/home/vm',
-        '--unshare-pid',
-        '--unshare-ipc',
-        '--unshare-uts',
-        '--unshare-net',
-      ],
+      ...['--chdir', '/home/vm', '--unshare-pid', '--unshare-ipc', '--unshare-uts'],
       ...['--hostname', `vm-${spec.vmId}`, '--new-session'],
       // The VM's folder in the command line lets a later server recognize the process.
       ...['--setenv', 'DIVE_VM_DIR', dir],
-      ...['/bin/bash', '-c', desktopScript(display, this.#screen, pvd)],
+      ...['/bin/bash', '-c', desktopScript(display, port, this.#screen, pvd)],
     ]
     const child = spawn('prlimit', [`--as=${this.#memoryLimitBytes}`, '--', 'bwrap', ...args], {
       detached: true,
@@ -232,7 +235,7 @@ export class LocalMachineProvider implements MachineProvider {
       child.once('spawn', () => resolve(child.pid ?? 0))
     })
     child.unref()
-    return { pid, vnc: { path: join(socketDir, 'vnc.sock') }, display }
+    return { pid, vnc: { host: '127.0.0.1', port }, display }
   }
 
   async #storePassword(password: string, file: string): Promise<void> {

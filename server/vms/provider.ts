@@ -24,7 +24,7 @@ export interface LaunchSpec {
 export interface MachineHandle {
   /** The process (local) or pod name (cluster) that is the machine. */
   pid: number
-  /** Where its VNC server listens for the server: a Unix socket (local) or host and port. */
+  /** Where its VNC server listens for the server: loopback host and port (local), a pod (cluster). */
   vnc: { path: string } | { host: string; port: number }
   display: number
 }

@@ -94,16 +94,24 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
   }
   /** The first bytes the VM's websocket carries, or the HTTP status that refused it. */
   const openSocket = (vmId: number, token: string) =>
-    new Promise<{ status: number; first?: string }>((resolve) => {
+    new Promise<{ status: number; first?: string; security?: number[] }>((resolve) => {
       const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws/vms/${vmId}?token=${token}`)
       socket.once('unexpected-response', (_request, response) => {
         resolve({ status: response.statusCode ?? 0 })
         socket.terminate()
       })
-      socket.once('message', (data: Buffer) => {
-        resolve({ status: 101, first: data.toString('latin1') })
+      // The RFB handshake: the server's version, ours, then its security types (VNC auth: 2).
+      let greeting = ''
+      socket.on('message', (data: Buffer) => {
+        if (greeting === '') {
+          greeting = data.toString('latin1')
+          socket.send(Buffer.from('RFB 003.008\n', 'latin1'))
+          return
+        }
+        resolve({ status: 101, first: greeting, security: [...data] })
         socket.close()
       })
+      socket.once('close', () => resolve({ status: 101, first: greeting, security: [] }))
       socket.once('error', () => resolve({ status: 0 }))
     })
 
@@ -172,7 +180,10 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
     expect((await call('/remote_vms', 'other')).body).toEqual([])
 
     // The stream: the VNC server's greeting through the product's websocket; others get 404.
-    expect((await openSocket(vmId, tokens.manager)).first).toMatch(/^RFB 003\.00\d/)
+    const stream = await openSocket(vmId, tokens.manager)
+    expect(stream.first).toMatch(/^RFB 003\.00\d/)
+    // One security type offered: VNC authentication with the VM's password.
+    expect(stream.security).toEqual([1, 2])
     expect((await openSocket(vmId, tokens.other)).status).toBe(404)
     expect((await openSocket(vmId, tokens.contributor)).status).toBe(404)
     expect((await openSocket(vmId, 'not-a-token')).status).toBe(401)
