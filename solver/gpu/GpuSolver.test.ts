@@ -208,6 +208,15 @@ describe('GPU backend', () => {
     const periodic = { ...config, options: { ...config.options, periodicY: { min: 0, max: 0.6 } } }
     expect(gpuUnsupportedSettings(periodic)).toEqual(['periodicY (not yet on GPU)'])
     await expect(createGpuSolver(periodic, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
+    const heat = { ...config, settings: { ...config.settings, thermodynamics: true } }
+    expect(gpuUnsupportedSettings(heat)).toEqual(['thermodynamics (not yet on GPU)'])
+    const shearThinning = {
+      ...config,
+      materials: [{ ...WATER, viscosityKind: 'shear_rate' as const }],
+    }
+    expect(gpuUnsupportedSettings(shearThinning)).toEqual([
+      `viscosity shear_rate of material ${WATER.id} (GPU: constant viscosity only)`,
+    ])
     const dynamic = { ...config, options: { ...config.options, boundary: 'dynamic' as const } }
     expect(gpuUnsupportedSettings(dynamic)).toEqual([
       'boundary: dynamic (GPU: generalized and Riemann walls)',

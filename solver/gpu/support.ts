@@ -5,6 +5,7 @@
  */
 import type { SolverConfig } from '../sph/config.ts'
 import { resolveBoundary, resolveIntegrator, resolveOptions } from '../sph/config.ts'
+import { PARTICLE_KIND } from '../sph/particles.ts'
 import { unsupportedSettings } from '../sph/support.ts'
 import { formatCount, formatNumber } from '../../domain/units.ts'
 import type { GpuInfo } from './device.ts'
@@ -27,6 +28,20 @@ export const GPU_LARGEST_BYTES_PER_PARTICLE = 32
 export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   const settings = config.settings
   const refused = unsupportedSettings(settings, config.options)
+  // what the CPU runs and the GPU does not yet
+  if (settings.multiphase) refused.push('multiphase (not yet on GPU)')
+  if (settings.surfaceTension) refused.push('surfaceTension (not yet on GPU)')
+  if (settings.thermodynamics) refused.push('thermodynamics (not yet on GPU)')
+  const fluidMaterials = new Set<number>()
+  const { kinds, materialIds } = config.particles
+  for (let i = 0; i < kinds.length; i++)
+    if (kinds[i] === PARTICLE_KIND.fluid)
+      fluidMaterials.add(materialIds?.[i] ?? config.materials[0]?.id ?? -1)
+  for (const material of config.materials) {
+    const kind = material.viscosityKind ?? 'constant'
+    if (kind !== 'constant' && fluidMaterials.has(material.id))
+      refused.push(`viscosity ${kind} of material ${material.id} (GPU: constant viscosity only)`)
+  }
   const options = resolveOptions(config.options)
   let integrator: string | null = null
   try {
