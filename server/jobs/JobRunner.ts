@@ -10,7 +10,7 @@ import {
   type JobControl,
   type JobRow,
 } from './jobContext.ts'
-import { claimJob } from './claim.ts'
+import { cancelScheduledJob, claimJob } from './claim.ts'
 import { releaseLease } from './queue/leases.ts'
 import { recoverSimulationJob } from './recovery.ts'
 import { endedRun, finishSimulationJob, runSimulationJob } from './simulationJob.ts'
@@ -247,13 +247,8 @@ export class JobRunner {
     }
     if (job.state === 'scheduled') {
       // Cancelling the row first makes a concurrent claim fail, so the job can never start.
-      const canceled = await this.#db
-        .updateTable('jobs')
-        .set({ state: 'canceled', updated_at: this.#clock.nowIso() })
-        .where('id', '=', job.id)
-        .where('state', '=', 'scheduled')
-        .executeTakeFirst()
-      if (Number(canceled.numUpdatedRows) !== 1 && this.requestStop(simulationId)) return
+      const canceled = await cancelScheduledJob(this.#db, this.#clock, job.id)
+      if (!canceled && this.requestStop(simulationId)) return
     }
     // A worker process runs it: it ends the rows itself after the current step.
     if (await this.#abortRemote(job.id)) return
@@ -280,7 +275,16 @@ export class JobRunner {
         .selectAll()
         .where('id', '=', jobId)
         .executeTakeFirstOrThrow()
-      if (job.state === 'scheduled' || job.state === 'running')
+      // A queued job: cancelling the row first makes a worker's concurrent claim fail; if a worker
+      // claimed it just before, the stop goes to that worker.
+      const canceled =
+        job.state !== 'scheduled' || (await cancelScheduledJob(this.#db, this.#clock, jobId))
+      const claimedHere = this.#active.get(jobId)
+      if (!canceled && claimedHere) {
+        claimedHere.controller.abort(USER_REASON)
+        await this.#tasks.get(jobId)
+      } else if (!canceled && (await this.#abortRemote(jobId))) await this.#waitUntilEnded([jobId])
+      else if (job.state === 'scheduled' || job.state === 'running')
         await finishDiscretizationJob(this.#context, job, 'canceled', [], [], null)
     }
     return this.#db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow()

@@ -31,3 +31,17 @@ export async function claimJob(
     return claimed
   })
 }
+
+/**
+ * Cancels a job that no runner has claimed yet: one conditional update, so a concurrent claim
+ * fails. False when a runner claimed it first (it must then be stopped where it runs).
+ */
+export async function cancelScheduledJob(db: Db, clock: Clock, jobId: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ state: 'canceled', updated_at: clock.nowIso() })
+    .where('id', '=', jobId)
+    .where('state', '=', 'scheduled')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
