@@ -198,6 +198,24 @@ const LOGGED_IN: A11yCheck[] = [
       await simulationAction('Upload', /.+/)(page)
     },
   },
+  { name: 'machines', path: '/machines', ready: heading('Machines') },
+  {
+    name: 'machines: Launch VM dialog',
+    path: '/machines',
+    ready: heading('Machines'),
+    open: dialog('Launch VM', 'Launch VM'),
+  },
+  {
+    name: 'machine (no such VM: the window reads not found)',
+    path: '/machines/999999',
+    ready: async (page) => {
+      await heading('Machine')(page)
+      await expect(page.getByRole('region', { name: 'Remote desktop' })).toHaveAttribute(
+        'data-state',
+        'notFound',
+      )
+    },
+  },
   // Last: the contributor's entries log in from the logged-out page.
   { name: 'logout', path: '/logout', ready: heading(/logged out|Logging out/) },
 ]
