@@ -198,7 +198,6 @@ const LOGGED_IN: A11yCheck[] = [
       await simulationAction('Upload', /.+/)(page)
     },
   },
-  { name: 'machines', path: '/machines', ready: heading('Machines') },
   {
     name: 'machines: Launch VM dialog',
     path: '/machines',
