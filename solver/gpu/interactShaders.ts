@@ -16,8 +16,11 @@ export const PRESSURE_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(5) var<storage, read_write> rec1: array<vec4<f32>>;
 
 @compute @workgroup_size(${WORKGROUP})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
   let pm = posm[i];
   let vr = velr[i];
@@ -54,8 +57,11 @@ export const WALL_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
 
 @compute @workgroup_size(${WORKGROUP})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
   let m = info[i];
   if ((m.z & 1u) == 0u) { return; }
@@ -223,8 +229,12 @@ fn forces(i: u32) -> Result {
 }
 
 @compute @workgroup_size(${WORKGROUP})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let r = forces(gid.x);
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(local_invocation_id) lid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let r = forces(particleIndex(gid, groups));
   wgA2[lid.x] = r.a2;
   wgVisc[lid.x] = r.visc;
   wgCount[lid.x] = r.count;

@@ -25,6 +25,9 @@ export const USAGE = {
 } as const
 export const MAP_READ = 1
 
+/** WebGPU's guaranteed workgroups per dispatch dimension (4.2 M particles at 64 per group). */
+const MAX_GROUPS_X = 65535
+
 /** Largest number of steps one submission holds (the history buffer's slots). */
 export const MAX_BATCH_STEPS = 64
 /** u32 per history slot: dt bits, then the step's interactions (low, high). */
@@ -270,17 +273,26 @@ export class GpuPasses {
     pass.dispatchWorkgroups(groups)
   }
 
+  /** One thread per particle, in rows of at most MAX_GROUPS_X workgroups along y beyond that. */
+  #perParticle(pass: GPUComputePassEncoder, p: Pass): void {
+    pass.setPipeline(p.pipeline)
+    pass.setBindGroup(0, p.bindGroup)
+    const groups = this.#groups()
+    const x = Math.min(groups, MAX_GROUPS_X)
+    pass.dispatchWorkgroups(x, Math.ceil(groups / x))
+  }
+
   /** Counting sort by cell: the state buffers end in cell order, info's last lane the cell. */
   encodeSort(encoder: GPUCommandEncoder): void {
     const b = this.buffers
     const n = this.#count
     encoder.clearBuffer(b.cellCount)
     const pass = encoder.beginComputePass()
-    this.#dispatch(pass, this.#count_, this.#groups())
+    this.#perParticle(pass, this.#count_)
     this.#dispatch(pass, this.#scanReduce, this.#grid.scanBlocks)
     this.#dispatch(pass, this.#scanBlocks, 1)
     this.#dispatch(pass, this.#scanDown, this.#grid.scanBlocks)
-    this.#dispatch(pass, this.#scatter, this.#groups())
+    this.#perParticle(pass, this.#scatter)
     pass.end()
     encoder.copyBufferToBuffer(b.rec0, 0, b.posm, 0, 16 * n)
     encoder.copyBufferToBuffer(b.rec1, 0, b.velr, 0, 16 * n)
@@ -289,9 +301,9 @@ export class GpuPasses {
 
   /** Pressures, wall extrapolation and forces at the current state. */
   encodeInteract(pass: GPUComputePassEncoder): void {
-    this.#dispatch(pass, this.#pressure, this.#groups())
-    if (this.#walls) this.#dispatch(pass, this.#wall, this.#groups())
-    this.#dispatch(pass, this.#force, this.#groups())
+    this.#perParticle(pass, this.#pressure)
+    if (this.#walls) this.#perParticle(pass, this.#wall)
+    this.#perParticle(pass, this.#force)
   }
 
   /**
@@ -306,19 +318,19 @@ export class GpuPasses {
     const pass = encoder.beginComputePass()
     this.encodeInteract(pass)
     this.#dispatch(pass, this.#dt, 1)
-    this.#dispatch(pass, this.#rk[0]!, this.#groups())
+    this.#perParticle(pass, this.#rk[0]!)
     this.encodeInteract(pass)
-    this.#dispatch(pass, this.#rk[1]!, this.#groups())
+    this.#perParticle(pass, this.#rk[1]!)
     this.encodeInteract(pass)
-    this.#dispatch(pass, this.#rk[2]!, this.#groups())
+    this.#perParticle(pass, this.#rk[2]!)
     this.encodeInteract(pass)
-    this.#dispatch(pass, this.#rk[3]!, this.#groups())
+    this.#perParticle(pass, this.#rk[3]!)
     this.#dispatch(pass, this.#finish, 1)
     if (this.#shifting) {
       // shifting.ts after the step: the fastest fluid particle, records at the new positions
-      this.#dispatch(pass, this.#speed, this.#groups())
-      this.#dispatch(pass, this.#pressure, this.#groups())
-      this.#dispatch(pass, this.#shift, this.#groups())
+      this.#perParticle(pass, this.#speed)
+      this.#perParticle(pass, this.#pressure)
+      this.#perParticle(pass, this.#shift)
     }
     pass.end()
   }
@@ -326,7 +338,7 @@ export class GpuPasses {
   /** Force passes alone (the bench), after one sort and pressure/wall pass. */
   encodeForcesOnly(encoder: GPUCommandEncoder, passes: number): void {
     const pass = encoder.beginComputePass()
-    for (let k = 0; k < passes; k++) this.#dispatch(pass, this.#force, this.#groups())
+    for (let k = 0; k < passes; k++) this.#perParticle(pass, this.#force)
     pass.end()
   }
 

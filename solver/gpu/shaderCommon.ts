@@ -38,6 +38,11 @@ fn cellCoords(p: vec3<f32>) -> vec3<u32> {
   return min(vec3<u32>(c), P.dims.xyz - vec3<u32>(1u));
 }
 
+// a particle's index: dispatches over 65,535 workgroups go in rows along y (passes.ts)
+fn particleIndex(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
+  return gid.x + gid.y * groups.x * ${WORKGROUP}u;
+}
+
 fn cellIndex(c: vec3<u32>) -> u32 {
   return c.x + P.dims.x * (c.y + P.dims.y * c.z);
 }

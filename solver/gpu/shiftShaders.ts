@@ -17,8 +17,12 @@ export const SPEED_SHADER = /* wgsl */ `${PARAMS}
 var<workgroup> wgMax: array<f32, ${WORKGROUP}>;
 
 @compute @workgroup_size(${WORKGROUP})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let i = gid.x;
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(local_invocation_id) lid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
   var v2 = 0.0;
   if (i < P.codes.x && (info[i].z & 1u) == 0u) {
     let v = velr[i].xyz;
@@ -52,8 +56,11 @@ const NEAR_SURFACE = ${SHIFT_NEAR_SURFACE_DIVERGENCE};
 const SPLASH = ${SHIFT_SPLASH_DIVERGENCE};
 
 @compute @workgroup_size(${WORKGROUP})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
   let m = info[i];
   if ((m.z & 1u) != 0u) { return; }

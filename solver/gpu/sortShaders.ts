@@ -12,8 +12,11 @@ export const COUNT_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(4) var<storage, read_write> rank: array<u32>;
 
 @compute @workgroup_size(${WORKGROUP})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
   let cell = cellIndex(cellCoords(posm[i].xyz));
   info[i].w = cell;
@@ -104,8 +107,11 @@ export const SCATTER_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(8) var<storage, read_write> outMeta: array<vec4<u32>>;
 
 @compute @workgroup_size(${WORKGROUP})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
   let m = info[i];
   let dest = cellStart[m.w] + rank[i];

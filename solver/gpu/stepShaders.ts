@@ -55,8 +55,11 @@ override STAGE: u32 = 1u;
 @group(0) @binding(7) var<storage, read> control: Control;
 
 @compute @workgroup_size(${WORKGROUP})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.x;
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
   if ((info[i].z & 1u) != 0u) { return; }
   let dt = control.dt;
