@@ -117,8 +117,8 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   'closed-box': quick ? [0.025] : [0.0125],
   piston: quick ? [6] : [10, 16],
   pointcloud: quick ? [0.025] : [0.02],
-  heat: quick ? [8] : [20, 40],
-  viscosity: quick ? [8] : [10, 16],
+  heat: quick ? [16] : [20, 40],
+  viscosity: quick ? [10] : [10, 16],
   'surface-tension': quick ? [24] : [36, 48],
   multiphase: quick ? [10] : [20, 30],
 }
