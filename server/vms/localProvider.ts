@@ -147,6 +147,9 @@ function desktopScript(display: number, port: number, screen: string, pvd: strin
     // No TCP and no abstract socket: the X server is reachable only through the sandbox's /tmp.
     `Xvfb :${display} -screen 0 ${screen} -nolisten tcp -nolisten local +extension GLX &`,
     'for i in $(seq 1 100); do [ -e /tmp/.X11-unix/X' + display + ' ] && break; sleep 0.1; done',
+    // ParaView applies the opened outputs at once (the time series shows without a click).
+    'mkdir -p /tmp/config/ParaView',
+    `echo '{"settings":{"GeneralSettings":{"AutoApply":1}}}' > /tmp/config/ParaView/ParaView-UserSettings.json`,
     'openbox &',
     `${paraview} &`,
     // On 127.0.0.1 only, with the VM's password; the server's websocket is its one client.
