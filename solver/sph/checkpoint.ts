@@ -16,7 +16,8 @@ import {
 
 export const CHECKPOINT_MAGIC = 'DIVESPH\0'
 // 2: the temperature joined the persistent fields (thermodynamics)
-export const CHECKPOINT_VERSION = 2
+// 3: each fluid particle's phase (multiphase) joined the persistent byte fields
+export const CHECKPOINT_VERSION = 3
 
 /** Everything besides the particle arrays a run needs to continue. */
 export interface CheckpointHeader {
