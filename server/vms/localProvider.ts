@@ -150,6 +150,8 @@ function desktopScript(display: number, port: number, screen: string, pvd: strin
     // ParaView applies the opened outputs at once (the time series shows without a click).
     'mkdir -p /tmp/config/ParaView',
     `echo '{"settings":{"GeneralSettings":{"AutoApply":1}}}' > /tmp/config/ParaView/ParaView-UserSettings.json`,
+    // No welcome dialog over the render view: a Qt setting of ParaView's, in the file named for its version.
+    "printf '[General]\\nGeneralSettings.ShowWelcomeDialog=0\\n' > /tmp/config/ParaView/ParaView5.11.0.ini",
     'openbox &',
     `${paraview} &`,
     // On 127.0.0.1 only, with the VM's password; the server's websocket is its one client.
