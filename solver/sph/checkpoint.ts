@@ -19,6 +19,19 @@ export const CHECKPOINT_MAGIC = 'DIVESPH\0'
 // 3: each fluid particle's phase (multiphase) joined the persistent byte fields
 export const CHECKPOINT_VERSION = 3
 
+/**
+ * The persistent fields a checkpoint of `version` holds: older versions lack the fields added
+ * since, so runs stopped before an upgrade still resume (their setups had neither thermodynamics
+ * nor multiphase, which were refused then).
+ */
+function storedFields(version: number) {
+  return {
+    floats: PERSISTENT_FLOAT_FIELDS.filter((field) => version >= 2 || field !== 'temp'),
+    ints: PERSISTENT_INT_FIELDS,
+    bytes: PERSISTENT_BYTE_FIELDS.filter((field) => version >= 3 || field !== 'phase'),
+  }
+}
+
 /** Everything besides the particle arrays a run needs to continue. */
 export interface CheckpointHeader {
   count: number
@@ -71,9 +84,9 @@ export function decodeCheckpointHeader(input: Uint8Array): CheckpointHeader {
     if (input[k] !== CHECKPOINT_MAGIC.charCodeAt(k)) throw new Error('Not a solver checkpoint.')
   const view = new DataView(input.buffer, input.byteOffset, input.byteLength)
   const version = view.getUint32(8, true)
-  if (version !== CHECKPOINT_VERSION)
+  if (version < 1 || version > CHECKPOINT_VERSION)
     throw new Error(
-      `Checkpoint version ${version} is not supported (expected ${CHECKPOINT_VERSION}).`,
+      `Checkpoint version ${version} is not supported (this solver reads versions 1 to ${CHECKPOINT_VERSION}).`,
     )
   const length = view.getUint32(12, true)
   return JSON.parse(new TextDecoder().decode(input.subarray(16, 16 + length))) as CheckpointHeader
@@ -88,26 +101,31 @@ export function decodeCheckpointArrays(
   const bytes = input.byteOffset % 8 === 0 ? input : input.slice()
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const count = header.count
+  const fields = storedFields(view.getUint32(8, true))
   let offset = bytes.byteOffset + 16 + pad8(view.getUint32(12, true))
   const expected =
     offset -
     bytes.byteOffset +
-    PERSISTENT_FLOAT_FIELDS.length * count * 8 +
-    PERSISTENT_INT_FIELDS.length * pad8(count * 4) +
-    PERSISTENT_BYTE_FIELDS.length * pad8(count)
+    fields.floats.length * count * 8 +
+    fields.ints.length * pad8(count * 4) +
+    fields.bytes.length * pad8(count)
   if (bytes.byteLength < expected) throw new Error('Checkpoint is truncated.')
-  for (const field of PERSISTENT_FLOAT_FIELDS) {
+  for (const field of fields.floats) {
     arrays[field].set(new Float64Array(bytes.buffer, offset, count))
     offset += count * 8
   }
-  for (const field of PERSISTENT_INT_FIELDS) {
+  for (const field of fields.ints) {
     arrays[field].set(new Int32Array(bytes.buffer, offset, count))
     offset += pad8(count * 4)
   }
-  for (const field of PERSISTENT_BYTE_FIELDS) {
+  for (const field of fields.bytes) {
     arrays[field].set(new Uint8Array(bytes.buffer, offset, count))
     offset += pad8(count)
   }
+  // fields an older version lacks: one temperature (the solver's start, uniform without
+  // thermodynamics) and the single fluid's phase 0
+  if (!fields.floats.includes('temp')) arrays.temp.fill(arrays.temp[0] ?? 0, 0, count)
+  if (!fields.bytes.includes('phase')) arrays.phase.fill(0, 0, count)
 }
 
 /** What a checkpoint must match to be restored into a solver: its constants, capacity, parts. */
