@@ -22,15 +22,15 @@ import {
   SolverSetupError,
 } from './config.ts'
 import { unsupportedSettings } from './support.ts'
-import { STAT, STAT_STRIDE } from './interactions.ts'
-import type { RigidTransform, WallMotion } from './motion.ts'
-import { identityTransform, MOTION_DIFFERENCE_S, poseToTransform } from './motion.ts'
+import type { PassStats } from './stencil.ts'
+import { foldStats } from './stencil.ts'
+import { maxFluidSpeed2 } from './shifting.ts'
 import type { ParticleArrays } from './particles.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { PreparedParticles } from './prepare.ts'
 import { prepareParticles } from './prepare.ts'
 import { addProfile, PHASE, PhaseRunner } from './threads.ts'
-import { placeWalls } from './wallPlacement.ts'
+import { WallMover } from './wallMover.ts'
 import { setSolverInternals } from './solverInternals.ts'
 import { buildSnapshot } from './snapshot.ts'
 import { withHeatFields } from './heat.ts'
@@ -54,15 +54,7 @@ import type {
   WorkSplitReport,
 } from './solverTypes.ts'
 
-export type {
-  PassMeasurement,
-  RunHooks,
-  Solver,
-  SolverDescription,
-  SolverSnapshot,
-  SolverStepReport,
-  WorkSplitReport,
-} from './solverTypes.ts'
+export type * from './solverTypes.ts'
 
 export { solverInternals } from './solverInternals.ts'
 export type { SolverInternals } from './solverInternals.ts'
@@ -105,12 +97,9 @@ class SphSolver implements Solver {
   #referenceBox: Box
   #deletionBox: Box | null
   #partIds: number[]
-  #wallMotion: WallMotion | undefined
+  #walls: WallMover
   #count: number
   #fluidCount = 0
-  #wallsAtRest = false
-  /** Every part was at rest at the last placeWalls (a sort since then only lost accelerations). */
-  #wallsPlacedAtRest = false
   #timeS = 0
   #step = 0
   #deletedOutside = 0
@@ -118,13 +107,10 @@ class SphSolver implements Solver {
   #fixedDtS: number | null
   #lastDtS = 0
   #interactions = 0
-  #maxAcceleration2 = 0
-  #maxViscous = 0
+  /** The last force pass's stats, folded over the threads. */
+  #passStats: PassStats = { maxAcceleration2: 0, maxViscous: 0, interactions: 0 }
   /** The last variable step's limits (which one chose dt goes to the profile). */
   #limits: TimeStepLimits = { force: 0, acoustic: 0, viscous: 0 }
-  /** Per part: the geometry transform at t and the velocity transforms at t − ε, t, t + ε. */
-  #transforms: RigidTransform[][]
-  #partMoving: Uint8Array
 
   constructor(
     config: SolverConfig,
@@ -150,14 +136,7 @@ class SphSolver implements Solver {
     this.#referenceBox = setup.referenceBox
     this.#deletionBox = config.settings.calcDomainActive ? setup.referenceBox : null
     this.#partIds = setup.partIds
-    this.#wallMotion = config.wallMotion
-    this.#transforms = setup.partIds.map(() => [
-      identityTransform(),
-      identityTransform(),
-      identityTransform(),
-      identityTransform(),
-    ])
-    this.#partMoving = new Uint8Array(setup.partIds.length)
+    this.#walls = new WallMover(setup.partIds, config.wallMotion)
     this.#fixedDtS = config.settings.dynamicTimeStep
       ? null
       : (options.fixedTimeStepS ?? initialTimeStep(constants, options))
@@ -206,49 +185,15 @@ class SphSolver implements Solver {
     this.#deletedOutside += result.deletedOutside
     this.#deletedInvalid += result.deletedInvalid
     this.#fluidCount = result.fluidCount
-    // the sort does not carry wall accelerations: #moveWalls must write them again
-    this.#wallsAtRest = false
+    this.#walls.sorted()
     const sorted = performance.now()
     addProfile('sort', sorted - started)
     this.#runner.partition()
     addProfile('split', performance.now() - sorted)
   }
 
-  /**
-   * Places wall particles at time t and sets their velocity and acceleration. Skipped while every
-   * part is at rest and the walls already are.
-   */
   #moveWalls(timeS: number): void {
-    const motion = this.#wallMotion
-    const eps = MOTION_DIFFERENCE_S
-    let anyMoving = false
-    for (let p = 0; p < this.#partIds.length; p++) {
-      const [geometry, before, now, after] = this.#transforms[p]!
-      let moving = 0
-      if (motion) {
-        const id = this.#partIds[p]!
-        const poses = [motion(id, timeS - eps), motion(id, timeS), motion(id, timeS + eps)]
-        if (poses.some((pose) => pose !== null)) moving = 1
-        poseToTransform(poses[1]!, geometry!)
-        poseToTransform(poses[0]?.velocityPose ?? poses[0]!, before!)
-        poseToTransform(poses[1]?.velocityPose ?? poses[1]!, now!)
-        poseToTransform(poses[2]?.velocityPose ?? poses[2]!, after!)
-      }
-      this.#partMoving[p] = moving
-      anyMoving ||= moving === 1
-    }
-    if (!anyMoving && this.#wallsAtRest) return
-    if (!anyMoving && this.#wallsPlacedAtRest) {
-      // only a sort came between: the threads put the walls back at rest (same numbers)
-      this.#runner.run(PHASE.restWalls)
-      this.#wallsAtRest = true
-      return
-    }
-    this.#wallsAtRest = !anyMoving
-    this.#wallsPlacedAtRest = !anyMoving
-    const started = performance.now()
-    placeWalls(this.#arrays, this.#count, this.#transforms, this.#partMoving)
-    addProfile('placeWalls', performance.now() - started)
+    this.#walls.move(timeS, this.#arrays, this.#count, this.#runner)
   }
 
   /** Pressures, wall extrapolation and forces at the current state. */
@@ -259,17 +204,8 @@ class SphSolver implements Solver {
     if (this.#constants.heat.viscosityModel !== 0) runner.run(PHASE.viscosity)
     if (this.#constants.surfaceTension > 0) runner.run(PHASE.colour)
     runner.run(PHASE.forces)
-    const stats = runner.stats()
-    let maxA2 = 0
-    let maxVisc = 0
-    for (let t = 0; t < runner.threadCount(); t++) {
-      const base = t * STAT_STRIDE
-      maxA2 = Math.max(maxA2, stats[base + STAT.maxAcceleration2]!)
-      maxVisc = Math.max(maxVisc, stats[base + STAT.maxViscous]!)
-      this.#interactions += stats[base + STAT.interactions]!
-    }
-    this.#maxAcceleration2 = maxA2
-    this.#maxViscous = maxVisc
+    const stats = foldStats(runner.stats(), runner.threadCount(), this.#passStats)
+    this.#interactions += stats.interactions
   }
 
   #chooseDt(): number {
@@ -279,7 +215,10 @@ class SphSolver implements Solver {
       this.#constants,
       this.#options,
       this.#integrator,
-      { maxAcceleration: Math.sqrt(this.#maxAcceleration2), maxViscous: this.#maxViscous },
+      {
+        maxAcceleration: Math.sqrt(this.#passStats.maxAcceleration2),
+        maxViscous: this.#passStats.maxViscous,
+      },
       limits,
     )
     addProfile(
@@ -336,13 +275,7 @@ class SphSolver implements Solver {
   /** Particle shifting after a step (see shiftParticles), scaled by the fastest fluid particle. */
   #shift(dt: number): void {
     const started = performance.now()
-    const { velX, velY, velZ, kind } = this.#arrays
-    let max2 = 0
-    for (let i = 0; i < this.#count; i++) {
-      if (kind[i] !== FLUID) continue
-      const v2 = velX[i]! * velX[i]! + velY[i]! * velY[i]! + velZ[i]! * velZ[i]!
-      if (v2 > max2) max2 = v2
-    }
+    const max2 = maxFluidSpeed2(this.#arrays, this.#count)
     addProfile('maxSpeed', performance.now() - started)
     if (max2 === 0) return
     this.#runner.run(PHASE.pressures)
@@ -438,9 +371,7 @@ class SphSolver implements Solver {
     const cpuStarted = process.cpuUsage()
     for (let k = 0; k < passes; k++) {
       runner.run(phase)
-      const stats = runner.stats()
-      for (let t = 0; t < runner.threadCount(); t++)
-        interactions += stats[t * STAT_STRIDE + STAT.interactions]!
+      interactions += foldStats(runner.stats(), runner.threadCount(), this.#passStats).interactions
     }
     const cpu = process.cpuUsage(cpuStarted)
     return {

@@ -2,6 +2,7 @@
  * Particle shifting after a step, run on a cell range so that threads can share it.
  */
 import { KERNEL_CODE } from './config.ts'
+import type { ParticleArrays } from './particles.ts'
 import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
 import type { InteractionContext } from './stencil.ts'
 import { fillStencilRows } from './stencil.ts'
@@ -141,4 +142,17 @@ export function shiftParticles(
       posZ[i] = posZ[i]! + ddz
     }
   }
+}
+
+/** The largest squared speed of a fluid particle (shifting's scale). */
+export function maxFluidSpeed2(arrays: ParticleArrays, count: number): number {
+  const { velX, velY, velZ, kind } = arrays
+  const fluid = PARTICLE_KIND.fluid
+  let max2 = 0
+  for (let i = 0; i < count; i++) {
+    if (kind[i] !== fluid) continue
+    const v2 = velX[i]! * velX[i]! + velY[i]! * velY[i]! + velZ[i]! * velZ[i]!
+    if (v2 > max2) max2 = v2
+  }
+  return max2
 }

@@ -21,6 +21,27 @@ const P_PERIOD_Y = GRID_PARAM.periodY
 export const STAT = { maxAcceleration2: 0, maxViscous: 1, interactions: 2, checksum: 3 } as const
 export const STAT_STRIDE = 4
 
+/** A pass's stats over all threads: largest |a|² and viscous rate, summed pair interactions. */
+export interface PassStats {
+  maxAcceleration2: number
+  maxViscous: number
+  interactions: number
+}
+
+/** Folds the per-thread stats of the last pass into `into` (no allocation: called every pass). */
+export function foldStats(stats: Float64Array, threads: number, into: PassStats): PassStats {
+  into.maxAcceleration2 = 0
+  into.maxViscous = 0
+  into.interactions = 0
+  for (let t = 0; t < threads; t++) {
+    const base = t * STAT_STRIDE
+    into.maxAcceleration2 = Math.max(into.maxAcceleration2, stats[base + STAT.maxAcceleration2]!)
+    into.maxViscous = Math.max(into.maxViscous, stats[base + STAT.maxViscous]!)
+    into.interactions += stats[base + STAT.interactions]!
+  }
+  return into
+}
+
 /** Largest stencil reach in cells (cellsPerSupport). */
 const MAX_REACH = 3
 
