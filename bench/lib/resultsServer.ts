@@ -34,12 +34,15 @@ export interface ResultsBenchServer {
   close(): Promise<void>
 }
 
-/** Starts the app over cached synthetic outputs (written on first use, `log` says so). */
+/**
+ * Starts the app over cached synthetic outputs (written on first use, `log` says so) under the
+ * system temp dir's folder `cacheName`.
+ */
 export async function startResultsBenchServer(
   outputs: number,
   particles: number,
   log: (message: string) => void,
-  options: { distDir?: string } = {},
+  options: { distDir?: string; cacheName?: string } = {},
 ): Promise<ResultsBenchServer> {
   const dbDir = await mkdtemp(join(tmpdir(), 'dive-bench-serve-db-'))
   let handle: DatabaseHandle | null = null
@@ -53,7 +56,8 @@ export async function startResultsBenchServer(
       .select('id')
       .orderBy('id')
       .executeTakeFirstOrThrow()
-    const dataDir = join(tmpdir(), 'dive-bench-serve', `${formatCount(particles)}x${outputs}`)
+    const cache = options.cacheName ?? 'dive-bench-serve'
+    const dataDir = join(tmpdir(), cache, `${formatCount(particles)}x${outputs}`)
     const marker = join(dataDir, `complete-${simulation.id}`)
     if (!existsSync(marker)) {
       log(`writing ${outputs} synthetic outputs of ${formatCount(particles)} into ${dataDir}`)

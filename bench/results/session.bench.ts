@@ -7,124 +7,25 @@
  * SQLite database, client and server in this process.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import type { FastifyInstance } from 'fastify'
 import { objectFile } from '../../domain/output/layout.ts'
 import { outputBundleUrl } from '../../domain/rest/resultsRoutes.ts'
 import { encodeObjectId } from '../../domain/resultsObjects.ts'
 import type { StatsCalcRequest } from '../../domain/resultsProtocol.ts'
-import { writeSyntheticRun } from '../../scripts/writeSyntheticRun.ts'
-import { buildApp } from '../../server/app.ts'
-import { createClock } from '../../server/clock.ts'
-import { openDatabase, type DatabaseHandle } from '../../server/db/connect.ts'
-import { DEMO_PASSWORD, DEMO_USERS } from '../../server/db/demoAccounts.ts'
-import { migrateToLatest } from '../../server/db/migrations.ts'
-import { seedDatabase } from '../../server/db/seed.ts'
-import { RESULTS_PATH } from '../../server/results/session/resultsChannel.ts'
 import { ResultsTestClient } from '../../server/results/session/testClient.ts'
 import { BufferPool } from '../../server/results/statistics/outputReader.ts'
 import { readObjectColumns } from '../../server/results/statistics/columnReader.ts'
 import { StatisticsThreads } from '../../server/results/statistics/statisticsThread.ts'
 import { computeMedian, judgeAtLeast, judgeRatio, toMBps } from '../lib/measure.ts'
 import { loadAverageNote } from '../lib/resultsServer.ts'
+import { FLUID_OBJECT, RUN_ID, startServer } from './sessionServer.ts'
 import { formatCount } from '../lib/synthetic.ts'
 import { BenchSkip, type BenchCase, type BenchContext } from '../lib/types.ts'
 import { BENCH_CHROMIUM_ARGS } from '../browser/harness.ts'
 
-const RUN_ID = 1
-const FLUID_OBJECT = 'fluid-0'
-
-interface BenchServer {
-  app: FastifyInstance
-  handle: DatabaseHandle
-  dbDir: string
-  dataDir: string
-  baseUrl: string
-  wsUrl: string
-  token: string
-  simulationId: number
-  outputs: number
-  particles: number
-}
-
-let shared: BenchServer | null = null
-
-function sizes(quick: boolean): { outputs: number; particles: number } {
-  return quick ? { outputs: 10, particles: 100_000 } : { outputs: 100, particles: 1_000_000 }
-}
-
-/** The app on a fresh database over the cached outputs (written on first use). */
-async function startServer(context: BenchContext): Promise<BenchServer> {
-  const { outputs, particles } = sizes(context.quick)
-  if (shared && shared.outputs === outputs && shared.particles === particles) return shared
-  await disposeBench()
-  const dbDir = await mkdtemp(join(tmpdir(), 'dive-bench-results-db-'))
-  const handle = openDatabase({ sqlitePath: join(dbDir, 'dive.sqlite') })
-  await migrateToLatest(handle)
-  const clock = createClock()
-  await seedDatabase(handle.db, clock)
-  const simulation = await handle.db
-    .selectFrom('simulations')
-    .select('id')
-    .orderBy('id')
-    .executeTakeFirstOrThrow()
-  const dataDir = join(tmpdir(), 'dive-bench-results', `${formatCount(particles)}x${outputs}`)
-  const marker = join(dataDir, `complete-${simulation.id}`)
-  if (!existsSync(marker)) {
-    context.log(`writing ${outputs} synthetic outputs of ${formatCount(particles)} into ${dataDir}`)
-    await rm(dataDir, { recursive: true, force: true })
-    await mkdir(dataDir, { recursive: true })
-    await writeSyntheticRun({
-      dataDir,
-      simulationId: simulation.id,
-      runId: RUN_ID,
-      outputCount: outputs,
-      particles,
-    })
-    await writeFile(marker, '')
-  }
-  const app = await buildApp({
-    db: handle.db,
-    dataDir,
-    clock,
-    distDir: join(dbDir, 'no-dist'),
-  })
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-  const login = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: DEMO_USERS.manager.email, password: DEMO_PASSWORD }),
-  })
-  const { accessToken } = (await login.json()) as { accessToken: string }
-  shared = {
-    app,
-    handle,
-    dbDir,
-    dataDir,
-    baseUrl,
-    wsUrl: `${baseUrl.replace('http', 'ws')}${RESULTS_PATH}`,
-    token: accessToken,
-    simulationId: simulation.id,
-    outputs,
-    particles,
-  }
-  return shared
-}
-
-/** Closes the shared server and database (the cached outputs stay). */
-export async function disposeBench(): Promise<void> {
-  if (!shared) return
-  const { app, handle, dbDir } = shared
-  shared = null
-  await app.close()
-  await handle.db.destroy()
-  await rm(dbDir, { recursive: true, force: true })
-}
+export { disposeBench } from './sessionServer.ts'
 
 /** Reads files one after the other into one reused buffer (the denominator); ms. */
 async function readFilesMs(paths: readonly string[], buffer: Buffer): Promise<number> {
