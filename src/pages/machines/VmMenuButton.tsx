@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { useMatch, useNavigate } from 'react-router'
+import { useLocation, useMatch, useNavigate } from 'react-router'
 import { VM_MESSAGES, vmButton } from '../../../domain/accountVm.ts'
 import { callApi } from '../../api/index.ts'
 import { routeKey } from '../../queries/queries.ts'
+import { simulationModeOf } from '../simulation/simulationMode.ts'
 import { LaunchVmDialog } from './LaunchVmDialog.tsx'
 import {
   useLaunchVm,
@@ -21,7 +22,10 @@ import {
  */
 export function VmMenuButton() {
   const match = useMatch('/simulation/:id/*')
-  const simulationId = match?.params.id === undefined ? null : Number(match.params.id)
+  // only a simulation's own pages, not the not-found page under its path
+  const onSimulationPage = simulationModeOf(useLocation().pathname) !== null
+  const simulationId =
+    !onSimulationPage || match?.params.id === undefined ? null : Number(match.params.id)
   const navigate = useNavigate()
   const vms = useRemoteVmsQuery()
   useVmStateToasts(vms.data)

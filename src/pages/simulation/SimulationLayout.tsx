@@ -26,14 +26,11 @@ import { projectPageLink, simulationPageLink } from '../projects/projectLinks.ts
 import { RunControls } from './run/RunControls.tsx'
 import { SimulationTitle } from './SimulationTitle.tsx'
 import { WarningAlertToasts } from './sidebar/WarningAlertToasts.tsx'
+import type { SimulationMode } from './simulationMode.ts'
+import { SIMULATION_MODES, simulationModeOf } from './simulationMode.ts'
 
-/** The three simulation pages and their breadcrumb labels, in navigation order. */
-export const SIMULATION_MODES = {
-  preprocessor: 'Setup',
-  dashboard: 'Monitor',
-  postprocessor: 'Results',
-} as const
-export type SimulationMode = keyof typeof SIMULATION_MODES
+export { SIMULATION_MODES, simulationModeOf } from './simulationMode.ts'
+export type { SimulationMode } from './simulationMode.ts'
 
 export interface SimulationOutletContext {
   simulation: Simulation
@@ -42,21 +39,6 @@ export interface SimulationOutletContext {
 
 export function useSimulationContext(): SimulationOutletContext {
   return useOutletContext<SimulationOutletContext>()
-}
-
-function isSimulationMode(segment: string | undefined): segment is SimulationMode {
-  return segment !== undefined && Object.hasOwn(SIMULATION_MODES, segment)
-}
-
-/**
- * The mode of a simulation path: /simulation/{id}/{mode} exactly. Anything longer
- * (/simulation/1/preprocessor/geometry) or another last segment is not a simulation page.
- */
-export function simulationModeOf(pathname: string): SimulationMode | null {
-  const segments = pathname.split('/').filter(Boolean)
-  if (segments.length !== 3 || segments[0] !== 'simulation') return null
-  if (!/^\d{1,12}$/.test(segments[1] ?? '')) return null
-  return isSimulationMode(segments[2]) ? segments[2] : null
 }
 
 /** The confirmation of leaving Results for Setup while a run is loaded (spec/setup.md §2). */
