@@ -20,7 +20,6 @@ import {
   type StatisticsConfig,
   type StatisticsOperation,
 } from '../../../../../domain/results.ts'
-import { formatNumber } from '../../../../../domain/units.ts'
 import { callApi } from '../../../../api/index.ts'
 import { Spinner } from '../../../../components/Spinner.tsx'
 import { useResultsSession, useResultsSessionSnapshot } from '../../../../state/resultsSession.ts'
@@ -31,15 +30,12 @@ import {
   OPERATION_LABELS,
   OUTPUT_MODE_LABELS,
   PANEL_STATE_MESSAGES,
-  attributeAxisLabel,
-  calculationMessage,
   canComputeOperations,
   chartDatasetOf,
   configKey,
   configOperations,
   defaultAttributeInfo,
   defaultSelection,
-  displayValue,
   defaultSubAttribute,
   initialStatisticsConfig,
   knownAttributes,
@@ -51,16 +47,10 @@ import {
   selectableObjects,
   selectionKey,
   subAttributeLabel,
-  type StatisticsResult,
 } from './statisticsModel.ts'
 import { useStatisticsCalculation } from './useStatisticsCalculation.ts'
-
-/** A number input's text → number (empty → null), so the range rules see what was typed. */
-function parseNumberInput(text: string): number | null {
-  if (text.trim() === '') return null
-  const value = Number(text)
-  return Number.isFinite(value) ? value : null
-}
+import { RangeInputs } from './RangeInputs.tsx'
+import { StatisticsResults as Results } from './StatisticsResults.tsx'
 
 /** Queries of the session, keyed by simulation (the session itself is shared per simulation). */
 function useSessionQueries(simulation: Simulation) {
@@ -495,211 +485,5 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
         />
       </div>
     </section>
-  )
-}
-
-function RangeInputs(props: {
-  idPrefix: string
-  unitLabel: string
-  range: [number | null, number | null]
-  step: number | 'any'
-  max: number
-  errors: [string | undefined, string | undefined]
-  onChange: (range: [number | null, number | null]) => void
-}) {
-  const [start, end] = props.range
-  const [startError, endError] = props.errors
-  return (
-    <div className="stats-panel__range">
-      <div className="field">
-        <label className="field__label" htmlFor={`${props.idPrefix}-start`}>
-          Start {props.unitLabel}
-        </label>
-        <input
-          id={`${props.idPrefix}-start`}
-          className={`input${startError ? ' input--invalid' : ''}`}
-          type="number"
-          min={0}
-          max={end ?? props.max}
-          step={props.step}
-          value={start ?? ''}
-          aria-invalid={startError ? true : undefined}
-          onChange={(event) => props.onChange([parseNumberInput(event.target.value), end])}
-        />
-        {startError && <p className="field__error">{startError}</p>}
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${props.idPrefix}-end`}>
-          End {props.unitLabel}
-        </label>
-        <input
-          id={`${props.idPrefix}-end`}
-          className={`input${endError ? ' input--invalid' : ''}`}
-          type="number"
-          min={start ?? 0}
-          max={props.max}
-          step={props.step}
-          value={end ?? ''}
-          aria-invalid={endError ? true : undefined}
-          onChange={(event) => props.onChange([start, parseNumberInput(event.target.value)])}
-        />
-        {endError && <p className="field__error">{endError}</p>}
-      </div>
-    </div>
-  )
-}
-
-function Results(props: {
-  panelMessage: string | null
-  running: StatisticsResult | null
-  onCancel: () => void
-  prompt: boolean
-  /** The form asks for what `shown` was computed for. */
-  unchanged: boolean
-  shown: StatisticsResult | null
-  intervalS: number
-  onPlot: (op: StatisticsOperation) => void
-}) {
-  if (props.panelMessage) return <p className="stats-panel__message">{props.panelMessage}</p>
-  if (props.running) {
-    const percent = Math.round(props.running.progress * 100)
-    return (
-      <div className="stats-panel__progress">
-        <Spinner label="Computing statistics" />
-        <progress max={100} value={percent} aria-label="Statistics progress" />
-        <span>{percent} %</span>
-        <button
-          type="button"
-          className="button button--ghost button--small"
-          onClick={props.onCancel}
-        >
-          Cancel
-        </button>
-      </div>
-    )
-  }
-  const promptLine = <p className="stats-panel__message">{STATISTICS_MESSAGES.loadPrompt}</p>
-  if (props.prompt) {
-    // A calculation of this very config that ended without data still says why.
-    const ended = props.unchanged && props.shown ? calculationMessage(props.shown) : null
-    return (
-      <>
-        {ended && (
-          <p className="alert alert--warning" role="status">
-            {ended}
-          </p>
-        )}
-        {promptLine}
-      </>
-    )
-  }
-  const shown = props.shown
-  if (!shown) return null
-  const message = calculationMessage(shown)
-  const ops = configOperations(shown.config)
-  const label = attributeAxisLabel(shown.config.attribute, shown.config.subAttribute)
-  const cell = (value: number | null | undefined) =>
-    value === null || value === undefined
-      ? '–'
-      : formatNumber(displayValue(shown.config.attribute, value))
-  const isRange = shown.config.outputMode !== 'current'
-  const hasTable = shown.state === 'completed' || shown.values.size > 0
-  return (
-    <>
-      {message && (
-        <p
-          className={`alert ${shown.state === 'completed' ? 'alert--warning' : 'alert--error'}`}
-          role={shown.state === 'completed' ? 'status' : 'alert'}
-        >
-          {message}
-        </p>
-      )}
-      {hasTable && !isRange && (
-        <div className="table-wrap">
-          <table className="table stats-panel__table" aria-label="Statistics results">
-            <thead>
-              <tr>
-                <th scope="col">Operation</th>
-                <th scope="col">{label}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ops.map((op) => (
-                <tr key={op}>
-                  <th scope="row">{OPERATION_LABELS[op]}</th>
-                  <td>{cell(shown.values.get(shown.outputs[0] ?? -1)?.[op])}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {hasTable && isRange && (
-        <>
-          <div className="table-wrap">
-            <table className="table stats-panel__table" aria-label="Statistics summary">
-              <caption className="stats-panel__caption">{label}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Operation</th>
-                  <th scope="col">Over outputs</th>
-                  <th scope="col">All outputs</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Chart</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {ops.map((op) => (
-                  <tr key={op}>
-                    <th scope="row">{OPERATION_LABELS[op]}</th>
-                    <td className="stats-panel__over">
-                      {OPERATION_LABELS[shown.config.operations[op] ?? op]}
-                    </td>
-                    <td>{cell(shown.aggregates[op])}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button button--ghost button--small"
-                        aria-label={`Plot ${OPERATION_LABELS[op]}`}
-                        onClick={() => props.onPlot(op)}
-                      >
-                        Plot
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="table-wrap stats-panel__outputs">
-            <table className="table stats-panel__table" aria-label="Statistics per output">
-              <thead>
-                <tr>
-                  <th scope="col">Output</th>
-                  <th scope="col">Time (s)</th>
-                  {ops.map((op) => (
-                    <th key={op} scope="col">
-                      {OPERATION_LABELS[op]}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {shown.outputs.map((outputNo) => (
-                  <tr key={outputNo}>
-                    <th scope="row">{outputNo}</th>
-                    <td>{formatNumber(outputTime(outputNo, props.intervalS))}</td>
-                    {ops.map((op) => (
-                      <td key={op}>{cell(shown.values.get(outputNo)?.[op])}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
-      )}
-    </>
   )
 }
