@@ -63,6 +63,34 @@ if (!existsSync(chromium)) {
   }
 }
 
+// CI shows only the tail of this output: name what failed right above the totals.
+const failures = []
+for (const file of vitest?.testResults ?? []) {
+  const tests = file.assertionResults ?? []
+  for (const test of tests) {
+    if (test.status !== 'failed') continue
+    failures.push(`vitest ${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}`)
+    const message = (test.failureMessages ?? [])[0]?.split('\n').slice(0, 3).join(' / ')
+    if (message) failures.push(`    ${message.slice(0, 400)}`)
+  }
+  if (file.status === 'failed' && !tests.some((test) => test.status === 'failed')) {
+    failures.push(`vitest ${file.name.replace(`${process.cwd()}/`, '')} (the file failed: ${String(file.message ?? '').slice(0, 300)})`)
+  }
+}
+const collectPlaywright = (suite, titles) => {
+  for (const child of suite.suites ?? []) collectPlaywright(child, [...titles, child.title])
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      if (test.status !== 'unexpected') continue
+      failures.push(`e2e ${[...titles, spec.title].filter(Boolean).join(' › ')}`)
+      const error = test.results?.at(-1)?.error?.message
+      if (error) failures.push(`    ${error.split('\n').slice(0, 3).join(' / ').slice(0, 400)}`)
+    }
+  }
+}
+for (const suite of readJson(PLAYWRIGHT_JSON)?.suites ?? []) collectPlaywright(suite, [suite.title])
+if (failures.length > 0) console.log(`\nFailed:\n${failures.join('\n')}`)
+
 const line = (name, s) => `${name}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`
 console.log(`\n${line('vitest', unit)}\n${line('e2e', e2e)}`)
 const passed = unit.passed + e2e.passed
