@@ -210,6 +210,10 @@ describe('GPU backend', () => {
     await expect(createGpuSolver(periodic, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
     const heat = { ...config, settings: { ...config.settings, thermodynamics: true } }
     expect(gpuUnsupportedSettings(heat)).toEqual(['thermodynamics (not yet on GPU)'])
+    const dp = config.settings.particleDiameter!
+    const spacings = Array.from(config.particles.kinds, (_, i) => (i === 0 ? dp / 2 : dp))
+    const refined = { ...config, particles: { ...config.particles, spacings } }
+    expect(gpuUnsupportedSettings(refined)).toEqual(['refinement (not yet on GPU)'])
     const shearThinning = {
       ...config,
       materials: [{ ...WATER, viscosityKind: 'shear_rate' as const }],

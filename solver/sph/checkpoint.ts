@@ -17,16 +17,19 @@ import {
 export const CHECKPOINT_MAGIC = 'DIVESPH\0'
 // 2: the temperature joined the persistent fields (thermodynamics)
 // 3: each fluid particle's phase (multiphase) joined the persistent byte fields
-export const CHECKPOINT_VERSION = 3
+// 4: each particle's smoothing length (variable resolution, refinement zones) joined the floats
+export const CHECKPOINT_VERSION = 4
 
 /**
  * The persistent fields a checkpoint of `version` holds: older versions lack the fields added
  * since, so runs stopped before an upgrade still resume (their setups had neither thermodynamics
- * nor multiphase, which were refused then).
+ * nor multiphase nor refinement, which were refused then).
  */
 function storedFields(version: number) {
   return {
-    floats: PERSISTENT_FLOAT_FIELDS.filter((field) => version >= 2 || field !== 'temp'),
+    floats: PERSISTENT_FLOAT_FIELDS.filter(
+      (field) => (version >= 2 || field !== 'temp') && (version >= 4 || field !== 'hsml'),
+    ),
     ints: PERSISTENT_INT_FIELDS,
     bytes: PERSISTENT_BYTE_FIELDS.filter((field) => version >= 3 || field !== 'phase'),
   }
@@ -123,8 +126,9 @@ export function decodeCheckpointArrays(
     offset += pad8(count)
   }
   // fields an older version lacks: one temperature (the solver's start, uniform without
-  // thermodynamics) and the single fluid's phase 0
+  // thermodynamics), the single fluid's phase 0 and one smoothing length (uniform resolution)
   if (!fields.floats.includes('temp')) arrays.temp.fill(arrays.temp[0] ?? 0, 0, count)
+  if (!fields.floats.includes('hsml')) arrays.hsml.fill(arrays.hsml[0] ?? 0, 0, count)
   if (!fields.bytes.includes('phase')) arrays.phase.fill(0, 0, count)
 }
 

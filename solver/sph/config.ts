@@ -13,6 +13,7 @@ import type { PhaseConstants } from './phaseTable.ts'
 import { derivePhaseConstants, phaseMaterials } from './phaseTable.ts'
 import type { SolverOptions } from './options.ts'
 import { SolverSetupError } from './options.ts'
+import { resolutionOf, unsupportedWithRefinement } from './variableResolution.ts'
 
 // the run-start checks live in support.ts; solver/run imports them from here
 export { solverPartOf, unsupportedParts, unsupportedSettings } from './support.ts'
@@ -68,6 +69,11 @@ export interface SolverParticles {
   pressures?: ArrayLike<number>
   /** Initial temperature in K of each fluid particle (thermodynamics; default ambientTemperature). */
   temperatures?: ArrayLike<number>
+  /**
+   * Particle spacing of each particle in m (refinement zones: finer than particleDiameter);
+   * default particleDiameter for all. Sets its mass ρ dp_i³ and smoothing length (h/dp) dp_i.
+   */
+  spacings?: ArrayLike<number>
 }
 
 /**
@@ -163,6 +169,13 @@ export interface SphConstants {
   densityMax: number
   /** Mass of every particle: ρ0 dp³. */
   particleMass: number
+  /**
+   * Variable resolution (particles.spacings, refinement zones; variableResolution.ts): the
+   * passes take each particle's h_i (hsml) and W(r, (h_i + h_j)/2). h above and the support are
+   * those of particleDiameter, the largest; hMin, the smallest h, sets the time step.
+   */
+  variableResolution: boolean
+  hMin: number
   /** Period along y (0: not periodic, see SolverOptions.periodicY). */
   periodY: number
   /** Multiphase (settings.multiphase): the per-material constants (phaseTable.ts); null: off. */
@@ -279,6 +292,16 @@ export function deriveConstants(
         coefficient: options.soundSpeedCoefficient,
       })
   const h = options.smoothingLengthFactor * dp
+  const resolution = resolutionOf(particles, dp)
+  const refused = resolution.variable
+    ? unsupportedWithRefinement(
+        settings,
+        { boundary: resolveBoundary(settings, options), wallShear: options.wallShear },
+        config.materials.map((m) => m.viscosityKind),
+      )
+    : []
+  if (refused.length > 0)
+    throw new SolverSetupError(`Not supported with refinement: ${refused.join(', ')}.`)
   const factors = kernelFactors(options.kernel, h, 3)
   const rho0 = material.density
   const laminar = options.viscosity !== 'artificial'
@@ -320,6 +343,8 @@ export function deriveConstants(
     densityMin: threshold === null ? -Infinity : rho0 * (1 - threshold),
     densityMax: threshold === null ? Infinity : rho0 * (1 + threshold),
     particleMass: rho0 * dp * dp * dp,
+    variableResolution: resolution.variable,
+    hMin: options.smoothingLengthFactor * resolution.smallestSpacing,
     periodY: options.periodicY ? options.periodicY.max - options.periodicY.min : 0,
     phases,
     surfaceTension,

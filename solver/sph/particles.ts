@@ -20,6 +20,7 @@ export const FLOAT_FIELDS = [
   'press',
   'invRho', // 1/ρ, set with the pressure (saves divisions in the force loop)
   'mass',
+  'hsml', // all: smoothing length h_i (variable resolution: refinement zones; else the run's h)
   'accX', // fluid: acceleration incl. gravity; wall: prescribed wall acceleration
   'accY',
   'accZ',
@@ -82,6 +83,7 @@ export const PERSISTENT_FLOAT_FIELDS = [
   'rho',
   'temp',
   'mass',
+  'hsml',
   'refX',
   'refY',
   'refZ',

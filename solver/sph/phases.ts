@@ -33,6 +33,8 @@ import {
 } from './integration.ts'
 import { computeMultiphaseForces, computeMultiphasePressures } from './multiphase.ts'
 import { computeColourGradients } from './surfaceTension.ts'
+import { computeVariableForces } from './variableForces.ts'
+import { extrapolateVariableWalls, shiftVariableParticles } from './variableWalls.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
 
@@ -202,14 +204,20 @@ function runChunks(
     if (cellEnd <= cellBegin) continue
     if (phase === PHASE.forces) {
       if (ctx.constants.phases) computeMultiphaseForces(ctx, cellBegin, cellEnd, slot)
+      else if (ctx.constants.variableResolution)
+        computeVariableForces(ctx, cellBegin, cellEnd, slot)
       else computeForces(ctx, cellBegin, cellEnd, slot)
       const a2 = stats[base + STAT.maxAcceleration2]!
       const viscous = stats[base + STAT.maxViscous]!
       if (a2 > maxAcceleration2) maxAcceleration2 = a2
       if (viscous > maxViscous) maxViscous = viscous
       interactions += stats[base + STAT.interactions]!
-    } else if (phase === PHASE.walls) extrapolateWalls(ctx, cellBegin, cellEnd)
-    else if (phase === PHASE.colour) computeColourGradients(ctx, cellBegin, cellEnd)
+    } else if (phase === PHASE.walls) {
+      if (ctx.constants.variableResolution) extrapolateVariableWalls(ctx, cellBegin, cellEnd)
+      else extrapolateWalls(ctx, cellBegin, cellEnd)
+    } else if (phase === PHASE.colour) computeColourGradients(ctx, cellBegin, cellEnd)
+    else if (ctx.constants.variableResolution)
+      shiftVariableParticles(ctx, cellBegin, cellEnd, scale)
     else shiftParticles(ctx, cellBegin, cellEnd, scale)
   }
   if (phase === PHASE.forces) {
@@ -250,10 +258,13 @@ export function runPhaseRange(
       else computePressures(ctx, begin, end)
       break
     case PHASE.walls:
-      extrapolateWalls(ctx, cellBegin, cellEnd)
+      if (ctx.constants.variableResolution) extrapolateVariableWalls(ctx, cellBegin, cellEnd)
+      else extrapolateWalls(ctx, cellBegin, cellEnd)
       break
     case PHASE.forces:
       if (ctx.constants.phases) computeMultiphaseForces(ctx, cellBegin, cellEnd, slot)
+      else if (ctx.constants.variableResolution)
+        computeVariableForces(ctx, cellBegin, cellEnd, slot)
       else computeForces(ctx, cellBegin, cellEnd, slot)
       break
     case PHASE.colour:
@@ -281,7 +292,8 @@ export function runPhaseRange(
       updateRungeKutta(ctx.arrays, ctx.constants, begin, end, RK_STAGE.fourth, dt)
       break
     case PHASE.shift:
-      shiftParticles(ctx, cellBegin, cellEnd, dt)
+      if (ctx.constants.variableResolution) shiftVariableParticles(ctx, cellBegin, cellEnd, dt)
+      else shiftParticles(ctx, cellBegin, cellEnd, dt)
       break
     case PHASE.permute: {
       let scratch = permuteScratch.get(ctx)

@@ -60,6 +60,9 @@ export function prepareParticles(
   // multiphase: each fluid particle's phase (its material's index in the phase table)
   const phases = k.phases
   const phaseOf = new Map(phases?.materialIds.map((id, index) => [id, index]))
+  // variable resolution: each particle's spacing (variableResolution.ts), else the settings' dp
+  const spacings = k.variableResolution ? input.spacings : undefined
+  const hPerSpacing = k.h / k.particleDiameter
   for (let i = 0; i < n; i++) {
     const kind = input.kinds[i]!
     if (kind !== FLUID && kind !== WALL)
@@ -81,6 +84,12 @@ export function prepareParticles(
     a.partIndex[i] = partIndex
     a.particleId[i] = i
     a.mass[i] = k.particleMass
+    a.hsml[i] = k.h
+    if (spacings) {
+      const spacing = spacings[i]!
+      a.mass[i] = k.referenceDensity * spacing * spacing * spacing
+      a.hsml[i] = hPerSpacing * spacing
+    }
     a.rho[i] = k.referenceDensity
     a.noSlip[i] = slipParts.has(partId) ? 0 : 1
     if (kind === FLUID) {
@@ -103,7 +112,8 @@ export function prepareParticles(
   // column started under pressure would hold less volume than its lattice (by p/(ρ0 c0²), 1 % at
   // the foot of a column of c0 = 10√(gH)) for good, and stand 1.5 % above hydrostatic pressure
   const cell = k.particleDiameter ** 3
-  for (let i = 0; i < n; i++) if (a.kind[i] === FLUID) a.mass[i] = a.rho[i]! * cell
+  for (let i = 0; i < n; i++)
+    if (a.kind[i] === FLUID) a.mass[i] = a.rho[i]! * (spacings ? spacings[i]! ** 3 : cell)
   initialiseTemperatures(a, n, config)
 
   const settings = config.settings

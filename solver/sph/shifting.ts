@@ -15,7 +15,7 @@ const STRIDE = PACK_STRIDE
 export const SHIFT_NEAR_SURFACE_DIVERGENCE = 2.9
 export const SHIFT_SPLASH_DIVERGENCE = 1.5
 /** Tensile-instability term 1 + R (W/W(dp))ⁿ of the shifting (Sun et al. 2017: R = 0.2, n = 4). */
-const SHIFT_R = 0.2
+export const SHIFT_R = 0.2
 /** Largest shift per step, in particle diameters. */
 export const SHIFT_MAX_DP = 0.1
 

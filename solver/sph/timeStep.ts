@@ -10,15 +10,17 @@ import { conductionTimeStepLimit } from './heat.ts'
  * the same rule for the thermal diffusivity, 0.125 h²/α.
  */
 export function viscousTimeStepLimit(k: SphConstants): number {
-  const viscous = k.nu > 0 ? (0.125 * k.h * k.h) / k.nu : Infinity
-  return Math.min(viscous, conductionTimeStepLimit(k.h, k.heat.thermalDiffusivity))
+  // the smallest h (variable resolution), h itself otherwise
+  const h = k.hMin
+  const viscous = k.nu > 0 ? (0.125 * h * h) / k.nu : Infinity
+  return Math.min(viscous, conductionTimeStepLimit(h, k.heat.thermalDiffusivity))
 }
 
 /** The CFL time step with gravity as the only force: the fixed step of static time stepping. */
 export function initialTimeStep(k: SphConstants, options: SolverOptions): number {
   const g = Math.hypot(...k.gravity)
-  const dtForce = g > 0 ? Math.sqrt(k.h / g) : Infinity
-  const dtSound = k.h / k.speedOfSound
+  const dtForce = g > 0 ? Math.sqrt(k.hMin / g) : Infinity
+  const dtSound = k.hMin / k.speedOfSound
   return Math.min(options.cfl * Math.min(dtForce, dtSound), viscousTimeStepLimit(k))
 }
 
@@ -37,8 +39,8 @@ export function timeStepLimits(
   rates: { maxAcceleration: number; maxViscous: number },
   out: TimeStepLimits,
 ): TimeStepLimits {
-  const dtForce = rates.maxAcceleration > 0 ? Math.sqrt(k.h / rates.maxAcceleration) : Infinity
-  const dtSound = k.h / (k.speedOfSound + rates.maxViscous)
+  const dtForce = rates.maxAcceleration > 0 ? Math.sqrt(k.hMin / rates.maxAcceleration) : Infinity
+  const dtSound = k.hMin / (k.speedOfSound + rates.maxViscous)
   const cfl = options.cfl
   const acousticCfl = integrator === 'rk4_dual_step' ? ACOUSTIC_CFL_FACTOR * cfl : cfl
   out.force = cfl * dtForce
@@ -48,7 +50,7 @@ export function timeStepLimits(
 }
 
 /**
- * Variable time step: CFL · min(√(h/|a|max), h/(c0 + max h|v·r|/(r²+η²))), and 0.125 h²/ν; the
+ * Variable time step (h: the smallest, hMin): CFL · min(√(h/|a|max), h/(c0 + max h|v·r|/(r²+η²))), and 0.125 h²/ν; the
  * acoustic limit at ACOUSTIC_CFL_FACTOR × CFL for rk4_dual_step.
  */
 export function variableTimeStep(
@@ -61,6 +63,6 @@ export function variableTimeStep(
   timeStepLimits(k, options, integrator, rates, limits)
   const dt = Math.min(limits.force, limits.acoustic, limits.viscous)
   // a floor so that a blown-up particle cannot stall the run (it is deleted once non-finite)
-  const dtMin = (1e-3 * options.cfl * k.h) / k.speedOfSound
+  const dtMin = (1e-3 * options.cfl * k.hMin) / k.speedOfSound
   return dt > dtMin ? dt : dtMin
 }
