@@ -205,8 +205,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerOutputBundleRoute(app, { db: options.db, clock, dataDir: options.dataDir })
   registerSetupFileRoutes(app, { db: options.db, clock, dataDir: options.dataDir })
   await registerResultsChannel(app, { db: options.db, clock, dataDir: options.dataDir })
-  await registerExports(app, { db: options.db, clock, dataDir: options.dataDir })
-  await registerCompression(app, { db: options.db, clock, dataDir: options.dataDir })
+  // Remote workers (DIVE_JOB_WORKERS=remote) run exports and archives: their records are theirs.
+  const remote = options.jobs?.queue !== undefined
+  await registerExports(app, { db: options.db, clock, dataDir: options.dataDir, remote })
+  await registerCompression(app, { db: options.db, clock, dataDir: options.dataDir, remote })
   registerAssemblyUploadRoute(app, {
     db: options.db,
     clock,

@@ -6,6 +6,7 @@ import { openDatabase } from './db/connect.ts'
 import { JobWorker } from './jobs/queue/JobWorker.ts'
 import { QUEUED_KINDS, isQueuedKind, type QueuedKind } from './jobs/queue/pgBoss.ts'
 import { checkStorageRoot } from './jobs/queue/storageRoot.ts'
+import { registerWorkerTasks } from './workerTasks.ts'
 
 /*
  * `npm run worker [-- --cores N --kinds simulation,discretization --concurrency N]`: a job worker
@@ -71,11 +72,14 @@ try {
   await handle.db.destroy()
   process.exit(2)
 }
+const clock = createClock()
+// Every kind's runner: the reaper here recovers any kind, whatever --kinds this worker takes.
+const closeTasks = registerWorkerTasks(handle.db, clock, config.dataDir, config.databaseUrl)
 const worker = new JobWorker({
   db: handle.db,
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
-  clock: createClock(),
+  clock,
   cores: positiveInteger('cores', parsed.cores, availableParallelism()),
   kinds: readKinds(parsed.kinds),
   concurrency: positiveInteger('concurrency', parsed.concurrency, 1),
@@ -92,6 +96,7 @@ function stop(signal: string): void {
   console.error(`${signal}: worker shutting down; its jobs go back to the queue`)
   worker
     .close()
+    .then(closeTasks)
     .then(() => handle.db.destroy())
     .then(
       () => process.exit(0),

@@ -1,8 +1,17 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { JobMessage, JobState } from '../../domain/jobs.ts'
 import { RUN_TEXTS } from '../../domain/rest/runRoutes.ts'
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/schema.ts'
+import { claimJobRow, rescheduleJobRow } from '../jobs/claim.ts'
+import {
+  TASK_SHUTDOWN,
+  TASK_WORKER_LOST_MESSAGE,
+  registerTaskHandler,
+  serverTaskQueueFor,
+  unregisterTaskHandler,
+  type TaskHandler,
+} from '../jobs/queue/tasks.ts'
 import { resolveStoredPath } from '../storage/files.ts'
 import { ASSEMBLY_JOB_KIND, TESSELLATION_JOB_KIND, type JobRow } from './access.ts'
 import { createThreadCadExecutor, type CadExecutor } from './cadThread.ts'
@@ -24,7 +33,7 @@ type Db = Kysely<Database>
 /** Abort reason of a server shutdown: rows stay as they are. */
 const SHUTDOWN_REASON = 'server shutdown'
 
-const CAD_JOB_KINDS = [ASSEMBLY_JOB_KIND, TESSELLATION_JOB_KIND]
+const CAD_JOB_KINDS = [ASSEMBLY_JOB_KIND, TESSELLATION_JOB_KIND] as const
 
 export interface AssemblyRunnerOptions {
   db: Db
@@ -99,8 +108,12 @@ export class AssemblyRunner {
     this.#executor = options.executor ?? createThreadCadExecutor()
   }
 
-  /** At server start: a job left running by the previous process fails, scheduled ones run. */
+  /**
+   * At server start: a job left running by the previous process fails, scheduled ones run. With
+   * remote workers the rows are theirs (queued, or recovered through a dead worker's lease).
+   */
   async start(): Promise<void> {
+    if (serverTaskQueueFor(this.#db)) return
     const stale = await this.#db
       .selectFrom('jobs')
       .selectAll()
@@ -143,6 +156,10 @@ export class AssemblyRunner {
     if (active) {
       active.controller.abort('user')
       await active.done
+    } else {
+      const job = await this.#readJob(jobId)
+      const kind = job?.kind === ASSEMBLY_JOB_KIND ? ASSEMBLY_JOB_KIND : TESSELLATION_JOB_KIND
+      await serverTaskQueueFor(this.#db)?.stop(kind, String(jobId))
     }
     return this.#readJob(jobId)
   }
@@ -159,41 +176,43 @@ export class AssemblyRunner {
   }
 
   #launch(job: JobRow): void {
+    const queue = serverTaskQueueFor(this.#db)
+    if (queue && (job.kind === ASSEMBLY_JOB_KIND || job.kind === TESSELLATION_JOB_KIND)) {
+      void queue
+        .dispatch(job.kind, String(job.id), null)
+        .catch((error: unknown) => console.error(`Queueing job ${job.id} failed`, error))
+      return
+    }
     if (this.#closed || this.#active.has(job.id)) return
     const controller = new AbortController()
     const entry = { simulationId: job.simulation_id, controller, done: Promise.resolve() }
     this.#active.set(job.id, entry)
-    entry.done = this.#run(job, controller.signal)
+    entry.done = this.#settle(job, controller.signal, this.#run(job, controller.signal)).finally(
+      () => this.#active.delete(job.id),
+    )
+  }
+
+  /** A worker's run of a claimed job (the CAD task handlers below). */
+  runClaimed(job: JobRow, signal: AbortSignal): Promise<void> {
+    return this.#settle(job, signal, this.#run(job, signal, true))
+  }
+
+  /** Ends the job's row as its run ended: failed with its error, or canceled. */
+  async #settle(job: JobRow, signal: AbortSignal, run: Promise<void>): Promise<void> {
+    await run
       .catch(async (error: unknown) => {
-        if (this.#closed) return
-        if (controller.signal.aborted) await this.#finish(job.id, 'canceled', [])
+        if (this.#closed || signal.reason === TASK_SHUTDOWN) return
+        if (signal.aborted) await this.#finish(job.id, 'canceled', [])
         else {
           const description = error instanceof Error ? error.message : String(error)
           await this.#finish(job.id, 'failed', [{ description }])
         }
       })
       .catch(() => undefined)
-      .finally(() => this.#active.delete(job.id))
   }
 
-  async #claim(job: JobRow): Promise<boolean> {
-    const nowIso = this.#clock.nowIso()
-    const claimed = await this.#db
-      .updateTable('jobs')
-      .set((eb) => ({
-        state: 'running',
-        attempts: eb('attempts', '+', 1),
-        started_at: nowIso,
-        updated_at: nowIso,
-      }))
-      .where('id', '=', job.id)
-      .where('state', '=', 'scheduled')
-      .executeTakeFirst()
-    return Number(claimed.numUpdatedRows) === 1
-  }
-
-  async #run(job: JobRow, signal: AbortSignal): Promise<void> {
-    if (!(await this.#claim(job))) return
+  async #run(job: JobRow, signal: AbortSignal, claimedByWorker = false): Promise<void> {
+    if (!claimedByWorker && !(await claimJobRow(this.#db, job.id, this.#clock.nowIso()))) return
     if (job.kind === ASSEMBLY_JOB_KIND) await this.#readTree(job, signal)
     else if (job.kind === TESSELLATION_JOB_KIND) {
       const warnings = await runTessellationJob(
@@ -275,10 +294,56 @@ export async function registerAssemblyJobs(
 ): Promise<AssemblyRunner> {
   const runner = new AssemblyRunner(options)
   runners.set(options.db, runner)
+  // The reaper of dead workers' CAD jobs finds them here.
+  for (const handler of createCadTaskHandlers(options, runner))
+    registerTaskHandler(options.db, handler)
   app.addHook('onClose', async () => {
     await runner.close()
     runners.delete(options.db)
+    for (const kind of CAD_JOB_KINDS) unregisterTaskHandler(options.db, kind)
   })
   await runner.start()
   return runner
+}
+
+/**
+ * The CAD jobs on a worker process (issue 18; server/jobs/queue/tasks.ts): the server queues the
+ * job row; a worker claims it and runs it in its own CAD thread. A dead worker's tree read is run
+ * again (it only rewrites the assembly's tree); a tessellation fails with TASK_WORKER_LOST_MESSAGE
+ * instead, since it creates setup parts and uploads as it goes (a second run could double them).
+ */
+export function createCadTaskHandlers(
+  options: Pick<AssemblyRunnerOptions, 'db' | 'clock'>,
+  runner: AssemblyRunner,
+): TaskHandler[] {
+  const { db, clock } = options
+  const readJob = (id: string) =>
+    db.selectFrom('jobs').selectAll().where('id', '=', Number(id)).executeTakeFirst()
+  return CAD_JOB_KINDS.map((kind) => ({
+    kind,
+    claim: (trx: Transaction<Database>, id: string, _data: unknown, nowIso: string) =>
+      claimJobRow(trx, Number(id), nowIso),
+    async run(id: string, _data: unknown, signal: AbortSignal) {
+      const job = await readJob(id)
+      if (job?.kind === kind) await runner.runClaimed(job, signal)
+    },
+    async recover(id: string) {
+      const job = await readJob(id)
+      if (job?.kind !== kind || job.state !== 'running') return false
+      if (kind === ASSEMBLY_JOB_KIND) return rescheduleJobRow(db, job.id, clock.nowIso())
+      const nowIso = clock.nowIso()
+      await db
+        .updateTable('jobs')
+        .set({
+          state: 'failed',
+          errors: JSON.stringify([{ description: TASK_WORKER_LOST_MESSAGE }]),
+          ended_at: nowIso,
+          updated_at: nowIso,
+        })
+        .where('id', '=', job.id)
+        .where('state', '=', 'running')
+        .execute()
+      return false
+    },
+  }))
 }

@@ -20,7 +20,9 @@ import { isUniqueViolation } from '../db/connect.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
 import { resolveStoredPath } from '../storage/files.ts'
 import { refreshSimulationSize } from '../storage/usage.ts'
+import { serverTaskQueueFor } from '../jobs/queue/tasks.ts'
 import type { ArchiveEntry } from './archiveSources.ts'
+import { removeCompressionFiles, toTaskEntries } from './compressionTask.ts'
 import {
   withCompressions,
   type CompressionDatabase,
@@ -43,6 +45,8 @@ export interface CompressionRunnerOptions {
   db: Kysely<Database>
   clock: Clock
   dataDir: string
+  /** Remote workers compress (DIVE_JOB_WORKERS=remote): unfinished rows are theirs to recover. */
+  remote?: boolean
 }
 
 interface RunningWork {
@@ -87,9 +91,11 @@ export class CompressionRunner {
   #baseDb: Kysely<Database>
   #clock: Clock
   #dataDir: string
+  #remote: boolean
   #running = new Map<number, RunningWork>()
 
   constructor(options: CompressionRunnerOptions) {
+    this.#remote = options.remote ?? false
     this.#baseDb = options.db
     this.#db = withCompressions(options.db)
     this.#clock = options.clock
@@ -149,6 +155,13 @@ export class CompressionRunner {
       if (isUniqueViolation(error)) throw new ApiError('conflict', COMPRESSION_TEXTS.alreadyRunning)
       throw error
     }
+    const queue = serverTaskQueueFor(this.#baseDb)
+    if (queue) {
+      await queue.dispatch('compression', String(row.id), {
+        entries: await toTaskEntries(this.#dataDir, entries),
+      })
+      return toCompression(row)
+    }
     const abort = new AbortController()
     const work: RunningWork = { abort, done: Promise.resolve() }
     work.done = this.#compress(row, entries, abort.signal).finally(() => {
@@ -175,12 +188,14 @@ export class CompressionRunner {
       await work.done
     }
     const nowIso = this.#clock.nowIso()
+    // First the row (a worker's claim or progress after this is refused), then its worker.
     await this.#db
       .updateTable('simulation_compressions')
       .set({ state: 'canceled', updated_at: nowIso, ended_at: nowIso })
       .where('id', '=', row.id)
       .where('state', 'in', ['scheduled', 'running'])
       .execute()
+    await serverTaskQueueFor(this.#baseDb)?.stop('compression', String(row.id))
     await this.#removeFiles(row)
     return this.read(simulationId)
   }
@@ -200,8 +215,12 @@ export class CompressionRunner {
     }
   }
 
-  /** Fails what a previous process left scheduled or running, and deletes its partial files. */
+  /**
+   * Fails what a previous process left scheduled or running, and deletes its partial files. With
+   * remote workers the rows are the workers' (a dead worker's are retried through its lease).
+   */
   async recoverUnfinished(): Promise<void> {
+    if (this.#remote) return
     const rows = await this.#db
       .selectFrom('simulation_compressions')
       .selectAll()
@@ -230,10 +249,18 @@ export class CompressionRunner {
     await Promise.all(works.map((work) => work.done))
   }
 
+  /** A worker's run of a claimed compression (compressionTask.ts). */
+  compressClaimed(
+    row: SimulationCompressionRow,
+    entries: readonly ArchiveEntry[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    return this.#compress(row, entries, signal)
+  }
+
+  /** Deletes a compression's archive and partial file (compressionTask.ts: a dead worker's). */
   async #removeFiles(row: SimulationCompressionRow): Promise<void> {
-    const path = resolveStoredPath(this.#dataDir, row.path)
-    await rm(`${path}.partial`, { force: true })
-    await rm(path, { force: true })
+    await removeCompressionFiles(this.#dataDir, row)
   }
 
   async #removeRow(row: SimulationCompressionRow): Promise<void> {

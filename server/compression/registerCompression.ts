@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.ts'
+import { registerTaskHandler, unregisterTaskHandler } from '../jobs/queue/tasks.ts'
 import { CompressionRunner, type CompressionRunnerOptions } from './CompressionRunner.ts'
+import { createCompressionTaskHandler } from './compressionTask.ts'
 
 /* The compression runner of an app, found by its database handle (handlers only get the database). */
 
@@ -24,9 +26,15 @@ export async function registerCompression(
 ): Promise<CompressionRunner> {
   const runner = new CompressionRunner(options)
   runners.set(options.db, runner)
+  // The reaper of dead workers' archives finds it here.
+  registerTaskHandler(
+    options.db,
+    createCompressionTaskHandler(options.db, options.clock, options.dataDir, runner),
+  )
   app.addHook('onClose', async () => {
     await runner.close()
     runners.delete(options.db)
+    unregisterTaskHandler(options.db, 'compression')
   })
   await runner.recoverUnfinished()
   return runner

@@ -12,7 +12,7 @@ import { compressionsMigration } from '../compression/migration.ts'
 import { dashboardsMigration } from '../dashboards/migration.ts'
 import { userExportsMigration } from '../exports/migration.ts'
 import { jobsMigration } from '../jobs/migration.ts'
-import { jobLeasesMigration } from '../jobs/queue/migration.ts'
+import { jobLeasesMigration, taskLeasesMigration } from '../jobs/queue/migration.ts'
 import { sensorSampleRateMigration, sensorsClipsMigration } from '../sensors/migration.ts'
 import { subscriptionMaxSimulationsMigration } from '../runLimits/migration.ts'
 import { setupObjectsMigration } from '../setup/objectsMigration.ts'
@@ -315,6 +315,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0019_sso_connection': ssoConnectionMigration(),
     '0020_remote_vms': remoteVmsMigration(dialect),
     '0021_job_leases': jobLeasesMigration(),
+    '0022_task_leases': taskLeasesMigration(),
   }
 }
 

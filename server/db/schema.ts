@@ -14,7 +14,7 @@ import type {
   MfaAuthenticatorsTable,
 } from '../account/tables.ts'
 import type { LoginFailuresTable } from '../auth/tables.ts'
-import type { JobLeasesTable } from '../jobs/queue/tables.ts'
+import type { JobLeasesTable, TaskLeasesTable } from '../jobs/queue/tables.ts'
 import type { RemoteVmsTable } from '../vms/tables.ts'
 import type {
   AirDragDomainsTable,
@@ -347,6 +347,7 @@ export interface Database {
   air_drag_domains: AirDragDomainsTable
   periodics: PeriodicsTable
   job_leases: JobLeasesTable
+  task_leases: TaskLeasesTable
   remote_vms: RemoteVmsTable
 }
 

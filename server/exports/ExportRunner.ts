@@ -7,10 +7,12 @@ import type { OutputManifestInfo } from '../../domain/rest/resultsRoutes.ts'
 import { EXPORT_MESSAGES, type ExportRequest } from '../../domain/results.ts'
 import type { Clock } from '../clock.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
-import { ExportFailure, runExportWork, type ExportMessage } from './exportWork.ts'
+import { ExportFailure, runExportWork } from './exportWork.ts'
 import {
-  ARCHIVE_PATH,
   SERVER_RESTARTED_MESSAGE,
+  finishExport,
+  findExportFile,
+  type ExportResult,
   exportsDirectory,
   type DownloadableFile,
   type ExportSensor,
@@ -18,6 +20,7 @@ import {
   readExportStatus,
 } from './exportFiles.ts'
 import { refreshSimulationSize } from '../storage/usage.ts'
+import { TASK_SHUTDOWN, serverTaskQueueFor } from '../jobs/queue/tasks.ts'
 
 /*
  * The user exports of an app: one live export per simulation. Starting one cancels and deletes the
@@ -42,12 +45,29 @@ export interface ExportRunnerOptions {
   db: Db
   clock: Clock
   dataDir: string
+  /** Remote workers run the exports (DIVE_JOB_WORKERS=remote): records are theirs to recover. */
+  remote?: boolean
+}
+
+/** What a queued export carries beside its record (the rest is read from the record). */
+export interface ExportTaskData {
+  runId: number | null
+  sensors: ExportSensor[]
+}
+
+export interface ExportWorkInput {
+  simulation: SimulationRow
+  runId: number | null
+  manifests: readonly OutputManifestInfo[]
+  request: ExportRequest
+  sensors: readonly ExportSensor[]
 }
 
 export class ExportRunner {
   #db: Db
   #clock: Clock
   #dataDir: string
+  #remote: boolean
   #running = new Map<number, Running>()
   #afterFileHook: AfterFileHook | null = null
   /** Start, cancel and read of one simulation's export run one after another. */
@@ -57,10 +77,15 @@ export class ExportRunner {
     this.#db = options.db
     this.#clock = options.clock
     this.#dataDir = options.dataDir
+    this.#remote = options.remote ?? false
   }
 
-  /** Fails the records a previous process left unfinished and removes their files. */
+  /**
+   * Fails the records a previous process left unfinished and removes their files. With remote
+   * workers the records are the workers' (a dead worker's are retried through its lease).
+   */
   async recoverUnfinished(): Promise<void> {
+    if (this.#remote) return
     const rows = await this.#db
       .selectFrom('user_exports')
       .select(['id', 'directory'])
@@ -118,12 +143,19 @@ export class ExportRunner {
       })
       .returning('id')
       .executeTakeFirstOrThrow()
+    const queue = serverTaskQueueFor(this.#db)
+    if (queue) {
+      const data: ExportTaskData = { runId, sensors: [...sensors] }
+      await queue.dispatch('export', String(id), data)
+      return (await readExportStatus(this.#db, id))!
+    }
     const controller = new AbortController()
     const done = this.#run(
       id,
       directory,
       { simulation, runId, manifests, request, sensors },
-      controller,
+      controller.signal,
+      false,
     )
     this.#running.set(id, { controller, done })
     void done.finally(() => this.#running.delete(id))
@@ -170,33 +202,7 @@ export class ExportRunner {
   ): Promise<DownloadableFile | null> {
     const status = await this.readExport(simulationId)
     if (!status || status.state !== 'completed') return null
-    const rows = await this.#db
-      .selectFrom('user_export_files')
-      .innerJoin('user_exports', 'user_exports.id', 'user_export_files.export_id')
-      .select([
-        'user_export_files.id',
-        'user_export_files.filename',
-        'user_export_files.path',
-        'user_export_files.size_bytes',
-        'user_exports.directory',
-      ])
-      .where('user_export_files.export_id', '=', status.id)
-      .orderBy('user_export_files.id')
-      .execute()
-    const row = rows.find((candidate) => candidate.id === fileId)
-    if (!row) return null
-    const absolute = (path: string) => join(this.#dataDir, row.directory, path)
-    return {
-      filename: row.filename,
-      path: row.path === ARCHIVE_PATH ? null : absolute(row.path),
-      sizeBytes: row.size_bytes,
-      archiveEntries:
-        row.path === ARCHIVE_PATH
-          ? rows
-              .filter((entry) => entry.path !== ARCHIVE_PATH)
-              .map((entry) => ({ name: entry.filename, path: absolute(entry.path) }))
-          : [],
-    }
+    return findExportFile(this.#db, this.#dataDir, status.id, fileId)
   }
 
   /** Stops every running export (the app is closing); records stay for the next start. */
@@ -216,24 +222,41 @@ export class ExportRunner {
     await this.#running.get(exportId)?.done
   }
 
+  /** Whether a worker's export is still its own: running, in the directory it writes. */
+  async #isCurrent(id: number, directory: string): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('user_exports')
+      .select('id')
+      .where('id', '=', id)
+      .where('directory', '=', directory)
+      .where('state', '=', 'running')
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
+  /** A worker's run of a claimed export (exportTask.ts). */
+  runClaimed(id: number, directory: string, work: ExportWorkInput, signal: AbortSignal) {
+    return this.#run(id, directory, work, signal, true)
+  }
+
+  /** Deletes an export's files and their rows (exportTask.ts: a dead worker's attempt). */
+  removeFiles(id: number, directory: string): Promise<void> {
+    return this.#removeFiles(id, directory)
+  }
+
   async #run(
     id: number,
     directory: string,
-    work: {
-      simulation: SimulationRow
-      runId: number | null
-      manifests: readonly OutputManifestInfo[]
-      request: ExportRequest
-      sensors: readonly ExportSensor[]
-    },
-    controller: AbortController,
+    work: ExportWorkInput,
+    signal: AbortSignal,
+    /** Claimed by a worker process (the record reads running already). */
+    claimed: boolean,
   ): Promise<void> {
     // Let the request that started the export answer before the work begins.
-    await new Promise((resolve) => setImmediate(resolve))
-    const signal = controller.signal
+    if (!claimed) await new Promise((resolve) => setImmediate(resolve))
     try {
       signal.throwIfAborted()
-      await this.#setState(id, 'running')
+      if (!claimed) await this.#setState(id, 'running')
       let lastProgressMs = 0
       const warnings = await runExportWork({
         dataDir: this.#dataDir,
@@ -251,6 +274,8 @@ export class ExportRunner {
             .execute()
         },
         onFile: async (file) => {
+          if (claimed && !(await this.#isCurrent(id, directory)))
+            throw new Error('Export taken over')
           await this.#db
             .insertInto('user_export_files')
             .values({
@@ -272,6 +297,8 @@ export class ExportRunner {
       const expiresAt = new Date(this.#clock.nowMs() + USER_EXPORT_RETENTION_MS).toISOString()
       await this.#finish(id, 'completed', { warnings, expiresAt, progress: 1 })
     } catch (error) {
+      // A worker that stops or lost its lease leaves the record and files to the reaper's retry.
+      if (claimed && signal.aborted && signal.reason === TASK_SHUTDOWN) return
       await this.#removeFiles(id, directory)
       // A canceled export's record is finished by cancelExport (or left for recovery on close).
       if (signal.aborted) return
@@ -301,6 +328,18 @@ export class ExportRunner {
 
   async #stop(id: number): Promise<void> {
     const running = this.#running.get(id)
+    const queue = serverTaskQueueFor(this.#db)
+    if (!running && queue) {
+      // Not claimed yet: no worker ever will. Claimed: its worker ends it (and we wait).
+      const canceled = await this.#db
+        .updateTable('user_exports')
+        .set({ state: 'canceled', updated_at: this.#clock.nowIso() })
+        .where('id', '=', id)
+        .where('state', '=', 'scheduled')
+        .executeTakeFirst()
+      if (Number(canceled.numUpdatedRows) === 0) await queue.stop('export', String(id))
+      return
+    }
     if (!running) return
     running.controller.abort()
     await running.done
@@ -341,30 +380,12 @@ export class ExportRunner {
       .execute()
   }
 
-  async #finish(
+  #finish(
     id: number,
     state: 'completed' | 'failed' | 'canceled',
-    result: {
-      errors?: ExportMessage[]
-      warnings?: ExportMessage[]
-      expiresAt?: string
-      progress?: number
-    },
+    result: ExportResult,
   ): Promise<void> {
-    const now = this.#clock.nowIso()
-    await this.#db
-      .updateTable('user_exports')
-      .set({
-        state,
-        updated_at: now,
-        ended_at: now,
-        expires_at: result.expiresAt ?? null,
-        ...(result.progress === undefined ? {} : { progress: result.progress }),
-        ...(result.errors ? { errors: JSON.stringify(result.errors) } : {}),
-        ...(result.warnings ? { warnings: JSON.stringify(result.warnings) } : {}),
-      })
-      .where('id', '=', id)
-      .execute()
+    return finishExport(this.#db, this.#clock.nowIso(), id, state, result)
   }
 
   async #latest(simulationId: number) {

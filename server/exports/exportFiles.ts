@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import { simulationDirectory } from '../../domain/output/layout.ts'
 import type { ExportStatus } from '../../domain/rest/exportRoutes.ts'
@@ -104,4 +105,71 @@ export async function listArchive(
       created_at: nowIso,
     })
     .execute()
+}
+
+/** What an export's end records. */
+export interface ExportResult {
+  errors?: ExportMessage[]
+  warnings?: ExportMessage[]
+  expiresAt?: string
+  progress?: number
+}
+
+/** Ends an export's record. */
+export async function finishExport(
+  db: Db,
+  nowIso: string,
+  id: number,
+  state: 'completed' | 'failed' | 'canceled',
+  result: ExportResult,
+): Promise<void> {
+  await db
+    .updateTable('user_exports')
+    .set({
+      state,
+      updated_at: nowIso,
+      ended_at: nowIso,
+      expires_at: result.expiresAt ?? null,
+      ...(result.progress === undefined ? {} : { progress: result.progress }),
+      ...(result.errors ? { errors: JSON.stringify(result.errors) } : {}),
+      ...(result.warnings ? { warnings: JSON.stringify(result.warnings) } : {}),
+    })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** A listed file of an export, with its absolute path (the archive: its entries). */
+export async function findExportFile(
+  db: Db,
+  dataDir: string,
+  exportId: number,
+  fileId: number,
+): Promise<DownloadableFile | null> {
+  const rows = await db
+    .selectFrom('user_export_files')
+    .innerJoin('user_exports', 'user_exports.id', 'user_export_files.export_id')
+    .select([
+      'user_export_files.id',
+      'user_export_files.filename',
+      'user_export_files.path',
+      'user_export_files.size_bytes',
+      'user_exports.directory',
+    ])
+    .where('user_export_files.export_id', '=', exportId)
+    .orderBy('user_export_files.id')
+    .execute()
+  const row = rows.find((candidate) => candidate.id === fileId)
+  if (!row) return null
+  const absolute = (path: string) => join(dataDir, row.directory, path)
+  return {
+    filename: row.filename,
+    path: row.path === ARCHIVE_PATH ? null : absolute(row.path),
+    sizeBytes: row.size_bytes,
+    archiveEntries:
+      row.path === ARCHIVE_PATH
+        ? rows
+            .filter((entry) => entry.path !== ARCHIVE_PATH)
+            .map((entry) => ({ name: entry.filename, path: absolute(entry.path) }))
+        : [],
+  }
 }

@@ -13,11 +13,15 @@ import type { Database } from '../db/schema.ts'
 import { streamArchive } from './archive.ts'
 import { ExportRunner } from './ExportRunner.ts'
 import { registerExportRunner, unregisterExportRunner } from './exportRegistry.ts'
+import { createExportTaskHandler } from './exportTask.ts'
+import { registerTaskHandler, unregisterTaskHandler } from '../jobs/queue/tasks.ts'
 
 export interface RegisterExportsOptions {
   db: Kysely<Database>
   clock: Clock
   dataDir: string
+  /** Remote workers run the exports (DIVE_JOB_WORKERS=remote). */
+  remote?: boolean
 }
 
 /** Media types of the exported files by extension. */
@@ -45,9 +49,15 @@ export async function registerExports(
 ): Promise<ExportRunner> {
   const runner = new ExportRunner(options)
   registerExportRunner(options.db, runner)
+  // The reaper of dead workers' exports finds it here.
+  registerTaskHandler(
+    options.db,
+    createExportTaskHandler(options.db, options.clock, options.dataDir, runner),
+  )
   app.addHook('onClose', async () => {
     await runner.close()
     unregisterExportRunner(options.db)
+    unregisterTaskHandler(options.db, 'export')
   })
   await runner.recoverUnfinished()
 

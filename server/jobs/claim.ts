@@ -1,4 +1,6 @@
+import type { Transaction } from 'kysely'
 import type { Clock } from '../clock.ts'
+import type { Database } from '../db/schema.ts'
 import type { Db, JobRow } from './jobContext.ts'
 import { takeLease } from './queue/leases.ts'
 import type { LeaseOptions } from './types.ts'
@@ -42,6 +44,44 @@ export async function cancelScheduledJob(db: Db, clock: Clock, jobId: number): P
     .set({ state: 'canceled', updated_at: clock.nowIso() })
     .where('id', '=', jobId)
     .where('state', '=', 'scheduled')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/**
+ * Claims a scheduled row of `jobs` (scheduled → running, one more attempt): one conditional
+ * update, so of several runners exactly one gets it. The runners of sensor recomputations and CAD
+ * jobs claim with it, in their process or (remote workers) in the transaction of the task's lease.
+ */
+export async function claimJobRow(
+  db: Db | Transaction<Database>,
+  jobId: number,
+  nowIso: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set((eb) => ({
+      state: 'running',
+      attempts: eb('attempts', '+', 1),
+      started_at: nowIso,
+      updated_at: nowIso,
+    }))
+    .where('id', '=', jobId)
+    .where('state', '=', 'scheduled')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/**
+ * A row of `jobs` whose worker died goes back to scheduled (progress 0) to be queued again; false
+ * when it was no longer running.
+ */
+export async function rescheduleJobRow(db: Db, jobId: number, nowIso: string): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ state: 'scheduled', progress: 0, updated_at: nowIso })
+    .where('id', '=', jobId)
+    .where('state', '=', 'running')
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
 }

@@ -12,7 +12,8 @@ import { replayLiveEvent } from './queue/liveEvents.ts'
 import { CHANNELS, Listener, Notifier } from './queue/notify.ts'
 import { startBoss } from './queue/pgBoss.ts'
 import { startReaper } from './queue/reaper.ts'
-import { createRemoteJobs } from './queue/remoteJobs.ts'
+import { createRemoteJobs, createServerTaskQueue, dispatchTask } from './queue/remoteJobs.ts'
+import { deliverTaskFrame, setServerTaskQueue } from './queue/tasks.ts'
 import { markStorageRoot } from './queue/storageRoot.ts'
 
 /** How often the server looks for leases of dead workers. */
@@ -22,13 +23,22 @@ const REAP_INTERVAL_MS = 1000
 async function startQueue(databaseUrl: string, db: Kysely<Database>, hub: LiveHub) {
   const boss = await startBoss(databaseUrl)
   const notifier = new Notifier(databaseUrl)
-  const listener = new Listener(databaseUrl, [CHANNELS.live], (_channel, message) =>
-    replayLiveEvent(hub, message),
+  const listener = new Listener(
+    databaseUrl,
+    [CHANNELS.live, CHANNELS.taskFrames],
+    (channel, message) => {
+      if (channel === CHANNELS.live) replayLiveEvent(hub, message)
+      else deliverTaskFrame(message)
+    },
   )
   await listener.start()
+  setServerTaskQueue(db, createServerTaskQueue(db, boss, notifier))
   return {
     jobs: createRemoteJobs(db, boss, notifier),
+    dispatchTask: (kind: string, id: string, data: unknown) =>
+      dispatchTask(boss, notifier, kind, id, data),
     async close() {
+      setServerTaskQueue(db, null)
       await listener.close()
       await notifier.close()
       await boss.stop({ graceful: false, close: true, wait: true }).catch(() => undefined)
@@ -78,7 +88,12 @@ export async function registerJobs(
   registerJobRunner(db, runner)
   await registerLiveChannel(app, { db, clock, hub })
   const stopReaper = remote
-    ? startReaper(db, runner, options.queue?.reapIntervalMs ?? REAP_INTERVAL_MS)
+    ? startReaper(
+        db,
+        runner,
+        options.queue?.reapIntervalMs ?? REAP_INTERVAL_MS,
+        remote.dispatchTask,
+      )
     : null
   app.addHook('onClose', async () => {
     await stopReaper?.()

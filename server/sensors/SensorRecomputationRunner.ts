@@ -1,5 +1,3 @@
-import { readdir, rm } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Kysely, Selectable } from 'kysely'
 import type { JobMessage } from '../../domain/jobs.ts'
 import { COLOUR_MAP_STATUS } from '../../domain/results.ts'
@@ -20,7 +18,13 @@ import {
   readPayload,
   type SensorJobPayload,
 } from './recomputationRecord.ts'
-import { runSensorsDirectory } from './layout.ts'
+import { claimJobRow } from '../jobs/claim.ts'
+import {
+  registerTaskHandler,
+  serverTaskQueueFor,
+  unregisterTaskHandler,
+} from '../jobs/queue/tasks.ts'
+import { createSensorTaskHandler, removeTemporarySensorFiles } from './sensorTask.ts'
 import {
   SENSOR_SHUTDOWN_REASON,
   createThreadSensorExecutor,
@@ -81,8 +85,12 @@ export class SensorRecomputationRunner {
     this.#executor = executor
   }
 
-  /** At server start: a running job left by the previous process fails, scheduled ones run. */
+  /**
+   * At server start: a running job left by the previous process fails, scheduled ones run. With
+   * remote workers the rows are theirs (queued, or retried through a dead worker's lease).
+   */
   async start(): Promise<void> {
+    if (serverTaskQueueFor(this.#db)) return
     const stale = await this.#db
       .selectFrom('jobs')
       .selectAll()
@@ -157,8 +165,8 @@ export class SensorRecomputationRunner {
     if (active) {
       active.controller.abort('user')
       await active.done
-    }
-    await this.#removeTemporaryFiles(simulationId, readPayload(job).runId)
+    } else await serverTaskQueueFor(this.#db)?.stop(SENSOR_JOB_KIND, String(job.id))
+    await removeTemporarySensorFiles(this.#dataDir, simulationId, readPayload(job).runId)
     await this.#measure(simulationId)
     return true
   }
@@ -216,7 +224,24 @@ export class SensorRecomputationRunner {
     }
   }
 
+  /** A worker's run of a claimed job (sensorTask.ts). */
+  async runClaimed(job: JobRow, signal: AbortSignal): Promise<void> {
+    await this.#run(job, signal, true).catch(async (error: unknown) => {
+      if (this.#closed || signal.aborted) return
+      await this.#measure(job.simulation_id)
+      const description = error instanceof Error ? error.message : String(error)
+      await this.#finish(job.id, 'failed', [{ description }]).catch(() => undefined)
+    })
+  }
+
   #launch(job: JobRow): void {
+    const queue = serverTaskQueueFor(this.#db)
+    if (queue) {
+      void queue
+        .dispatch(SENSOR_JOB_KIND, String(job.id), null)
+        .catch((error: unknown) => console.error(`Queueing job ${job.id} failed`, error))
+      return
+    }
     if (this.#closed || this.#active.has(job.id)) return
     const controller = new AbortController()
     const entry = { simulationId: job.simulation_id, controller, done: Promise.resolve() }
@@ -247,20 +272,8 @@ export class SensorRecomputationRunner {
       })
   }
 
-  async #run(job: JobRow, signal: AbortSignal): Promise<void> {
-    const nowIso = this.#clock.nowIso()
-    const claimed = await this.#db
-      .updateTable('jobs')
-      .set((eb) => ({
-        state: 'running',
-        attempts: eb('attempts', '+', 1),
-        started_at: nowIso,
-        updated_at: nowIso,
-      }))
-      .where('id', '=', job.id)
-      .where('state', '=', 'scheduled')
-      .executeTakeFirst()
-    if (Number(claimed.numUpdatedRows) !== 1) return
+  async #run(job: JobRow, signal: AbortSignal, claimedByWorker = false): Promise<void> {
+    if (!claimedByWorker && !(await claimJobRow(this.#db, job.id, this.#clock.nowIso()))) return
     const payload = readPayload(job)
     const simulation = await this.#db
       .selectFrom('simulations')
@@ -341,25 +354,6 @@ export class SensorRecomputationRunner {
       .where('state', 'in', ['scheduled', 'running'])
       .execute()
   }
-
-  /** Temporary files a thread ended mid-write may leave (never listed, removed here). */
-  async #removeTemporaryFiles(simulationId: number, runId: number): Promise<void> {
-    const root = join(this.#dataDir, runSensorsDirectory(simulationId, runId))
-    let sensorDirs: string[]
-    try {
-      sensorDirs = await readdir(root)
-    } catch {
-      return
-    }
-    for (const dir of sensorDirs) {
-      const names = await readdir(join(root, dir)).catch(() => [] as string[])
-      await Promise.all(
-        names
-          .filter((name) => name.endsWith('.tmp'))
-          .map((name) => rm(join(root, dir, name), { force: true })),
-      )
-    }
-  }
 }
 
 // ── Registry: handlers find the runner by their database handle (as server/jobs/services.ts) ──
@@ -383,9 +377,15 @@ export async function registerSensorJobs(
 ): Promise<SensorRecomputationRunner> {
   const runner = new SensorRecomputationRunner(options)
   runners.set(options.db, runner)
+  // The reaper of dead workers' recomputations finds it here.
+  registerTaskHandler(
+    options.db,
+    createSensorTaskHandler(options.db, options.clock, options.dataDir, runner),
+  )
   app.addHook('onClose', async () => {
     await runner.close()
     runners.delete(options.db)
+    unregisterTaskHandler(options.db, SENSOR_JOB_KIND)
   })
   await runner.start()
   return runner

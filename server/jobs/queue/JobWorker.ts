@@ -10,9 +10,25 @@ import { createWorkerExecutors } from '../workerExecutors.ts'
 import { expireLeases, renewLeases } from './leases.ts'
 import { createNotifyingEvents } from './liveEvents.ts'
 import { CHANNELS, Listener, Notifier } from './notify.ts'
-import { queueName, startBoss, type QueuedJob, type QueuedKind } from './pgBoss.ts'
+import {
+  isTaskKind,
+  queueName,
+  startBoss,
+  type QueuedJob,
+  type QueuedKind,
+  type QueuedTask,
+  type TaskKind,
+} from './pgBoss.ts'
 import { startReaper } from './reaper.ts'
-import { createRemoteJobs, type ControlMessage } from './remoteJobs.ts'
+import { createRemoteJobs, dispatchTask } from './remoteJobs.ts'
+import {
+  expireTaskLeases,
+  releaseTaskLease,
+  renewTaskLeases,
+  takeTaskLease,
+  taskKey,
+} from './taskLeases.ts'
+import { TASK_CANCELED, TASK_SHUTDOWN, taskHandlerFor } from './tasks.ts'
 
 /** What a worker process is given (server/worker.ts reads it from its command line). */
 export interface JobWorkerOptions {
@@ -38,6 +54,16 @@ export interface JobWorkerOptions {
 
 /** A lease outlives this many missed heartbeats. */
 export const LEASE_BEATS = 4
+
+/** Thrown inside a task's claim transaction when another live lease holds it: rolls the claim back. */
+class LeaseHeld extends Error {}
+
+/** A task running here. */
+interface RunningTask {
+  controller: AbortController
+  /** Local time of the claim (Infinity until claimed). */
+  claimedMs: number
+}
 
 /** A wait that ends early when woken. */
 class Wake {
@@ -72,7 +98,10 @@ export class JobWorker {
   #notifier: Notifier
   #listener: Listener
   #wake = new Wake()
-  #coresInUse = new Map<number, number>()
+  /** Cores of what runs here: `job:{id}` or a task's key. */
+  #coresInUse = new Map<string, number>()
+  #tasks = new Map<string, RunningTask>()
+  #taskRuns = new Set<Promise<void>>()
   /** Jobs claimed here (their leases are ours), with the local time of the claim. */
   #claimedAt = new Map<number, number>()
   #closed = false
@@ -114,7 +143,10 @@ export class JobWorker {
     })
     await this.#listener.start()
     this.#heartbeat = setInterval(() => void this.#beat(), this.#options.heartbeatMs)
-    this.#stopReaper = startReaper(db, this.#runner, this.#options.heartbeatMs)
+    const boss = this.#boss
+    this.#stopReaper = startReaper(db, this.#runner, this.#options.heartbeatMs, (kind, id, data) =>
+      dispatchTask(boss, this.#notifier, kind, id, data),
+    )
     this.#loop = this.#run()
   }
 
@@ -123,9 +155,15 @@ export class JobWorker {
     return this.#runner?.activeJobIds() ?? []
   }
 
+  /** Keys of the tasks running here now. */
+  activeTaskKeys(): string[] {
+    return [...this.#tasks.keys()]
+  }
+
   #control(message: unknown): void {
-    const jobId = (message as Partial<ControlMessage> | null)?.jobId
+    const { jobId, task } = (message ?? {}) as { jobId?: unknown; task?: unknown }
     if (typeof jobId === 'number') this.#runner?.abortJob(jobId)
+    if (typeof task === 'string') this.#tasks.get(task)?.controller.abort(TASK_CANCELED)
   }
 
   /** Renews the leases; a job whose lease is gone (or not renewed in time) is dropped here. */
@@ -135,11 +173,19 @@ export class JobWorker {
     const beganMs = Date.now()
     // Not renewed for most of a lease (renewals failing or hanging): another process may take
     // our jobs any moment, so they stop here first.
-    if (beganMs - this.#lastRenewalMs > this.#ttlMs - this.#options.heartbeatMs)
+    if (beganMs - this.#lastRenewalMs > this.#ttlMs - this.#options.heartbeatMs) {
       for (const jobId of this.#claimedAt.keys()) runner.detach(jobId)
+      for (const task of this.#tasks.values()) task.controller.abort(TASK_SHUTDOWN)
+    }
     try {
       const held = new Set(await renewLeases(this.#options.db, this.workerId, this.#ttlMs))
+      const heldTasks = new Set(await renewTaskLeases(this.#options.db, this.workerId, this.#ttlMs))
       this.#lastRenewalMs = beganMs
+      for (const [key, task] of this.#tasks)
+        if (task.claimedMs < beganMs && !heldTasks.has(key) && !task.controller.signal.aborted) {
+          console.warn(`Task ${key}: lease lost to another process; dropped here`)
+          task.controller.abort(TASK_SHUTDOWN)
+        }
       // A job that just ended gave its lease back: only jobs still running here count.
       const running = new Set(runner.activeJobIds())
       for (const [jobId, claimedMs] of this.#claimedAt)
@@ -170,7 +216,9 @@ export class JobWorker {
             })
             if (!message) continue
             took = true
-            await this.#take(kind, message)
+            if (isTaskKind(kind))
+              await this.#takeTask(kind, message as unknown as PgBoss.Job<QueuedTask>)
+            else await this.#take(kind, message)
             break
           } catch (error) {
             console.warn(`Taking a ${kind} job failed: ${(error as Error).message}`)
@@ -198,7 +246,7 @@ export class JobWorker {
       this.#waitingForCores = true
       return
     }
-    this.#coresInUse.set(jobId, cores)
+    this.#coresInUse.set(`job:${jobId}`, cores)
     const done = runner
       .run(jobId, () => {
         this.#claimedAt.set(jobId, Date.now())
@@ -209,12 +257,72 @@ export class JobWorker {
       })
       .catch((error: unknown) => console.error(`Job ${jobId} failed unexpectedly`, error))
       .finally(() => {
-        this.#coresInUse.delete(jobId)
+        this.#coresInUse.delete(`job:${jobId}`)
         this.#claimedAt.delete(jobId)
         this.#waitingForCores = false
         this.#wake.wake()
       })
     void done
+  }
+
+  /**
+   * Takes a task: its runner claims it and its lease is taken in one transaction (so it runs on one
+   * worker at a time), then it runs here on one core and gives the lease back at its end. A task
+   * stopped by this worker's shutdown or a lost lease keeps its lease for the reaper.
+   */
+  async #takeTask(kind: TaskKind, message: PgBoss.Job<QueuedTask>): Promise<void> {
+    const boss = this.#boss!
+    const name = queueName(kind)
+    const { db, clock } = this.#options
+    const { taskId, data } = message.data
+    const handler = taskHandlerFor(db, kind)
+    if (!handler) {
+      console.error(`No runner for ${kind} tasks in this worker: ${taskId} dropped`)
+      await boss.complete(name, message.id)
+      return
+    }
+    const key = taskKey(kind, taskId)
+    // Not checked by the heartbeat until its lease is committed.
+    const task: RunningTask = { controller: new AbortController(), claimedMs: Infinity }
+    this.#coresInUse.set(key, 1)
+    // Known before the claim commits, so a cancel that follows the lease at once reaches it.
+    this.#tasks.set(key, task)
+    const done = (async () => {
+      const nowIso = clock.nowIso()
+      const lease = { kind, id: taskId, data, workerId: this.workerId, ttlMs: this.#ttlMs }
+      const claimed = await db
+        .transaction()
+        .execute(async (trx) => {
+          if (!(await handler.claim(trx, taskId, data, nowIso))) return false
+          if (!(await takeTaskLease(trx, lease, nowIso))) throw new LeaseHeld()
+          return true
+        })
+        .catch((error: unknown) => {
+          if (error instanceof LeaseHeld) return false
+          throw error
+        })
+      await boss.complete(name, message.id).catch(() => undefined)
+      if (!claimed) return
+      task.claimedMs = Date.now()
+      if (this.#closed) task.controller.abort(TASK_SHUTDOWN)
+      try {
+        await handler.run(taskId, data, task.controller.signal)
+      } finally {
+        this.#tasks.delete(key)
+        const reason: unknown = task.controller.signal.reason
+        if (!task.controller.signal.aborted || reason === TASK_CANCELED)
+          await releaseTaskLease(db, key, this.workerId)
+      }
+    })()
+      .catch((error: unknown) => console.error(`Task ${key} failed unexpectedly`, error))
+      .finally(() => {
+        this.#tasks.delete(key)
+        this.#coresInUse.delete(key)
+        this.#waitingForCores = false
+        this.#wake.wake()
+      })
+    this.#taskRuns.add(done)
+    void done.finally(() => this.#taskRuns.delete(done))
   }
 
   /**
@@ -226,9 +334,12 @@ export class JobWorker {
     this.#wake.wake()
     clearInterval(this.#heartbeat)
     await this.#stopReaper?.()
+    for (const task of this.#tasks.values()) task.controller.abort(TASK_SHUTDOWN)
     await this.#runner?.close()
     await this.#loop
+    await Promise.allSettled([...this.#taskRuns])
     await expireLeases(this.#options.db, this.workerId).catch(() => undefined)
+    await expireTaskLeases(this.#options.db, this.workerId).catch(() => undefined)
     await this.#listener.close()
     await this.#notifier.close()
     await this.#boss?.stop({ graceful: false, close: true, wait: true }).catch(() => undefined)

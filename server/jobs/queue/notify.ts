@@ -2,14 +2,16 @@ import pg from 'pg'
 
 /*
  * PostgreSQL LISTEN/NOTIFY between the server and worker processes: live events of running jobs
- * (worker → server, then /ws/live), stop requests (server → worker) and "a job is queued"
- * (→ idle workers, so they start at once instead of at their next poll).
+ * (worker → server, then /ws/live), stop requests (server → worker), "a job is queued"
+ * (→ idle workers, so they start at once instead of at their next poll) and the frames of
+ * streaming tasks (a statistics range: worker → the server's results session).
  */
 
 export const CHANNELS = {
   live: 'dive_live',
   control: 'dive_job_control',
   ready: 'dive_jobs_ready',
+  taskFrames: 'dive_task_frames',
 } as const
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS]
 

@@ -6,9 +6,30 @@ import PgBoss from 'pg-boss'
  * delivered twice or left behind by a dead worker is harmless.
  */
 
+/** Kinds whose rows are `jobs` run by the JobRunner (leases in job_leases). */
+export const RUNNER_KINDS = ['simulation', 'discretization'] as const
+
+/**
+ * Kinds run by their own runners (tasks.ts; leases in task_leases): sensor recomputations,
+ * statistics over a range of outputs, exports, download archives, CAD reads and tessellations.
+ */
+export const TASK_KINDS = [
+  'sensorRecomputation',
+  'statistics',
+  'export',
+  'compression',
+  'assembly',
+  'tessellation',
+] as const
+export type TaskKind = (typeof TASK_KINDS)[number]
+
 /** Job kinds that worker processes take from the queue. */
-export const QUEUED_KINDS = ['simulation', 'discretization'] as const
+export const QUEUED_KINDS = [...RUNNER_KINDS, ...TASK_KINDS] as const
 export type QueuedKind = (typeof QUEUED_KINDS)[number]
+
+export function isTaskKind(kind: string): kind is TaskKind {
+  return (TASK_KINDS as readonly string[]).includes(kind)
+}
 
 export function isQueuedKind(kind: string): kind is QueuedKind {
   return (QUEUED_KINDS as readonly string[]).includes(kind)
@@ -22,6 +43,12 @@ export function queueName(kind: QueuedKind): string {
 /** The message of a queued job. */
 export interface QueuedJob {
   jobId: number
+}
+
+/** The message of a queued task: its id (its row's, or its request's) and what it needs. */
+export interface QueuedTask {
+  taskId: string
+  data: unknown
 }
 
 /** pg-boss keeps its tables in this schema of the Dive database. */

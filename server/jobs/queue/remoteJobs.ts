@@ -3,12 +3,15 @@ import type { Db } from '../jobContext.ts'
 import type { RemoteJobs } from '../types.ts'
 import { isLeased } from './leases.ts'
 import { CHANNELS, type Notifier } from './notify.ts'
-import { isQueuedKind, queueName, type QueuedJob } from './pgBoss.ts'
+import { isQueuedKind, queueName, type QueuedJob, type QueuedTask } from './pgBoss.ts'
+import { isTaskLeased, taskKey } from './taskLeases.ts'
+import type { ServerTaskQueue } from './tasks.ts'
 
-/** A stop request to the worker running a job (CHANNELS.control). */
-export interface ControlMessage {
-  jobId: number
-}
+/** A stop request to the worker running a job, or a task (its taskKey) (CHANNELS.control). */
+export type ControlMessage = { jobId: number } | { task: string }
+
+/** How long a task's stop waits for its worker to end it. */
+const TASK_END_WAIT_MS = 10_000
 
 /**
  * The queue as the job runner sees it: a scheduled job is sent to its kind's pg-boss queue and
@@ -25,5 +28,35 @@ export function createRemoteJobs(db: Db, boss: PgBoss, notifier: Notifier): Remo
       await notifier.notify(CHANNELS.control, { jobId } satisfies ControlMessage)
     },
     isLeased: (jobId) => isLeased(db, jobId),
+  }
+}
+
+/** Sends a task to its kind's queue and wakes idle workers (the server, and reapers). */
+export async function dispatchTask(
+  boss: PgBoss,
+  notifier: Notifier,
+  kind: string,
+  id: string,
+  data: unknown,
+): Promise<void> {
+  if (!isQueuedKind(kind)) throw new Error(`Tasks of kind ${kind} are not queued.`)
+  await boss.send(queueName(kind), { taskId: id, data } satisfies QueuedTask)
+  await notifier.notify(CHANNELS.ready, { kind })
+}
+
+/** The server's task queue (tasks.ts ServerTaskQueue) over pg-boss and notifications. */
+export function createServerTaskQueue(db: Db, boss: PgBoss, notifier: Notifier): ServerTaskQueue {
+  return {
+    dispatch: (kind, id, data) => dispatchTask(boss, notifier, kind, id, data),
+    async stop(kind, id) {
+      const task = taskKey(kind, id)
+      if (!(await isTaskLeased(db, task))) return false
+      await notifier.notify(CHANNELS.control, { task } satisfies ControlMessage)
+      const until = Date.now() + TASK_END_WAIT_MS
+      while (Date.now() < until && (await isTaskLeased(db, task)))
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      return true
+    },
+    isLeased: (kind, id) => isTaskLeased(db, taskKey(kind, id)),
   }
 }

@@ -12,3 +12,21 @@ export interface JobLeasesTable {
   expires_ms: number
   created_at: string
 }
+
+/**
+ * A worker process's hold on a running task (migration 0022_task_leases): an export, compression,
+ * sensor recomputation, CAD job or statistics range, whose own row (if any) lives elsewhere.
+ * Taken with the task's claim, renewed by the heartbeat, released at its end; an expired one is
+ * taken by a reaper, which retries the task (or ends it) as its kind says.
+ */
+export interface TaskLeasesTable {
+  /** `{kind}:{id}` (taskKey). */
+  task: string
+  kind: string
+  worker_id: string
+  heartbeat_ms: number
+  expires_ms: number
+  /** JSON of the queued message's data (what the task was queued with). */
+  data: string
+  created_at: string
+}

@@ -16,6 +16,8 @@ import type { SimulationRow } from '../../db/schema.ts'
 import { resolveRunId } from '../outputFiles.ts'
 import { BufferPool } from '../statistics/outputReader.ts'
 import { runStatisticsCalc } from '../statistics/statisticsCalc.ts'
+import { REMOTE_STATISTICS_MIN_OUTPUTS, runRemoteStatistics } from '../statistics/statisticsTask.ts'
+import { serverTaskQueueFor } from '../../jobs/queue/tasks.ts'
 import { runFetchData } from './fetchData.ts'
 import { FrameSender, SocketClosedError } from './FrameSender.ts'
 import { describeInvalidFrame, logFrameFailure, messageOf, requestIdOf } from './frames.ts'
@@ -360,6 +362,13 @@ export class ResultsSession {
       }
       case 'stats.calc': {
         const emit = (statsFrame: ResultsServerFrame) => this.#sender.sendJson(statsFrame)
+        // Remote workers: a range goes to one of them (statisticsTask.ts says why).
+        const queue = serverTaskQueueFor(this.#options.db)
+        if (queue && frame.outputs.length >= REMOTE_STATISTICS_MIN_OUTPUTS) {
+          const context = { simulationId, runId, clips: await this.#clips(simulationId) }
+          await runRemoteStatistics(queue, frame, context, emit, signal)
+          return
+        }
         const thread = this.#options.statisticsThreads
         if (thread) {
           const clips = await this.#clips(simulationId)
