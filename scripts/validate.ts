@@ -26,6 +26,7 @@ import {
   runPistonCase,
   runPointcloudCases,
   runLaplaceCase,
+  runAirDragCase,
   runStratifiedCase,
   runRayleighTaylorCase,
   type LobovskyResult,
@@ -98,6 +99,7 @@ const CASES = [
   'viscosity',
   'surface-tension',
   'multiphase',
+  'air-drag',
 ] as const
 type CaseName = (typeof CASES)[number]
 
@@ -121,6 +123,7 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   viscosity: quick ? [10] : [10, 16],
   'surface-tension': quick ? [24] : [36, 48],
   multiphase: quick ? [10] : [20, 30],
+  'air-drag': quick ? [10] : [10, 20],
 }
 
 /** Runs resolution `index` of a case. */
@@ -181,6 +184,8 @@ async function runCase(name: CaseName, index: number): Promise<RunResult> {
       return { metrics: await runViscosityCase({ particlesAcross: resolution, threads }) }
     case 'surface-tension':
       return { metrics: (await runLaplaceCase({ across: resolution, threads })).metrics }
+    case 'air-drag':
+      return { metrics: await runAirDragCase({ particlesAcross: resolution, threads }) }
     case 'multiphase': {
       const stratified = await runStratifiedCase({ across: resolution, threads })
       const growth = await runRayleighTaylorCase({ across: resolution, threads })
@@ -253,6 +258,7 @@ function growthMetrics(name: CaseName, runs: RunResult[]): ValidationMetric[] {
     case 'viscosity':
     case 'surface-tension':
     case 'multiphase':
+    case 'air-drag':
       // every checked figure at both resolutions: the finer one's must not be larger
       return coarse.metrics
         .filter((m) => Number.isFinite(m.tolerance))

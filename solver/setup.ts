@@ -3,6 +3,7 @@
  * discretizer and the solver (worker threads, no database): settings, materials, parts, movements
  * and the decoded triangle mesh of every part whose shape is an uploaded file.
  */
+import type { AirDragDomain } from '../domain/airDrag.ts'
 import type { Material } from '../domain/materials.ts'
 import type { Refinement } from '../domain/meshes.ts'
 import type { PeriodicBoundary } from '../domain/periodic.ts'
@@ -42,6 +43,17 @@ export interface ReferencePointCloud {
   densities: Float32Array | null
 }
 
+/** One output of the reference simulation of an air drag domain of kind simulation. */
+export interface AirDragReferenceFrame {
+  outputNo: number
+  /** The output's time in the reference run, s. */
+  timeS: number
+  /** x, y, z of its fluid particles, m. */
+  positions: Float32Array
+  /** vx, vy, vz of its fluid particles, m/s. */
+  velocities: Float32Array
+}
+
 /** An initial distribution table as the discretizer reads it: its headers and column map. */
 export interface RunDatatable {
   headers: string[]
@@ -68,6 +80,13 @@ export interface RunSetup {
   periodics?: PeriodicBoundary[]
   /** The particles of each pointcloud part by part id; a part without an entry is refused. */
   pointClouds?: Record<number, ReferencePointCloud>
-  /** The initial distribution tables the parts name and the materials' viscosity tables, by id. */
+  /**
+   * The initial distribution tables the parts name, the materials' viscosity tables and the air
+   * drag domain's velocity table, by id.
+   */
   datatables?: Record<number, RunDatatable>
+  /** The air drag domain (read while settings.airDrag is on); absent or null: none. */
+  airDragDomain?: AirDragDomain | null
+  /** The reference outputs of an air drag domain of kind simulation, in output order. */
+  airDragFrames?: AirDragReferenceFrame[]
 }

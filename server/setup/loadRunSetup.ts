@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts'
 import { listRunSensors } from '../sensors/series.ts'
 import { readStoredMesh } from '../storage/files.ts'
 import { readReferenceCloud } from './referenceOutputs.ts'
+import { readAirDragFrames, readAirDragTable } from './airDragRun.ts'
 import { checkStoredSetup, readSetup, summarizeSetupValidation } from './store.ts'
 
 /*
@@ -25,7 +26,8 @@ export class RunSetupError extends Error {
  * sensors the run samples while stepping (those with a sample rate, with their points), the
  * particles of pointcloud parts (from their reference outputs; the particle diameter is then the
  * reference's), the initial distribution tables the fluid parts use and the materials' viscosity
- * tables (shear rate, temperature).
+ * tables (shear rate, temperature), and with settings.airDrag the air drag domain with its velocity
+ * table or its reference simulation's outputs (airDragRun.ts).
  */
 export async function loadRunSetup(
   db: Db,
@@ -105,6 +107,14 @@ export async function loadRunSetup(
         table: JSON.parse(row.columns) as Record<string, (number | null)[]>,
       }
   }
+  // the air drag domain with its velocity table or reference outputs (settings.airDrag)
+  const airDragDomain = setup.settings.airDrag ? setup.airDrag : null
+  let airDragFrames: RunSetup['airDragFrames'] = []
+  if (airDragDomain) {
+    const table = await readAirDragTable(db, simulationId, airDragDomain)
+    if (table && airDragDomain.tableId !== null) datatables[airDragDomain.tableId] = table
+    airDragFrames = await readAirDragFrames(db, dataDir, simulation.organization_id, airDragDomain)
+  }
   const referenceDiameter = Object.values(pointClouds)[0]?.particleDiameter
   return {
     simulationId,
@@ -121,6 +131,8 @@ export async function loadRunSetup(
     sensors: await listRunSensors(db, simulationId),
     refinements: setup.refinements,
     periodics: setup.periodics,
+    airDragDomain,
+    airDragFrames,
   }
 }
 

@@ -14,6 +14,7 @@ import type { RunSimulationOptions } from './types.ts'
 import type { RunSetup } from '../setup.ts'
 import type { ViscosityTable } from '../sph/viscosityModels.ts'
 import { maxTableViscosity, orderViscosityTable } from '../sph/viscosityModels.ts'
+import { airDragInputOf } from './airDragSetup.ts'
 
 /** The id of the table a material's viscosity kind reads (null: constant or none set). */
 function viscosityTableId(material: Material): number | null {
@@ -116,6 +117,7 @@ export function createRunSolverConfig(options: RunSimulationOptions): SolverConf
   const { setup } = options
   const endTimeS = setup.settings.endTime ?? Infinity
   const centres = wallCentres(options)
+  const airDrag = airDragInputOf(setup)
   return {
     settings: setup.settings,
     materials: setup.materials.map((material) => solverMaterialOf(material, setup.datatables)),
@@ -126,6 +128,8 @@ export function createRunSolverConfig(options: RunSimulationOptions): SolverConf
         ? createDomainMovementMotion(setup.movements, endTimeS, (id) => centres.get(id))
         : undefined,
     options: { ...options.solverOptions, threads: options.threads },
+    // a message is refused by checkRunStart
+    airDrag: typeof airDrag === 'string' ? null : airDrag,
   }
 }
 
@@ -142,6 +146,8 @@ export function checkRunStart(options: RunSimulationOptions): string[] {
   if (parts.length > 0) problems.push(`Unsupported parts: ${parts.join(', ')}.`)
   const objects = unsupportedSetupObjects(options.setup)
   if (objects.length > 0) problems.push(`Unsupported setup objects: ${objects.join(', ')}.`)
+  const airDrag = airDragInputOf(options.setup)
+  if (typeof airDrag === 'string') problems.push(airDrag)
   if (!(settings.endTime !== null && settings.endTime > 0))
     problems.push('Setting endTime must be a number greater than 0.')
   if (!(settings.outputTimeInterval !== null && settings.outputTimeInterval > 0))

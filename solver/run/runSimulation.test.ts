@@ -289,7 +289,7 @@ describe('runSimulation', () => {
     expect(result.state).toBe('failed')
     expect(result.reason).toBe('unsupported')
     expect(result.message).toBe(
-      'Unsupported simulation settings: surfaceTension without multiphase, airDrag.',
+      'Unsupported simulation settings: surfaceTension without multiphase. Air drag needs the air drag domain.',
     )
     expect(result.lastOutputNo).toBeNull()
     await expect(readFile(join(dataDir, checkpointFile(7, 3, 0)))).rejects.toThrow()

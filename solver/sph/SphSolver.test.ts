@@ -64,7 +64,7 @@ describe('createSolver', () => {
     const config = { ...tankConfig(smallDamBreak()), settings, options: {} }
     const names = [
       'densityLimiter with multiphase',
-      'airDrag',
+      'airDrag with multiphase',
       'rotatingSystem',
       'lowDissipationOperators',
     ]

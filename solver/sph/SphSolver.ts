@@ -196,14 +196,15 @@ class SphSolver implements Solver {
     this.#walls.move(timeS, this.#arrays, this.#count, this.#runner)
   }
 
-  /** Pressures, wall extrapolation and forces at the current state. */
-  #interact(): void {
+  /** Pressures, wall extrapolation and forces at the current state (at time timeS). */
+  #interact(timeS: number): void {
     const runner = this.#runner
     runner.run(PHASE.pressures)
     if (this.#boundary !== 'dynamic') runner.run(PHASE.walls)
     if (this.#constants.heat.viscosityModel !== 0) runner.run(PHASE.viscosity)
     if (this.#constants.surfaceTension > 0) runner.run(PHASE.colour)
     runner.run(PHASE.forces)
+    if (this.#constants.airDrag) runner.run(PHASE.airDrag, timeS)
     const stats = foldStats(runner.stats(), runner.threadCount(), this.#passStats)
     this.#interactions += stats.interactions
   }
@@ -238,7 +239,7 @@ class SphSolver implements Solver {
     const t0 = this.#timeS
     this.#sortParticles()
     this.#moveWalls(t0)
-    this.#interact()
+    this.#interact(t0)
     const dt = Math.min(this.#chooseDt(), maxDtS)
     const runner = this.#runner
     // heat conduction at t (heat.ts): walls' temperatures, then dT/dt; T moves after the step
@@ -250,17 +251,17 @@ class SphSolver implements Solver {
     if (this.#integrator === 'symplectic') {
       runner.run(PHASE.predict, dt)
       this.#moveWalls(t0 + 0.5 * dt)
-      this.#interact()
+      this.#interact(t0 + 0.5 * dt)
       runner.run(PHASE.correct, dt)
     } else {
       runner.run(PHASE.rungeKutta1, dt)
       this.#moveWalls(t0 + 0.5 * dt)
-      this.#interact()
+      this.#interact(t0 + 0.5 * dt)
       runner.run(PHASE.rungeKutta2, dt)
-      this.#interact()
+      this.#interact(t0 + 0.5 * dt)
       runner.run(PHASE.rungeKutta3, dt)
       this.#moveWalls(t0 + dt)
-      this.#interact()
+      this.#interact(t0 + dt)
       runner.run(PHASE.rungeKutta4, dt)
     }
     if (heat) runner.run(PHASE.heatUpdate, dt)

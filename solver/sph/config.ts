@@ -14,6 +14,8 @@ import { derivePhaseConstants, phaseMaterials } from './phaseTable.ts'
 import type { SolverOptions } from './options.ts'
 import { SolverSetupError } from './options.ts'
 import { resolutionOf, unsupportedWithRefinement } from './variableResolution.ts'
+import type { AirDragConstants, AirDragInput } from './airDragField.ts'
+import { deriveAirDragConstants } from './airDragField.ts'
 
 // the run-start checks live in support.ts; solver/run imports them from here
 export { solverPartOf, unsupportedParts, unsupportedSettings } from './support.ts'
@@ -120,6 +122,8 @@ export interface SolverConfig {
   parts?: readonly SolverPart[]
   wallMotion?: WallMotion
   options?: Partial<SolverOptions>
+  /** The air drag domain and its air (settings.airDrag; airDragField.ts). */
+  airDrag?: AirDragInput | null
 }
 
 /** Numbers derived once from the config; shared with worker threads as plain data. */
@@ -182,6 +186,8 @@ export interface SphConstants {
   phases: PhaseConstants | null
   /** Surface tension coefficient σ in N/m (settings.surfaceTension with sigma); 0: off. */
   surfaceTension: number
+  /** Air drag (settings.airDrag with the air drag domain; airDrag.ts); null: off. */
+  airDrag: AirDragConstants | null
 }
 
 export const KERNEL_CODE = { wendland: 0, cubic: 1 } as const
@@ -300,6 +306,8 @@ export function deriveConstants(
         config.materials.map((m) => m.viscosityKind),
       )
     : []
+  // the drag's face area and neighbour count are those of one spacing (airDrag.ts)
+  if (resolution.variable && settings.airDrag) refused.push('air drag with refinement')
   if (refused.length > 0)
     throw new SolverSetupError(`Not supported with refinement: ${refused.join(', ')}.`)
   const factors = kernelFactors(options.kernel, h, 3)
@@ -348,5 +356,6 @@ export function deriveConstants(
     periodY: options.periodicY ? options.periodicY.max - options.periodicY.min : 0,
     phases,
     surfaceTension,
+    airDrag: deriveAirDragConstants(config.airDrag, settings.airDrag, dp, options),
   }
 }

@@ -35,6 +35,7 @@ import { computeMultiphaseForces, computeMultiphasePressures } from './multiphas
 import { computeColourGradients } from './surfaceTension.ts'
 import { computeVariableForces } from './variableForces.ts'
 import { extrapolateVariableWalls, shiftVariableParticles } from './variableWalls.ts'
+import { applyAirDrag } from './airDrag.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
 
@@ -65,6 +66,8 @@ export const PHASE = {
   permute: 15,
   /** The colour gradient of surface tension (surfaceTension.ts), before the forces. */
   colour: 16,
+  /** Air drag (airDrag.ts), after the forces; the phase's parameter is the stage's time. */
+  airDrag: 17,
 } as const
 export type Phase = (typeof PHASE)[keyof typeof PHASE]
 
@@ -146,6 +149,7 @@ export function splitOfPhase(phase: Phase, dynamicWalls: boolean): Split {
     case PHASE.reference:
     case PHASE.shift:
     case PHASE.colour:
+    case PHASE.airDrag:
       return SPLIT.forces
     case PHASE.measure:
       return SPLIT.measure
@@ -269,6 +273,9 @@ export function runPhaseRange(
       break
     case PHASE.colour:
       computeColourGradients(ctx, cellBegin, cellEnd)
+      break
+    case PHASE.airDrag:
+      applyAirDrag(ctx, cellBegin, cellEnd, slot, dt)
       break
     case PHASE.reference:
       runReferencePass(ctx, cellBegin, cellEnd, slot)

@@ -29,7 +29,8 @@ export function unsupportedSettings(
     refused.push('surfaceTension without multiphase')
   // heat conduction takes one material's conductivity and heat capacity
   if (settings.multiphase && settings.thermodynamics) refused.push('thermodynamics with multiphase')
-  if (settings.airDrag) refused.push('airDrag')
+  // air drag runs with its domain (airDrag.ts); the spec keeps it off with multiphase
+  if (settings.airDrag && settings.multiphase) refused.push('airDrag with multiphase')
   if (settings.rotatingSystem) refused.push('rotatingSystem')
   if (settings.accelerationLimiter) refused.push('accelerationLimiter')
   if (settings.accelerationFileId !== null || settings.accelerationFile !== null)
@@ -79,7 +80,7 @@ export function unsupportedParts(
 /**
  * The setup objects this solver does not implement yet, named as in the setup: refinement zones
  * and the periodic boundary. A run must not start while this list is not empty (the air drag
- * domain is refused with its setting, airDrag).
+ * domain runs with settings.airDrag, airDrag.ts).
  */
 export function unsupportedSetupObjects(objects: {
   refinements?: readonly { name: string }[] | undefined
