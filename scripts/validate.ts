@@ -6,7 +6,7 @@
  * validation/results.md and the plots (scripts/validateReport.ts), and exits 1 when a metric is
  * outside its tolerance. --quick runs the coarse vitest resolutions (a smoke test, tolerances of
  * the tests); --only runs some cases (hydrostatic, martin-moyce, lobovsky, closed-box, piston,
- * pointcloud, heat, viscosity) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
+ * pointcloud, heat, viscosity, surface-tension, multiphase, rotating-bucket) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
  * (a machine with more cores), with --threads solver threads each (default min(2, cores)); the
  * figures are the same as one after the other.
  */
@@ -29,6 +29,7 @@ import {
   runAirDragCase,
   runStratifiedCase,
   runRayleighTaylorCase,
+  runRotatingBucketCase,
   type LobovskyResult,
   type MartinMoyceResult,
   type PistonResult,
@@ -100,6 +101,7 @@ const CASES = [
   'surface-tension',
   'multiphase',
   'air-drag',
+  'rotating-bucket',
 ] as const
 type CaseName = (typeof CASES)[number]
 
@@ -124,6 +126,7 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   'surface-tension': quick ? [24] : [36, 48],
   multiphase: quick ? [10] : [20, 30],
   'air-drag': quick ? [10] : [10, 20],
+  'rotating-bucket': quick ? [6] : [8, 10],
 }
 
 /** Runs resolution `index` of a case. */
@@ -191,6 +194,14 @@ async function runCase(name: CaseName, index: number): Promise<RunResult> {
       const growth = await runRayleighTaylorCase({ across: resolution, threads })
       return { metrics: [...stratified.metrics, ...growth.metrics] }
     }
+    case 'rotating-bucket':
+      return {
+        metrics: await runRotatingBucketCase({
+          particlesAcross: resolution,
+          threads,
+          ...(quick ? { endS: 0.6, heldS: 0.2, tolerance: 0.1 } : {}),
+        }),
+      }
   }
 }
 
@@ -259,6 +270,7 @@ function growthMetrics(name: CaseName, runs: RunResult[]): ValidationMetric[] {
     case 'surface-tension':
     case 'multiphase':
     case 'air-drag':
+    case 'rotating-bucket':
       // every checked figure at both resolutions: the finer one's must not be larger
       return coarse.metrics
         .filter((m) => Number.isFinite(m.tolerance))

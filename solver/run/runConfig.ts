@@ -8,6 +8,7 @@ import type { Vec3 } from '../../domain/vector.ts'
 import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
 import { solverPartOf, unsupportedParts, unsupportedSettings } from '../sph/config.ts'
 import { unsupportedSetupObjects } from '../sph/support.ts'
+import { rotatingFrameProblem } from '../sph/rotatingFrame.ts'
 import { createDomainMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { RunSimulationOptions } from './types.ts'
@@ -148,6 +149,8 @@ export function checkRunStart(options: RunSimulationOptions): string[] {
   if (objects.length > 0) problems.push(`Unsupported setup objects: ${objects.join(', ')}.`)
   const airDrag = airDragInputOf(options.setup)
   if (typeof airDrag === 'string') problems.push(airDrag)
+  const rotation = rotatingFrameProblem(settings)
+  if (rotation !== null) problems.push(rotation)
   if (!(settings.endTime !== null && settings.endTime > 0))
     problems.push('Setting endTime must be a number greater than 0.')
   if (!(settings.outputTimeInterval !== null && settings.outputTimeInterval > 0))

@@ -17,6 +17,7 @@ import { SolverSetupError } from '../sph/config.ts'
 import type { Solver, SolverStepReport } from '../sph/SphSolver.ts'
 import { createSolver } from '../sph/SphSolver.ts'
 import { addProfile } from '../sph/threads.ts'
+import { rotatingFrameMessage } from '../sph/rotatingFrame.ts'
 import { describeRunNumerics } from './numerics.ts'
 import { checkRunStart, createRunSolverConfig } from './runConfig.ts'
 import { openSensorSampler, type SensorSampler } from './sensorSeries.ts'
@@ -182,6 +183,8 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       JSON.stringify(numerics),
     )
     await log('INFO', runNumericsMessage(numerics), numerics)
+    const frame = rotatingFrameMessage(solver.describe().constants.rotation)
+    if (frame) await log('INFO', frame)
   }
 
   /**

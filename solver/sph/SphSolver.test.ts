@@ -58,14 +58,12 @@ describe('createSolver', () => {
       multiphase: true,
       surfaceTension: true,
       airDrag: true,
-      rotatingSystem: true,
       lowDissipationOperators: true,
     }
     const config = { ...tankConfig(smallDamBreak()), settings, options: {} }
     const names = [
       'densityLimiter with multiphase',
       'airDrag with multiphase',
-      'rotatingSystem',
       'lowDissipationOperators',
     ]
     expect(unsupportedSettings(settings)).toEqual(expect.arrayContaining(names))

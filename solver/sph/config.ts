@@ -16,6 +16,8 @@ import { SolverSetupError } from './options.ts'
 import { resolutionOf, unsupportedWithRefinement } from './variableResolution.ts'
 import type { AirDragConstants, AirDragInput } from './airDragField.ts'
 import { deriveAirDragConstants } from './airDragField.ts'
+import type { RotatingFrame } from './rotatingFrame.ts'
+import { deriveRotatingFrame, frameHead } from './rotatingFrame.ts'
 
 // the run-start checks live in support.ts; solver/run imports them from here
 export { solverPartOf, unsupportedParts, unsupportedSettings } from './support.ts'
@@ -188,6 +190,8 @@ export interface SphConstants {
   surfaceTension: number
   /** Air drag (settings.airDrag with the air drag domain; airDrag.ts); null: off. */
   airDrag: AirDragConstants | null
+  /** The rotating system (settings.rotatingSystem, rotatingFrame.ts); null: an inertial frame. */
+  rotation: RotatingFrame | null
 }
 
 export const KERNEL_CODE = { wendland: 0, cubic: 1 } as const
@@ -280,8 +284,16 @@ export function deriveConstants(
       maxSpeed = Math.max(maxSpeed, Math.hypot(v[3 * i]!, v[3 * i + 1]!, v[3 * i + 2]!))
     }
   }
-  const fluidHeight = hi > lo ? hi - lo + dp : dp
-  const flow = { gravityMagnitude: gMag, fluidHeight, maxInitialSpeed: maxSpeed }
+  // a rotating frame's centrifugal head Ω²R²/2 counts as height (or, without gravity, as a speed)
+  const rotation = deriveRotatingFrame(settings)
+  const head = frameHead(
+    rotation,
+    particles.positions,
+    (i) => particles.kinds[i] === PARTICLE_KIND.fluid,
+  )
+  const fluidHeight = (hi > lo ? hi - lo + dp : dp) + (gMag > 0 ? head / gMag : 0)
+  const maxInitialSpeed = gMag > 0 ? maxSpeed : Math.max(maxSpeed, Math.sqrt(head))
+  const flow = { gravityMagnitude: gMag, fluidHeight, maxInitialSpeed }
   const phases = settings.multiphase
     ? derivePhaseConstants(phaseMaterials(config), options, flow)
     : null
@@ -357,5 +369,6 @@ export function deriveConstants(
     phases,
     surfaceTension,
     airDrag: deriveAirDragConstants(config.airDrag, settings.airDrag, dp, options),
+    rotation,
   }
 }

@@ -10,10 +10,13 @@ import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
 import type { InteractionContext } from './stencil.ts'
 import { fillStencilRows, STAT, STAT_STRIDE } from './stencil.ts'
 import { wallShearVelocity2 } from './wallFunction.ts'
+import { addFrameAcceleration } from './rotatingFrame.ts'
 
 // Imported constants copied into module bindings: inside hot loops an imported binding may be a
 // getter (test runners rewrite imports into module objects).
 const STRIDE = PACK_STRIDE
+/** The rotating frame's acceleration of one particle (each thread has its own module). */
+const frameAcc = new Float64Array(3)
 
 /**
  * Momentum and continuity for the fluid particles of a cell range (and the continuity of dynamic
@@ -24,6 +27,7 @@ const STRIDE = PACK_STRIDE
  * lattice cell m/ρ0) and u the viscous velocity difference:
  *   a_i = −Σ V_j (p_i + p_j)/ρ_i ∇W + Σ α c0 μ_ij (V_i + V_j)/2 ∇W   (μ_ij = h v·r/(r²+η²) < 0)
  *         + ν Σ (V_i + V_j) (r·∇W)/(r²+η²) u_ij + g   (Morris laminar viscosity)
+ *         [− 2Ω × v_i − Ω × (Ω × r_i) in a rotating frame, rotatingFrame.ts]
  *   dρ_i/dt = ρ_i Σ V_j v_ij·∇W + 2δhc0 Σ V_j (p_j − p_i + ρ_i g·r_ij)/c_i² (−r·∇W)/(r²+η²)
  * For equal masses these are the usual m(p_i + p_j)/(ρ_iρ_j), m(1/ρ_i + 1/ρ_j) terms. The last term
  * is the density diffusion written with pressures, (ρ_j − ρ_i) = (p_j − p_i)/c_i² to first order
@@ -67,6 +71,9 @@ export function computeForces(
   const hx = hydrostatic ? gx : 0
   const hy = hydrostatic ? gy : 0
   const hz = hydrostatic ? gz : 0
+  // a rotating frame (rotatingFrame.ts): Coriolis and centrifugal accelerations; the centrifugal
+  // one joins gravity in the hydrostatic correction
+  const frame = k.rotation
   const stiffness = k.stiffness
   const gamma = k.gamma
   const dynamicWalls = k.boundaryCode === BOUNDARY_CODE.dynamic
@@ -152,6 +159,18 @@ export function computeForces(
       // 1/c_i²: dρ/dp at i's density, ρ_i/(γ (p_i + B))
       const invC2i = rhoi / (gamma * (pi + stiffness))
       const ghi = rhoi
+      let hxi = hx
+      let hyi = hy
+      let hzi = hz
+      if (frame !== null && hydrostatic) {
+        frameAcc[0] = hx
+        frameAcc[1] = hy
+        frameAcc[2] = hz
+        addFrameAcceleration(frame, xi, yi, zi, 0, 0, 0, false, frameAcc)
+        hxi = frameAcc[0]!
+        hyi = frameAcc[1]!
+        hzi = frameAcc[2]!
+      }
       let ax = 0
       let ay = 0
       let az = 0
@@ -221,7 +240,7 @@ export function computeForces(
               nuij = (2 * nui * nuj) / (nui + nuj)
             }
             // V_j (p_j − p_i + ρ_i g·r_ij): c_i² (ρ_j − ρ_i) less its hydrostatic part
-            diff += vj * (pj - pi + ghi * (hx * dx + hy * dy + hz * dz)) * fr
+            diff += vj * (pj - pi + ghi * (hxi * dx + hyi * dy + hzi * dz)) * fr
           } else {
             vj = -vj
             if (riemann) {
@@ -336,9 +355,18 @@ export function computeForces(
           }
         }
       }
-      const aix = ax + lx + gx
-      const aiy = ay + ly + gy
-      const aiz = az + lz + gz
+      let aix = ax + lx + gx
+      let aiy = ay + ly + gy
+      let aiz = az + lz + gz
+      if (frame !== null) {
+        frameAcc[0] = aix
+        frameAcc[1] = aiy
+        frameAcc[2] = aiz
+        addFrameAcceleration(frame, xi, yi, zi, vxi, vyi, vzi, true, frameAcc)
+        aix = frameAcc[0]!
+        aiy = frameAcc[1]!
+        aiz = frameAcc[2]!
+      }
       accX[i] = aix
       accY[i] = aiy
       accZ[i] = aiz

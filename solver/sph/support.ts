@@ -11,8 +11,8 @@ import { INTEGRATOR_FOR_SCHEME, SHIFTING_CODE } from './config.ts'
  * The settings (with their values) this solver does not implement. A run must not start while
  * this list is not empty; createSolver refuses such settings with a message listing them.
  * An explicit options.integrator replaces settings.integrationScheme, an explicit
- * options.boundary settings.noRiemannWall. Settings that only matter with a refused feature
- * (rotation*) and the discretizer's discretizerLegacy are not listed. Thermodynamics runs
+ * options.boundary settings.noRiemannWall. The discretizer's discretizerLegacy is not listed.
+ * The rotating system runs (rotatingFrame.ts). Thermodynamics runs
  * (heat conduction, walls adiabatic or at a set temperature; heat.ts); the heat-flux and
  * heat-transfer-coefficient walls are refused with their parts (unsupportedParts).
  */
@@ -31,7 +31,15 @@ export function unsupportedSettings(
   if (settings.multiphase && settings.thermodynamics) refused.push('thermodynamics with multiphase')
   // air drag runs with its domain (airDrag.ts); the spec keeps it off with multiphase
   if (settings.airDrag && settings.multiphase) refused.push('airDrag with multiphase')
-  if (settings.rotatingSystem) refused.push('rotatingSystem')
+  // a rotating frame runs (rotatingFrame.ts); its centrifugal force varies along y unless the axis
+  // is y, which a y-periodic slab cannot hold
+  const axis = settings.rotationAxis
+  if (
+    settings.rotatingSystem &&
+    options.periodicY &&
+    !(axis !== null && axis[0] === 0 && axis[2] === 0)
+  )
+    refused.push('rotatingSystem with periodicY (axis other than y)')
   if (settings.accelerationLimiter) refused.push('accelerationLimiter')
   if (settings.accelerationFileId !== null || settings.accelerationFile !== null)
     refused.push('accelerationFile')

@@ -7,10 +7,13 @@ import { GRID_PARAM } from './grid.ts'
 import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
 import type { InteractionContext } from './stencil.ts'
 import { fillStencilRows } from './stencil.ts'
+import { addFrameAcceleration } from './rotatingFrame.ts'
 
 // Imported constants copied into module bindings: inside hot loops an imported binding may be a
 // getter (test runners rewrite imports into module objects).
 const STRIDE = PACK_STRIDE
+/** The body force at one wall particle (each thread has its own module). */
+const bodyForce = new Float64Array(3)
 
 /**
  * Tait pressure and 1/ρ for fluid particles (and dynamic boundary walls) in a particle index range,
@@ -64,7 +67,8 @@ export function computePressures(ctx: InteractionContext, begin: number, end: nu
  * Generalized wall boundary (Adami, Hu & Adams 2012): each wall particle takes the pressure
  * extrapolated from its fluid neighbours, p_w = max(0, (Σ p_f W + (g − a_w)·Σ ρ_f r_wf W) / Σ W), the
  * density from the inverse equation of state, and for no-slip the velocity 2 v_w − ṽ_f used by
- * the viscous terms. Wall accelerations a_w are in accX..accZ.
+ * the viscous terms. Wall accelerations a_w are in accX..accZ. In a rotating frame g takes the
+ * centrifugal acceleration at the wall particle too (rotatingFrame.ts).
  */
 export function extrapolateWalls(
   ctx: InteractionContext,
@@ -95,6 +99,7 @@ export function extrapolateWalls(
   const densityMax = k.densityMax
   const FLUID = PARTICLE_KIND.fluid
   const dryGeneration = ctx.grid.dryGeneration
+  const frame = k.rotation
   const generation = ctx.grid.params[GRID_PARAM.generation]!
   for (let c = cellBegin; c < cellEnd; c++) {
     const pBegin = cellStart[c]!
@@ -156,9 +161,19 @@ export function extrapolateWalls(
       }
       if (sumW > 0) {
         const invW = 1 / sumW
-        let p =
-          (sumP + (gx - accX[i]!) * sumRx + (gy - accY[i]!) * sumRy + (gz - accZ[i]!) * sumRz) *
-          invW
+        let fx = gx - accX[i]!
+        let fy = gy - accY[i]!
+        let fz = gz - accZ[i]!
+        if (frame !== null) {
+          bodyForce[0] = fx
+          bodyForce[1] = fy
+          bodyForce[2] = fz
+          addFrameAcceleration(frame, xi, yi, zi, 0, 0, 0, false, bodyForce)
+          fx = bodyForce[0]!
+          fy = bodyForce[1]!
+          fz = bodyForce[2]!
+        }
+        let p = (sumP + fx * sumRx + fy * sumRy + fz * sumRz) * invW
         // never below zero, so that a wall cannot pull fluid in (DualSPHysics keeps its boundary
         // density at or above ρ0 for the same reason)
         if (p < 0) p = 0
