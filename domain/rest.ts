@@ -32,6 +32,7 @@ import { SETUP_OBJECT_ROUTES } from './rest/setupObjectRoutes.ts'
 import { SETUP_ROUTES } from './rest/setupRoutes.ts'
 import { VIEWPORT_ROUTES } from './rest/viewportRoutes.ts'
 import { VM_ROUTES } from './rest/vmRoutes.ts'
+import { ORGANIZATION_STORAGE_ROUTES } from './rest/organizationStorageRoutes.ts'
 
 /** Every API path lives under this prefix. */
 export const API_PREFIX = '/api'
@@ -293,6 +294,7 @@ export const ROUTES = {
   ...DASHBOARD_ROUTES,
   ...ACCOUNT_ROUTES,
   ...VM_ROUTES,
+  ...ORGANIZATION_STORAGE_ROUTES,
 } as const satisfies Record<string, RouteDef>
 
 export type RouteName = keyof typeof ROUTES

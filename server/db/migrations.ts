@@ -17,7 +17,7 @@ import { sensorSampleRateMigration, sensorsClipsMigration } from '../sensors/mig
 import { subscriptionMaxSimulationsMigration } from '../runLimits/migration.ts'
 import { setupObjectsMigration } from '../setup/objectsMigration.ts'
 import { viewportStateMigration } from '../viewport/migration.ts'
-import { remoteVmsMigration } from '../vms/migration.ts'
+import { remoteVmsMigration, vmStorageMigration } from '../vms/migration.ts'
 import type { DialectName, DatabaseHandle } from './connect.ts'
 import { addTimestamps, createTableWithId } from './migrationHelpers.ts'
 
@@ -316,6 +316,7 @@ export function listMigrations(dialect: DialectName): Record<string, Migration> 
     '0020_remote_vms': remoteVmsMigration(dialect),
     '0021_job_leases': jobLeasesMigration(),
     '0022_task_leases': taskLeasesMigration(),
+    '0023_vm_storage': vmStorageMigration(),
   }
 }
 

@@ -15,7 +15,7 @@ import type {
 } from '../account/tables.ts'
 import type { LoginFailuresTable } from '../auth/tables.ts'
 import type { JobLeasesTable, TaskLeasesTable } from '../jobs/queue/tables.ts'
-import type { RemoteVmsTable } from '../vms/tables.ts'
+import type { OrganizationStorageTable, RemoteVmsTable } from '../vms/tables.ts'
 import type {
   AirDragDomainsTable,
   PeriodicsTable,
@@ -349,6 +349,7 @@ export interface Database {
   job_leases: JobLeasesTable
   task_leases: TaskLeasesTable
   remote_vms: RemoteVmsTable
+  organization_storage: OrganizationStorageTable
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>

@@ -8,6 +8,7 @@ import { assembliesDirectory } from '../assemblies/stepFile.ts'
 import type { Database } from '../db/schema.ts'
 import { resolveStoredPath } from './files.ts'
 import { discretizationsDirectory } from './pointClouds.ts'
+import { vmStorageConsumedBytes } from '../vms/vmStorageBytes.ts'
 
 /*
  * Storage truth (issue 13 item 6). A simulation's size is the bytes on disk under its directories
@@ -110,9 +111,12 @@ export function refreshSimulationSize(
   return state.queued
 }
 
-/** Bytes an organization consumes: its simulations' files and its uploads as stored. */
+/**
+ * Bytes an organization consumes: its simulations' files, its uploads as stored, its VMs' storage
+ * folders and its organization storage (server/vms/storageUsage.ts).
+ */
 export async function organizationConsumedBytes(db: Db, organizationId: number): Promise<number> {
-  const [simulations, uploads] = await Promise.all([
+  const [simulations, uploads, vms] = await Promise.all([
     db
       .selectFrom('simulations')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), eb.lit(0)).as('bytes'))
@@ -123,8 +127,9 @@ export async function organizationConsumedBytes(db: Db, organizationId: number):
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), eb.lit(0)).as('bytes'))
       .where('organization_id', '=', organizationId)
       .executeTakeFirstOrThrow(),
+    vmStorageConsumedBytes(db, organizationId),
   ])
-  return Number(simulations.bytes) + Number(uploads.bytes)
+  return Number(simulations.bytes) + Number(uploads.bytes) + vms
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type RemoteVmRow,
 } from './vmRecords.ts'
 import { writeVmOutputs } from './vmOutputs.ts'
+import { organizationStorageDirectory, refreshVmStorageBytes } from './storageUsage.ts'
 import { randomBytes } from 'node:crypto'
 
 type Db = Kysely<Database>
@@ -46,6 +47,8 @@ export interface VmServiceOptions {
   log: (line: string) => void
   /** The SFTP address of a running VM, null when there is none. */
   sftpUrl?: (row: RemoteVmRow) => string | null
+  /** The VM stopped running (stopping, failed or deleted): its SFTP sessions end. */
+  onMachineEnded?: (vmId: number) => void
 }
 
 const HOUR_MS = 3600_000
@@ -130,7 +133,11 @@ export class VmService {
       throw new ApiError('unknown_error', VM_SERVICE_MESSAGES.missing(missing))
     }
     const nowIso = clock.nowIso()
-    if (existing) await this.#update(existing.id, { deleted_at: nowIso })
+    if (existing) {
+      // The stopped VM gives way: its storage folder goes with it (it no longer counts).
+      await this.provider.delete(existing.id)
+      await this.#update(existing.id, { deleted_at: nowIso })
+    }
     const row = await db
       .insertInto('remote_vms')
       .values({
@@ -170,6 +177,7 @@ export class VmService {
         vmId: row.id,
         password: row.password,
         writeOutputs: (directory) => writeVmOutputs(dataDir, simulation, directory),
+        organizationStorage: organizationStorageDirectory(dataDir, simulation.organization_id),
       })
     } catch (error) {
       const reason =
@@ -204,6 +212,7 @@ export class VmService {
   async stopOrDelete(row: RemoteVmRow): Promise<RemoteVmRow> {
     if (row.state === 'stopping') return row
     if (row.state === 'launching' || row.state === 'running') return this.#beginStop(row)
+    this.options.onMachineEnded?.(row.id)
     await this.provider.delete(row.id)
     return this.#update(row.id, { deleted_at: this.options.clock.nowIso() })
   }
@@ -222,6 +231,7 @@ export class VmService {
   async #beginStop(row: RemoteVmRow): Promise<RemoteVmRow> {
     const accrued = await this.#accrue(row)
     const stopping = await this.#update(row.id, { state: 'stopping', accounted_at: null })
+    this.options.onMachineEnded?.(row.id)
     const handle = parseHandle(accrued)
     this.#track(
       (async () => {
@@ -240,6 +250,8 @@ export class VmService {
     }
     const row = await this.findById(id)
     if (row && row.state !== 'failed') await this.#update(id, { state: 'stopped' })
+    // What the desktop wrote into its home counts once it stops.
+    await refreshVmStorageBytes(this.options.db, this.options.dataDir, id).catch(() => 0)
   }
 
   /** One pass of the supervisor over every active VM. */
@@ -299,6 +311,7 @@ export class VmService {
   async #fail(row: RemoteVmRow, reason: string): Promise<void> {
     this.options.log(`VM ${row.id}: failed: ${reason}`)
     await this.#update(row.id, { state: 'failed', failure: reason, accounted_at: null })
+    this.options.onMachineEnded?.(row.id)
   }
 
   /**

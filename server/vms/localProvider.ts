@@ -27,8 +27,9 @@ import {
 /*
  * The local provider: each VM is a bubblewrap sandbox on this machine holding Xvfb on its own
  * display, openbox, ParaView on the simulation's outputs (a .pvd time series, mounted read-only at
- * /data) and x11vnc on 127.0.0.1 with the VM's password. The sandbox sees /usr and /etc read-only,
- * its own /tmp, its storage folder as its home (the only place it can write) and nothing else of
+ * /data), the organization storage at /organization and x11vnc on 127.0.0.1 with the VM's password. The sandbox sees /usr and /etc read-only,
+ * its own /tmp, its storage folder as its home and the organization storage (the only places it
+ * can write) and nothing else of
  * the data directory; it runs as an unprivileged user (nobody when the server runs as root) with a
  * cap on its address space. It starts in its own session, so it outlives a server restart and the
  * next server finds it again by its pid.
@@ -198,12 +199,14 @@ export class LocalMachineProvider implements MachineProvider {
     await rm(data, { recursive: true, force: true })
     await mkdir(data, { recursive: true })
     await mkdir(run, { recursive: true })
+    await mkdir(spec.organizationStorage, { recursive: true })
     const pvd = await spec.writeOutputs(data)
     // x11vnc's password file (its own obfuscated format), readable by the sandbox only.
     await this.#storePassword(spec.password, join(run, 'passwd'))
     const root = process.getuid?.() === 0
     if (root) {
       await chown(home, NOBODY, NOBODY)
+      await chown(spec.organizationStorage, NOBODY, NOBODY)
       await chown(join(run, 'passwd'), NOBODY, NOBODY)
     }
     await chmod(dir, 0o755)
@@ -222,6 +225,7 @@ export class LocalMachineProvider implements MachineProvider {
       ...['--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64'],
       ...['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
       ...['--bind', home, '/home/vm', '--ro-bind', data, '/data', '--ro-bind', run, '/run/vm'],
+      ...['--bind', spec.organizationStorage, '/organization'],
       ...['--chdir', '/home/vm', '--unshare-pid', '--unshare-ipc', '--unshare-uts'],
       ...['--hostname', `vm-${spec.vmId}`, '--new-session'],
       // The VM's folder in the command line lets a later server recognize the process.

@@ -48,3 +48,31 @@ export function remoteVmsMigration(dialect: DialectName): Migration {
     },
   }
 }
+
+/**
+ * '0023_vm_storage': what the VMs' storage folders and the organization storage (the file area
+ * every VM of the organization sees) hold, in bytes, as last measured: they count toward the
+ * organization's storage beside its simulations and uploads.
+ */
+export function vmStorageMigration(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .alterTable('remote_vms')
+        .addColumn('storage_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute()
+      await db.schema
+        .createTable('organization_storage')
+        .addColumn('organization_id', 'integer', (c) =>
+          c.primaryKey().references('organizations.id').onDelete('cascade'),
+        )
+        .addColumn('size_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('organization_storage').execute()
+      await db.schema.alterTable('remote_vms').dropColumn('storage_bytes').execute()
+    },
+  }
+}

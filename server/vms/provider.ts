@@ -18,6 +18,8 @@ export interface LaunchSpec {
    * and answers the .pvd's file name, or null when the simulation has no outputs.
    */
   writeOutputs: (directory: string) => Promise<string | null>
+  /** The organization storage's folder: the VM sees it (read-write) at /organization. */
+  organizationStorage: string
 }
 
 /** The provider's reference to a started machine, stored with the VM (JSON). */

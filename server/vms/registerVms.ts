@@ -16,6 +16,9 @@ import { findAccessibleVm } from './vmHandlers.ts'
 import { parseHandle, type RemoteVmRow } from './vmRecords.ts'
 import { registerVmService, unregisterVmService } from './vmRegistry.ts'
 import { VmService, type VmServiceOptions } from './VmService.ts'
+import { VmSftpServer } from './sftpServer.ts'
+import { registerOrganizationStorageRoutes } from './organizationStorage.ts'
+import { refreshVmStorageBytes } from './storageUsage.ts'
 
 /** Largest file one VM storage upload takes. */
 export const VM_UPLOAD_LIMIT_BYTES = 2 * 1024 ** 3
@@ -29,6 +32,20 @@ export interface RegisterVmsOptions {
   dataDir: string
   /** Overrides of the service's defaults (tests: a provider, a fast tick). */
   vms?: Partial<VmServiceOptions>
+}
+
+/**
+ * Where the VMs' SFTP endpoint listens: DIVE_SFTP_HOST (default 127.0.0.1), DIVE_SFTP_PORT
+ * (default 0: a free port, read back into each sftpUrl) and DIVE_SFTP_PUBLIC_HOST, the host name
+ * sftpUrl names (default: the listen address).
+ */
+function sftpOptionsFromEnv(): { host: string; port: number; publicHost?: string } {
+  const port = Number(process.env.DIVE_SFTP_PORT ?? 0)
+  return {
+    host: process.env.DIVE_SFTP_HOST || '127.0.0.1',
+    port: Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0,
+    ...(process.env.DIVE_SFTP_PUBLIC_HOST && { publicHost: process.env.DIVE_SFTP_PUBLIC_HOST }),
+  }
 }
 
 function numberFromEnv(name: string, fallback: number): number {
@@ -65,6 +82,14 @@ export async function registerVms(
   app: FastifyInstance,
   options: RegisterVmsOptions,
 ): Promise<VmService> {
+  const log = (line: string) => app.log.info(line)
+  const sftp = new VmSftpServer({
+    db: options.db,
+    dataDir: options.dataDir,
+    log: options.vms?.log ?? log,
+    ...sftpOptionsFromEnv(),
+  })
+  await sftp.listen()
   const service = new VmService({
     db: options.db,
     clock: options.clock,
@@ -77,11 +102,14 @@ export async function registerVms(
     maxConcurrent: numberFromEnv('DIVE_VM_MAX', 2),
     tickMs: 2000,
     launchTimeoutMs: 3 * 60_000,
-    log: (line) => app.log.info(line),
+    log,
+    sftpUrl: (row) => sftp.url(row),
+    onMachineEnded: (vmId) => sftp.closeSessions(vmId),
     ...options.vms,
   })
   registerVmService(options.db, service)
   app.addHook('onClose', async () => {
+    await sftp.close()
     await service.close()
     unregisterVmService(options.db)
   })
@@ -167,6 +195,8 @@ export async function registerVms(
     },
   )
 
+  registerOrganizationStorageRoutes(app, options)
+
   // POST: one file into the VM's storage (multipart field `file`).
   app.post(`${API_PREFIX}${VM_STORAGE_PATH.replace('{id}', ':id')}`, async (request, reply) => {
     const context = await authenticate(options, request)
@@ -179,6 +209,7 @@ export async function registerVms(
     const part = await request.file({ limits: { fileSize: VM_UPLOAD_LIMIT_BYTES, files: 1 } })
     if (!part) throw new ApiError('wrong_input', 'Choose one file to upload.')
     const sizeBytes = await service.provider.upload(row.id, part.filename, part.file)
+    await refreshVmStorageBytes(options.db, options.dataDir, row.id)
     if (part.file.truncated)
       throw new ApiError('payload_too_large', 'The file is larger than the upload limit.')
     return reply.code(201).send({ name: part.filename, sizeBytes })

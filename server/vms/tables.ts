@@ -27,4 +27,13 @@ export interface RemoteVmsTable {
   updated_at: string
   /** Deleted by the person: hidden, kept so its hours still count in its month. */
   deleted_at: string | null
+  /** Bytes in its storage folder (home) as last measured (0023); they count toward storage. */
+  storage_bytes: Generated<number>
+}
+
+/** The organization storage's size as last measured (0023_vm_storage). */
+export interface OrganizationStorageTable {
+  organization_id: number
+  size_bytes: number
+  updated_at: string
 }

@@ -18,6 +18,7 @@ import { seedDatabase } from '../db/seed.ts'
 import type { VirtualMachine } from '../../domain/accountVm.ts'
 import { LocalMachineProvider } from './localProvider.ts'
 import type { MachineHandle } from './provider.ts'
+import { listNames, openSftp } from './sftpTestKit.ts'
 import { vmServiceFor } from './vmRegistry.ts'
 import { VM_SERVICE_MESSAGES } from './VmService.ts'
 
@@ -40,6 +41,7 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
   const vmClock: Clock = createClock(() => Date.now() + offsetMs)
   const tokens = { manager: '', contributor: '', other: '' }
   const simulations: number[] = []
+  const openSessions: { end: () => void }[] = []
 
   const call = async (path: string, as: keyof typeof tokens, method = 'GET', body?: unknown) => {
     const response = await fetch(`${baseUrl}/api${path}`, {
@@ -140,6 +142,7 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
   }, 120_000)
 
   afterAll(async () => {
+    for (const session of openSessions) session.end()
     for (const id of simulations) await call(`/simulations/${id}/remote_vms`, 'manager', 'DELETE')
     await sleep(500)
     await app?.close()
@@ -199,7 +202,9 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
         ).status,
       ).toBe(404)
 
-    // One file into the VM's storage: its home.
+    // One file into the VM's storage: its home; it counts toward the organization's storage.
+    const consumedBefore = (await call('/storage_consumption/organization', 'manager')).body
+      .consumed as number
     const form = new FormData()
     form.append('file', new Blob(['x,y\n1,2\n']), 'points.csv')
     const upload = await fetch(`${baseUrl}/api/remote_vms/${vmId}/storage`, {
@@ -214,6 +219,15 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
     expect((await call(`/remote_vms/${vmId}/storage`, 'manager')).body).toEqual([
       { name: 'points.csv', sizeBytes: 8 },
     ])
+    expect(
+      (await call('/storage_consumption/organization', 'manager')).body.consumed,
+    ).toBeGreaterThanOrEqual(consumedBefore + 8)
+    // The same storage over SFTP: user the VM's id, password the VM's.
+    expect(running.sftpUrl).toMatch(new RegExp(`^sftp://${vmId}@127\\.0\\.0\\.1:\\d+$`))
+    const sftp = await openSftp(running.sftpUrl!, running.password!)
+    openSessions.push(sftp)
+    expect(await listNames(sftp.sftp, '/')).toContain('points.csv')
+    await expect(openSftp(running.sftpUrl!, 'not-the-password')).rejects.toThrow(/authentication/i)
     const otherUpload = await fetch(`${baseUrl}/api/remote_vms/${vmId}/storage`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.other}` },
@@ -237,8 +251,12 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
     const accrued = (await call(`/simulations/${simulationId}/remote_vms`, 'manager')).body
     expect(accrued.hoursConsumed).toBeGreaterThanOrEqual(1.5)
     expect(accrued.hoursConsumed).toBeLessThan(1.6)
+    // The VM runs on and the supervisor accrues every 200 ms: the budget read between two reads
+    // of the VM lies between what each says is left.
     const budgetAfter = (await call('/credits/budget', 'manager')).body.vmHours as number
-    expect(budgetAfter).toBeCloseTo(20 - accrued.hoursConsumed, 6)
+    const later = (await call(`/simulations/${simulationId}/remote_vms`, 'manager')).body
+    expect(budgetAfter).toBeLessThanOrEqual(20 - accrued.hoursConsumed + 1e-9)
+    expect(budgetAfter).toBeGreaterThanOrEqual(20 - later.hoursConsumed - 1e-9)
 
     const shutdownTime = new Date(vmClock.nowMs() + HOUR_MS).toISOString()
     const on = await call(`/simulations/${simulationId}/remote_vms`, 'manager', 'PUT', {
@@ -247,6 +265,9 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
     expect(on.body.shutdownTime).toBe(shutdownTime)
     offsetMs += 2 * HOUR_MS
     const stopped = await waitFor(simulationId, 'stopped', 20_000)
+    // Stopping ended its SFTP session and its sftpUrl.
+    await sftp.closed
+    expect(stopped.sftpUrl).toBeNull()
     expect(stopped.hoursConsumed).toBeGreaterThanOrEqual(3.5)
     expect(logLines.some((line) => line.includes(`VM ${vmId}: auto shutdown`))).toBe(true)
     expect((await call('/credits/budget', 'manager')).body.vmHours).toBeCloseTo(

@@ -20,6 +20,7 @@ import { setupHandlers } from './setupHandlers.ts'
 import { setupObjectHandlers } from './setupObjectHandlers.ts'
 import { viewportHandlers } from './viewportHandlers.ts'
 import { vmHandlers } from '../../vms/vmHandlers.ts'
+import { organizationStorageHandlers } from '../../vms/organizationStorage.ts'
 import {
   createProject,
   deleteProject,
@@ -72,5 +73,6 @@ export function createHandlers(openApiDocument: RouteHandlers['openapi']): Route
     ...dashboardHandlers,
     ...accountHandlers,
     ...vmHandlers,
+    ...organizationStorageHandlers,
   }
 }
