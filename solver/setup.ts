@@ -74,7 +74,7 @@ export interface RunSetup {
   meshes: Record<number, TriangleMesh>
   /** Sensors sampled while the run steps; absent or empty: none. */
   sensors?: RunSensor[]
-  /** Refinement zones; absent or empty: none (the solver refuses them for now). */
+  /** Refinement zones; absent or empty: none (solver/discretizer/refinement.ts splits in them). */
   refinements?: Refinement[]
   /** The periodic boundary (at most one); absent or empty: none (refused for now). */
   periodics?: PeriodicBoundary[]

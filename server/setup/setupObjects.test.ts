@@ -290,7 +290,7 @@ describeEachDialect(
         expect((await api(method, path)).status).toBe(200)
     })
 
-    it('refuses to start a run whose setup has refinement zones or a periodic boundary, naming them', async () => {
+    it('refuses to start a run whose setup has a refinement zone it cannot run or a periodic boundary, naming them', async () => {
       const projects = await api('GET', '/projects?q=Demo')
       const demo = (projects.body.results as Json[]).find((p) => p.name === DEMO_PROJECT_NAME)
       const clone = await api('POST', `/simulations/${demo.simulations[0].id as number}`, {})
@@ -302,8 +302,18 @@ describeEachDialect(
         name: 'Near the gate',
         meshId: cube.id,
       })
+      // the default level 0.3 runs (spacing dp/3); level 1 refines nothing and is refused
+      const coarse = await createMesh(id, { kind: 'cube', dimensions: [0.1, 0.1, 0.1] })
+      await api('POST', `/simulations/${id}/refinements`, {
+        name: 'Coarse',
+        level: 1,
+        meshId: coarse.id,
+      })
       await api('POST', `/simulations/${id}/periodics`, { sliceAngle: 90 })
-      const names = ['refinement zone "Near the gate"', 'periodic boundary']
+      const names = [
+        'refinement zone "Coarse" (level 1: the level is the spacing ratio and must round to 1/2, 1/3 or 1/4, from 0.23 to 0.66)',
+        'periodic boundary',
+      ]
       expectRefused(await start(), unsupportedObjectsMessage(names))
       // The job refuses them too (solver/run checkRunStart), should a run get that far.
       const setup = await loadRunSetup(t.server.database.handle.db, t.server.dataDir, id)
@@ -315,7 +325,10 @@ describeEachDialect(
       // A clone copies them, the zone with its own copy of the mesh.
       const copy = await api('POST', `/simulations/${id}`, {})
       const zones = await api('GET', `/simulations/${copy.body.id as number}/refinements`)
-      expect(zones.body).toMatchObject([{ name: 'Near the gate', mesh: { kind: 'cube' } }])
+      expect(zones.body).toMatchObject([
+        { name: 'Near the gate', mesh: { kind: 'cube' } },
+        { name: 'Coarse', level: 1 },
+      ])
       expect((zones.body as { mesh: { id: number } }[])[0]!.mesh.id).not.toBe(cube.id)
       const slices = await api('GET', `/simulations/${copy.body.id as number}/periodics`)
       expect(slices.body).toMatchObject([{ sliceAngle: 90 }])

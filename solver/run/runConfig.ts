@@ -9,6 +9,7 @@ import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
 import { solverPartOf, unsupportedParts, unsupportedSettings } from '../sph/config.ts'
 import { unsupportedSetupObjects } from '../sph/support.ts'
 import { rotatingFrameProblem } from '../sph/rotatingFrame.ts'
+import { refineParticles } from '../discretizer/refinement.ts'
 import { createDomainMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { RunSimulationOptions } from './types.ts'
@@ -113,16 +114,23 @@ function wallCentres(options: RunSimulationOptions): Map<number, Vec3> {
   return new Map([...sums].map(([id, s]) => [id, [s[0] / s[3], s[1] / s[3], s[2] / s[3]]]))
 }
 
-/** The solver config of a run: settings, materials, wall conditions, movements, options. */
+/**
+ * The solver config of a run: settings, materials, particles (split in the refinement zones,
+ * solver/discretizer/refinement.ts), wall conditions, movements, options.
+ */
 export function createRunSolverConfig(options: RunSimulationOptions): SolverConfig {
   const { setup } = options
   const endTimeS = setup.settings.endTime ?? Infinity
   const centres = wallCentres(options)
   const airDrag = airDragInputOf(setup)
+  const particles = { ...options.particles, temperatures: initialTemperatures(options) }
+  const zones = setup.refinements ?? []
+  const dp = setup.settings.particleDiameter
   return {
     settings: setup.settings,
     materials: setup.materials.map((material) => solverMaterialOf(material, setup.datatables)),
-    particles: { ...options.particles, temperatures: initialTemperatures(options) },
+    particles:
+      zones.length > 0 && dp !== null ? refineParticles(particles, zones, dp).particles : particles,
     parts: setup.parts.map(solverPartOf),
     wallMotion:
       setup.movements.length > 0

@@ -2,10 +2,12 @@
  * What a run must refuse before it starts: the simulation settings and parts this solver does not
  * implement (refused, never ignored), and the wall condition of each part.
  */
+import type { Refinement } from '../../domain/meshes.ts'
 import type { Part } from '../../domain/parts.ts'
 import type { SimulationSettings } from '../../domain/settings.ts'
 import type { SolverOptions, SolverPart } from './config.ts'
 import { INTEGRATOR_FOR_SCHEME, SHIFTING_CODE } from './config.ts'
+import { refinementZoneProblem } from '../discretizer/refinement.ts'
 
 /**
  * The settings (with their values) this solver does not implement. A run must not start while
@@ -87,14 +89,19 @@ export function unsupportedParts(
 
 /**
  * The setup objects this solver does not implement yet, named as in the setup: refinement zones
- * and the periodic boundary. A run must not start while this list is not empty (the air drag
- * domain runs with settings.airDrag, airDrag.ts).
+ * it cannot run (a mesh without an inside, a level that gives no spacing of dp/2, dp/3 or dp/4;
+ * solver/discretizer/refinement.ts) and the periodic boundary. A run must not start while this
+ * list is not empty (the air drag domain runs with settings.airDrag, airDrag.ts; multiphase with
+ * refinement is refused by the setup's own rule and by the solver).
  */
 export function unsupportedSetupObjects(objects: {
-  refinements?: readonly { name: string }[] | undefined
+  refinements?: readonly Pick<Refinement, 'name' | 'level' | 'mesh'>[] | undefined
   periodics?: readonly unknown[] | undefined
 }): string[] {
-  const refused = (objects.refinements ?? []).map((zone) => `refinement zone "${zone.name}"`)
+  const refused = (objects.refinements ?? []).flatMap((zone) => {
+    const problem = refinementZoneProblem(zone)
+    return problem === null ? [] : [problem]
+  })
   if ((objects.periodics ?? []).length > 0) refused.push('periodic boundary')
   return refused
 }

@@ -44,17 +44,20 @@ export function resolutionOf(particles: SolverParticles, dp: number): Resolution
 /**
  * What variable resolution does not implement, named as the settings and options name it:
  * multiphase (the spec: 'Multiphase cannot be used in combination with refinement.'), heat
- * conduction, viscosity tables, dynamic boundary particles and the log-law wall function (their
+ * conduction, air drag, viscosity tables, dynamic boundary particles and the log-law wall function (their
  * passes take one h). A run with refinement must not start while this list is not empty.
  */
 export function unsupportedWithRefinement(
-  settings: Pick<SimulationSettings, 'multiphase' | 'thermodynamics'>,
+  settings: Pick<SimulationSettings, 'multiphase' | 'thermodynamics'> &
+    Partial<Pick<SimulationSettings, 'airDrag'>>,
   options: Partial<Pick<SolverOptions, 'boundary' | 'wallShear'>> = {},
   viscosityKinds: readonly (string | undefined)[] = [],
 ): string[] {
   const refused: string[] = []
   if (settings.multiphase) refused.push('multiphase with refinement')
   if (settings.thermodynamics) refused.push('thermodynamics with refinement')
+  // the drag's exposed area and neighbour counts are those of one spacing (airDrag.ts)
+  if (settings.airDrag) refused.push('airDrag with refinement')
   if (viscosityKinds.some((kind) => kind !== undefined && kind !== 'constant'))
     refused.push('a temperature or shear-rate viscosity with refinement')
   if (options.boundary === 'dynamic') refused.push('dynamic boundary particles with refinement')
