@@ -5,6 +5,7 @@
 import type { RunNumerics, SpeedOfSoundRule } from '../../domain/runNumerics.ts'
 import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
+import { frameHead } from '../sph/rotatingFrame.ts'
 import type { Solver } from '../sph/SphSolver.ts'
 import type { RunSimulationOptions } from './types.ts'
 
@@ -48,7 +49,18 @@ export function describeRunNumerics(solver: Solver, options: RunSimulationOption
   const { settings } = options.setup
   const dp = constants.particleDiameter
   const gravity = constants.gravity
-  const { height, maxSpeed } = fluidExtent(options, gravity, dp)
+  const extent = fluidExtent(options, gravity, dp)
+  // a rotating frame's centrifugal head counts as height (or as a speed without gravity), as the
+  // solver counts it (config.ts)
+  const { positions, kinds: fluidKinds } = options.particles
+  const head = frameHead(
+    constants.rotation,
+    positions,
+    (i) => fluidKinds[i] === PARTICLE_KIND.fluid,
+  )
+  const gMag = Math.hypot(gravity[0], gravity[1], gravity[2])
+  const height = extent.height + (gMag > 0 ? head / gMag : 0)
+  const maxSpeed = gMag > 0 ? extent.maxSpeed : Math.max(extent.maxSpeed, Math.sqrt(head))
   const coefficient = solverOptions.soundSpeedCoefficient
   // the fluid material: the first fluid particle's, as the solver picks it
   const { kinds, materialIds } = options.particles

@@ -133,6 +133,26 @@ describe('runSimulation', () => {
     expect(log.filter((line) => line.message?.startsWith('Output ')).length).toBe(4)
   }, 30_000)
 
+  it('names the rotating frame in the log and counts its centrifugal head in c0', async () => {
+    const dataDir = await dataDirectory()
+    const rotation = {
+      rotatingSystem: true,
+      rotationVelocity: 4,
+      rotationAxis: [0, 0, 1] as [number, number, number],
+      rotationCenter: [0, 0, 0] as [number, number, number],
+    }
+    await runSimulation(runOptions(dataDir, { endTime: 0.02, ...rotation }))
+    const log = await readLog(dataDir)
+    expect(log[2]!.message).toBe(
+      'Rotating system: positions and velocities are in the frame turning at 4 rad/s about the axis (0, 0, 1) through (0, 0, 0) m; walls are at rest in it.',
+    )
+    // the farthest fluid particle is at (0.0875, 0.0875): H = 0.15 + Ω²R²/(2g) = 0.162487 m
+    const numerics = log[1]!.numerics!
+    expect(numerics.fluidHeight).toBeCloseTo(0.15 + (16 * 2 * 0.0875 ** 2) / (2 * 9.81), 9)
+    expect(numerics.speedOfSoundRule).toBe('gravity_wave')
+    expect(numerics.speedOfSound).toBeCloseTo(10 * Math.sqrt(9.81 * numerics.fluidHeight), 9)
+  })
+
   it('logs and stores the numerical parameters it runs with, and how c0 was chosen', async () => {
     const dataDir = await dataDirectory()
     await runSimulation(runOptions(dataDir, { endTime: 0.02 }, { threads: 2 }))
