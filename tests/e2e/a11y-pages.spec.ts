@@ -205,6 +205,22 @@ const LOGGED_IN: A11yCheck[] = [
     open: dialog('Launch VM', 'Launch VM'),
   },
   {
+    name: 'machines: Access storage dialog (Download tab)',
+    path: '/machines',
+    ready: heading('Machines'),
+    open: dialog('Access storage', 'Access storage'),
+  },
+  {
+    name: 'machines: Access storage dialog (Upload tab)',
+    path: '/machines',
+    ready: heading('Machines'),
+    open: async (page) => {
+      await dialog('Access storage', 'Access storage')(page)
+      await page.getByRole('tab', { name: 'Upload' }).click()
+      await expect(page.getByRole('tabpanel', { name: 'Upload' })).toBeVisible()
+    },
+  },
+  {
     name: 'machine (no such VM: the window reads not found)',
     path: '/machines/999999',
     ready: async (page) => {

@@ -1,12 +1,14 @@
 import { expect, test, type Page } from '@playwright/test'
 import { LoginPage } from './pages/LoginPage.ts'
+import { runSftpBatch } from '../../server/vms/sftpTestKit.ts'
 import { ensureResultsDemo, RESULTS_DEMO_NAME, type ResultsDemo } from './support/resultsDemo.ts'
 
 /*
  * Remote VMs end to end (issue 20): a manager launches a VM on the finished results clone from the
  * menu bar's Launch VM dialog, waits for 'The Virtual Machine is started!', opens /machines/{id}
  * and sees ParaView's window drawn in the noVNC canvas (many colours, not a blank or one-colour
- * placeholder), uploads a file into the VM's storage, turns auto shutdown off (with its
+ * placeholder), uploads a file into the VM's storage and lists it over SFTP (OpenSSH's sftp in
+ * batch mode, the password through SSH_ASKPASS: server/vms/sftpTestKit.ts), turns auto shutdown off (with its
  * confirmation) and on, stops the VM, and finds the hours consumed taken from the VM hours.
  * Needs the local provider's programs (.ci/run installs them).
  */
@@ -96,6 +98,16 @@ test('launch a VM from the menu bar, see ParaView in the browser, upload, auto s
   await expect(page.getByText('Uploaded to the home folder')).toBeVisible()
   const storage = await request.get(`/api/remote_vms/${vm.id}/storage`, { headers })
   expect(await storage.json()).toContainEqual({ name: 'notes.txt', sizeBytes: 22 })
+  // The same storage over SFTP with OpenSSH's own client: user the VM's id, password the VM's.
+  const running = (await (await request.get(vmPath, { headers })).json()) as {
+    sftpUrl: string
+    password: string
+  }
+  expect(running.sftpUrl).toMatch(new RegExp(`^sftp://${vm.id}@`))
+  const listed = await runSftpBatch(running.sftpUrl, running.password, ['ls -1'])
+  expect(listed.code, listed.stderr).toBe(0)
+  expect(listed.stdout).toContain('notes.txt')
+  expect((await runSftpBatch(running.sftpUrl, 'not-the-password', ['ls -1'])).code).not.toBe(0)
 
   // Auto shutdown: on from the launch; off asks first; on again sets a time.
   const autoShutdown = page.getByRole('switch', { name: 'Auto shutdown' })
@@ -138,4 +150,39 @@ test('launch a VM from the menu bar, see ParaView in the browser, upload, auto s
     }
   ).vmHours
   expect(hoursAfter).toBeCloseTo(hoursBefore - stopped.hoursConsumed, 6)
+})
+
+test('Access storage: one file into the organization storage, listed and downloaded', async ({
+  page,
+}) => {
+  const name = `shared-${Date.now()}.csv`
+  await new LoginPage(page).loginAs('manager')
+  await page.goto('/machines')
+  await expect(page.getByRole('heading', { level: 1, name: 'Machines' })).toBeVisible()
+  await page.getByRole('button', { name: 'Access storage' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Access storage' })
+  await expect(dialog.getByRole('tab', { name: 'Download' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+  // The keyboard moves between the tabs.
+  await dialog.getByRole('tab', { name: 'Download' }).focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(dialog.getByRole('tab', { name: 'Upload' })).toBeFocused()
+  await dialog.getByLabel('File').setInputFiles({
+    name,
+    mimeType: 'text/csv',
+    buffer: Buffer.from('x,y\n1,2\n'),
+  })
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click()
+  await expect(dialog.getByText('Uploaded to the organization storage')).toBeVisible()
+  await dialog.getByRole('tab', { name: 'Download' }).click()
+  const row = dialog.getByRole('row', { name: new RegExp(name) })
+  await expect(row).toContainText('8 B')
+  const download = page.waitForEvent('download')
+  await row.getByRole('button', { name: `Download ${name}` }).click()
+  expect((await download).suggestedFilename()).toBe(name)
+  await page.screenshot({ path: test.info().outputPath('access-storage.png') })
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
 })

@@ -5,6 +5,7 @@ import { formatHoursMinutes } from '../../../domain/units.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { usePageTitle } from '../../lib/usePageTitle.ts'
 import { LaunchVmDialog } from './LaunchVmDialog.tsx'
+import { StorageDialog } from './StorageDialog.tsx'
 import { useRemoteVmsQuery, useVmHours } from './vmQueries.ts'
 import './machines.css'
 
@@ -13,25 +14,39 @@ export function autoShutdownText(vm: VirtualMachine): string {
   return vm.shutdownTime === null ? 'Off' : formatDateTime(vm.shutdownTime)
 }
 
-/** /machines: the organization's VMs (Name, State, Time, Auto shutdown), polled every 10 s. */
+/**
+ * /machines: the organization's VMs (Name, State, Time, Auto shutdown), polled every 10 s; the
+ * header's Access storage (the organization storage) and Launch.
+ */
 export function MachinesPage() {
   usePageTitle('Machines')
   const vms = useRemoteVmsQuery()
   const vmHours = useVmHours()
   const [launching, setLaunching] = useState(false)
+  const [accessingStorage, setAccessingStorage] = useState(false)
   return (
     <div className="page">
       <header className="page__header">
         <h1 className="page__title">Machines</h1>
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={vmHours === null || !(vmHours > 0)}
-          onClick={() => setLaunching(true)}
-        >
-          {VM_MESSAGES.launch}
-        </button>
+        <div className="machines-actions">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => setAccessingStorage(true)}
+          >
+            Access storage
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={vmHours === null || !(vmHours > 0)}
+            onClick={() => setLaunching(true)}
+          >
+            {VM_MESSAGES.launch}
+          </button>
+        </div>
       </header>
+      {accessingStorage && <StorageDialog onClose={() => setAccessingStorage(false)} />}
       {launching && vmHours !== null && (
         <LaunchVmDialog vmHours={vmHours} onClose={() => setLaunching(false)} />
       )}
