@@ -23,6 +23,8 @@ export async function checkSetupForRun(db: Db, setup: RunSetup): Promise<Issue[]
     parts: setup.parts,
     movements: setup.movements,
     datatables: await readDatatableInfos(db, setup.simulationId),
+    // the stored air drag domain (loadRunSetup reads it while settings.airDrag is on)
+    airDrag: setup.airDragDomain ?? null,
   })
 }
 
