@@ -4,6 +4,7 @@ import { writeRunOutput } from '../../solver/run/outputs.ts'
 import { PARTICLE_KIND } from '../../solver/sph/particles.ts'
 import { createSolver } from '../../solver/sph/SphSolver.ts'
 import { describeEachDialect } from '../../tests/integration/harness.ts'
+import { checkSetupForRun } from '../api/handlers/runChecks.ts'
 import { loadRunSetup } from './loadRunSetup.ts'
 import { useSetupApi } from './setupApiTesting.ts'
 
@@ -118,6 +119,11 @@ describeEachDialect('the air drag domain reaches the solver', (dialect) => {
     expect(constant.status, constant.text).toBe(200)
     const windy = await runWith()
     expect(windy.problems).toEqual([])
+    // the discretization and run checks see the stored domain (they blocked every start before)
+    const stored = await loadRunSetup(db(), t.server.dataDir, id)
+    expect((await checkSetupForRun(db(), stored)).map((i) => i.message)).not.toContain(
+      'Air drag domain is required',
+    )
     expect(windy.config.airDrag).toMatchObject({
       min: [-0.5, -0.5, -0.5],
       max: [0.5, 0.5, 0.5],
