@@ -12,6 +12,7 @@ import {
   locateTime,
 } from './airDragField.ts'
 import { sphereDragCoefficient } from './airDrag.ts'
+import { unsupportedSettings } from './support.ts'
 
 const solvers: Solver[] = []
 afterEach(async () => {
@@ -178,6 +179,11 @@ describe('air drag (Gissler et al. 2017 without deformation)', () => {
     one.runUntil(0.05)
     two.runUntil(0.05)
     expect([...two.snapshot().velocities]).toEqual([...one.snapshot().velocities])
+  })
+
+  it("refuses air drag in a rotating frame (its air is the lab frame's)", () => {
+    const settings = supportedSettings(DP, { airDrag: true, rotatingSystem: true })
+    expect(unsupportedSettings(settings)).toContain('airDrag with rotatingSystem')
   })
 
   it('refuses air drag without its domain', async () => {

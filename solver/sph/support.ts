@@ -33,6 +33,8 @@ export function unsupportedSettings(
   if (settings.multiphase && settings.thermodynamics) refused.push('thermodynamics with multiphase')
   // air drag runs with its domain (airDrag.ts); the spec keeps it off with multiphase
   if (settings.airDrag && settings.multiphase) refused.push('airDrag with multiphase')
+  // the air's velocity is the lab frame's, the particles' those of a rotating frame
+  if (settings.airDrag && settings.rotatingSystem) refused.push('airDrag with rotatingSystem')
   // a rotating frame runs (rotatingFrame.ts); its centrifugal force varies along y unless the axis
   // is y, which a y-periodic slab cannot hold
   const axis = settings.rotationAxis
