@@ -6,7 +6,6 @@
  * that checkpoint. Both runs complete; the resumed run's outputs are byte for byte those of the
  * uninterrupted one (same setup), credits add up, and the live channel told it all.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,55 +26,11 @@ import {
   type Json,
   type TestDatabase,
 } from './harness.ts'
+import { REPO, sleep, startProcess, stopProcess, type Proc } from './processes.ts'
 
-const REPO = new URL('../..', import.meta.url).pathname
 const solverPresent = existsSync(join(REPO, 'solver/run/index.ts'))
 /** Outputs 0 … 6: 30 ms of simulated time, one every 5 ms. */
 const LAST_OUTPUT = 6
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-interface Proc {
-  child: ChildProcess
-  output: string[]
-  /** Resolves with the first match of `pattern` in its stdout. */
-  match: Promise<RegExpMatchArray>
-}
-
-/** A TypeScript entry of the repository as its own process (tsx), its output collected. */
-function startProcess(
-  entry: string,
-  args: string[],
-  env: Record<string, string>,
-  pattern: RegExp,
-): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, entry), ...args], {
-    cwd: REPO,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const output: string[] = []
-  const match = new Promise<RegExpMatchArray>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString())
-      const found = output.join('').match(pattern)
-      if (found) resolve(found)
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-    child.once('exit', (code) =>
-      reject(new Error(`${entry} exited (${code}) before ready:\n${output.join('')}`)),
-    )
-  })
-  return { child, output, match }
-}
-
-async function stopProcess(proc: Proc | undefined): Promise<void> {
-  if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return
-  const exited = new Promise((resolve) => proc.child.once('exit', resolve))
-  proc.child.kill('SIGTERM')
-  await Promise.race([exited, sleep(15_000)])
-  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL')
-}
 
 /**
  * A clone's parts have new ids, and object files are named by part id (wall-4.fast.arrow): each id

@@ -163,7 +163,11 @@ export class JobWorker {
   #control(message: unknown): void {
     const { jobId, task } = (message ?? {}) as { jobId?: unknown; task?: unknown }
     if (typeof jobId === 'number') this.#runner?.abortJob(jobId)
-    if (typeof task === 'string') this.#tasks.get(task)?.controller.abort(TASK_CANCELED)
+    const running = typeof task === 'string' ? this.#tasks.get(task) : undefined
+    if (running) {
+      console.warn(`Task ${String(task)}: canceled by the server`)
+      running.controller.abort(TASK_CANCELED)
+    }
   }
 
   /** Renews the leases; a job whose lease is gone (or not renewed in time) is dropped here. */

@@ -17,6 +17,14 @@ import type { JobEvents, RemoteJobs } from '../types.ts'
 import { renewLeases, takeExpiredLeases } from './leases.ts'
 import { replayLiveEvent } from './liveEvents.ts'
 import { checkStorageRoot, markStorageRoot } from './storageRoot.ts'
+import {
+  expireTaskLeases,
+  isTaskLeased,
+  releaseTaskLease,
+  renewTaskLeases,
+  takeExpiredTaskLeases,
+  takeTaskLease,
+} from './taskLeases.ts'
 
 /*
  * The pieces of the remote-worker queue (issue 18) on their own: the setting, the event relay,
@@ -253,5 +261,39 @@ describe.skipIf(isDialectUnavailable('postgres'))('job leases [postgres]', () =>
     } finally {
       rmSync(elsewhere, { recursive: true, force: true })
     }
+  })
+
+  it('a task lease: one holder at a time, renewed by its worker, taken once expired by a reaper of its kind', async () => {
+    const db = database.handle.db
+    const nowIso = clock.nowIso()
+    const lease = (workerId: string, ttlMs: number) =>
+      db
+        .transaction()
+        .execute((trx) =>
+          takeTaskLease(
+            trx,
+            { kind: 'export', id: '41', data: { runId: 7 }, workerId, ttlMs },
+            nowIso,
+          ),
+        )
+    expect(await lease('w1', 60_000)).toBe(true)
+    expect(await lease('w2', 60_000)).toBe(false)
+    expect(await renewTaskLeases(db, 'w1', 60_000)).toEqual(['export:41'])
+    expect(await renewTaskLeases(db, 'w2', 60_000)).toEqual([])
+    expect(await isTaskLeased(db, 'export:41')).toBe(true)
+    await expireTaskLeases(db, 'w1')
+    expect(await isTaskLeased(db, 'export:41')).toBe(false)
+    // a reaper without an export runner leaves it; one with takes it, with what it was queued with
+    expect(await takeExpiredTaskLeases(db, ['compression'])).toEqual([])
+    expect(await takeExpiredTaskLeases(db, ['export'])).toEqual([
+      { kind: 'export', id: '41', data: { runId: 7 } },
+    ])
+    expect(await takeExpiredTaskLeases(db, ['export'])).toEqual([])
+    // an expired lease does not block the next claim
+    expect(await lease('w2', 1)).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await lease('w3', 60_000)).toBe(true)
+    await releaseTaskLease(db, 'export:41', 'w3')
+    expect(await isTaskLeased(db, 'export:41')).toBe(false)
   })
 })

@@ -27,9 +27,13 @@ import { StatisticsThreads, type ThreadStatisticsContext } from './statisticsThr
 /** Outputs from which a stats.calc goes to a worker (see the file comment). */
 export const REMOTE_STATISTICS_MIN_OUTPUTS = 2
 
-/** What a queued calculation carries: the request and where its outputs are. */
+/**
+ * What a queued calculation carries: the request (as JSON text: pg-boss keeps data as jsonb, which
+ * reorders an object's keys, and the order of `operations` is the order of the frames) and where
+ * its outputs are.
+ */
 export interface StatisticsTaskData {
-  request: StatsCalcRequest
+  request: string
   context: Omit<ThreadStatisticsContext, 'dataDir'>
 }
 
@@ -74,7 +78,8 @@ export async function runRemoteStatistics(
     })
   }
   try {
-    await queue.dispatch('statistics', id, { request, context } satisfies StatisticsTaskData)
+    const data: StatisticsTaskData = { request: JSON.stringify(request), context }
+    await queue.dispatch('statistics', id, data)
     if (signal.aborted) onAbort()
     else signal.addEventListener('abort', onAbort, { once: true })
     await finished
@@ -96,7 +101,8 @@ export function createStatisticsTaskHandler(
     // No row: the lease alone claims it.
     claim: () => Promise.resolve(true),
     async run(id, data, signal) {
-      const { request, context } = data as StatisticsTaskData
+      const { request: text, context } = data as StatisticsTaskData
+      const request = JSON.parse(text) as StatsCalcRequest
       const emit: EmitFrame = async (frame) => {
         // Stopped by this worker's end or a lost lease: the retry answers, not this one.
         if (signal.aborted && signal.reason === TASK_SHUTDOWN) return
