@@ -42,6 +42,10 @@ export interface AirDragCaseOptions extends CaseOverrides {
   /** Wind speed, m/s. */
   windSpeed?: number
   endTimeS?: number
+  /** Depth of the periodic slab in particles (4). */
+  slabDepth?: number
+  /** The water's speed of sound, m/s (15). */
+  speedOfSound?: number
   threads?: number
   tolerance?: number
 }
@@ -59,7 +63,7 @@ export async function runAirDragCase(options: AirDragCaseOptions): Promise<Valid
   const dp = length / n
   const wind = options.windSpeed ?? 20
   const endTimeS = options.endTimeS ?? 0.1
-  const deep = 4
+  const deep = options.slabDepth ?? 4
   // the channel runs from 4 dp before the block to 2.5 L after its start
   const channel = Math.round(2.5 * n) + 4
   const positions: number[] = []
@@ -76,7 +80,7 @@ export async function runAirDragCase(options: AirDragCaseOptions): Promise<Valid
       }
   const config: SolverConfig = {
     settings: settingsFor(dp, { gravity: [0, 0, 0], airDrag: true, ...options.settings }),
-    materials: [DRAG_WATER],
+    materials: [{ ...DRAG_WATER, speedOfSound: options.speedOfSound ?? DRAG_WATER.speedOfSound }],
     particles: {
       positions: Float64Array.from(positions),
       kinds: Uint8Array.from(kinds),
