@@ -2,13 +2,13 @@
  * Every other job kind past one machine (issue 18): PostgreSQL, the server with
  * DIVE_JOB_WORKERS=remote and two `npm run worker` processes on a shared storage root, over a run
  * written into that root (scripts/writeSyntheticRun.ts, the solver's writer). A download archive,
- * an export and a statistics range each run on a worker, and what they give is what the same
- * runner gives in this process; a worker killed with SIGKILL mid-export: its lease expires,
- * another worker runs the export again and it completes once; a cancel reaches the worker that
- * runs an export. (distributed.test.ts: simulations; the sensor and CAD kinds run through the same
- * task machinery, server/jobs/queue/tasks.ts.)
+ * an export, a statistics range and a sensor recomputation each run on a worker, and what they
+ * give is what the same runner gives in this process; a worker killed with SIGKILL mid-export:
+ * its lease expires, another worker runs the export again and it completes once; a cancel reaches
+ * the worker that runs an export. (distributed.test.ts: simulations; the CAD kinds run through the same task
+ * machinery, server/jobs/queue/tasks.ts.)
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
@@ -31,6 +31,8 @@ import { DEMO_PASSWORD, DEMO_USERS } from '../../server/db/demoAccounts.ts'
 import { ExportRunner } from '../../server/exports/ExportRunner.ts'
 import { listOutputManifests } from '../../server/results/outputFiles.ts'
 import { runStatisticsCalc } from '../../server/results/statistics/statisticsCalc.ts'
+import { runSensorsDirectory } from '../../server/sensors/layout.ts'
+import { SensorRecomputationRunner } from '../../server/sensors/SensorRecomputationRunner.ts'
 import {
   createTestDatabase,
   isDialectUnavailable,
@@ -454,6 +456,51 @@ describe.skipIf(isDialectUnavailable('postgres'))(
       } finally {
         session.stop()
       }
+    }, 120_000)
+
+    it('recomputes a sensor on a worker with the samples of the in-process recomputation', async () => {
+      const db = database.handle.db
+      await api('PUT', `/api/simulations/${simulationId}`, { settings: { particleDiameter: 0.02 } })
+      const sensor = await api('POST', `/api/simulations/${simulationId}/custom_sensors`, {
+        name: 'Probe',
+        kind: 'point',
+        position: [0.1, 0.1, 0.05],
+      })
+      const samplesDir = join(dataDir, runSensorsDirectory(simulationId, RUN_ID))
+      const readSamples = () =>
+        new Map(
+          readdirSync(join(samplesDir, String(sensor.id)))
+            .sort()
+            .map((name) => [name, readFileSync(join(samplesDir, String(sensor.id), name))]),
+        )
+      // in this process first (no queue on this handle)
+      const local = new SensorRecomputationRunner({ db, clock, dataDir })
+      await local.schedule(simulationId, RUN_ID, [sensor.id as number])
+      const localEnd = await until(
+        () => local.describe(simulationId),
+        (r) => r.state !== 'scheduled' && r.state !== 'running',
+      )
+      expect(localEnd.state).toBe('done')
+      const expected = readSamples()
+      expect(expected.size).toBe(OUTPUTS)
+      await local.close()
+
+      await api('POST', `/api/simulations/${simulationId}/sensor_outputs/recomputation`)
+      const remote = await until(
+        async (): Promise<Json> =>
+          api('GET', `/api/simulations/${simulationId}/sensor_outputs/recomputation`),
+        (r: Json) => r.state !== 'scheduled' && r.state !== 'running',
+      )
+      expect(remote.state, logs()).toBe('done')
+      expect(remote.outputsDone).toBe(OUTPUTS)
+      const queued = await sql<{
+        n: string
+      }>`select count(*) as n from pgboss.job where name = 'dive-sensorRecomputation'`.execute(db)
+      expect(Number(queued.rows[0]?.n)).toBeGreaterThanOrEqual(1)
+      const actual = readSamples()
+      expect([...actual.keys()]).toEqual([...expected.keys()])
+      for (const [name, bytes] of expected)
+        expect(Buffer.compare(actual.get(name)!, bytes), name).toBe(0)
     }, 120_000)
   },
 )
