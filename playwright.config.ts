@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
@@ -13,6 +13,19 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ]
+
+// The GPU solver (issue 21) where no GPU is: SwiftShader, chromium's Vulkan CPU driver, whose
+// Vulkan loader must be on the server's library path when it starts (as vitest.config.ts does).
+const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json'
+const gpuServerEnv: Record<string, string> =
+  process.env.VK_ICD_FILENAMES === undefined && existsSync(SWIFTSHADER)
+    ? {
+        LD_LIBRARY_PATH: ['/usr/lib/chromium', process.env.LD_LIBRARY_PATH]
+          .filter(Boolean)
+          .join(':'),
+        VK_ICD_FILENAMES: SWIFTSHADER,
+      }
+    : {}
 
 // The config is evaluated in every worker too: fix the port and data dir once, in the env they inherit.
 process.env.E2E_PORT ??= String(8700 + Math.floor(Math.random() * 200))
@@ -43,7 +56,7 @@ export default defineConfig({
       ? 'npx tsx server/main.ts'
       : 'npx vite build && npx tsx server/main.ts',
     url: `${baseURL}/api/version`,
-    env: { PORT: process.env.E2E_PORT, DIVE_DATA_DIR: process.env.E2E_DATA_DIR },
+    env: { PORT: process.env.E2E_PORT, DIVE_DATA_DIR: process.env.E2E_DATA_DIR, ...gpuServerEnv },
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: 'pipe',

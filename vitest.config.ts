@@ -31,7 +31,9 @@ export default defineConfig({
             'workers/**/*.test.ts',
             'tests/integration/**/*.test.ts',
           ],
-          exclude: [...configDefaults.exclude, 'solver/gpu/**'],
+          exclude: [...configDefaults.exclude, 'solver/gpu/**', 'server/**/*.gpu.test.ts'],
+          // no GPU solver in these servers' lists whatever the machine has (server/jobs/solvers.ts)
+          env: { DIVE_GPU: 'off' },
           globalSetup: ['tests/setup/postgres.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -44,6 +46,18 @@ export default defineConfig({
           include: ['solver/gpu/**/*.test.ts'],
           env: gpuTestEnv,
           testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // the server with the GPU solver (runs through the API on SwiftShader), both dialects
+          name: 'gpu-server',
+          environment: 'node',
+          include: ['server/**/*.gpu.test.ts'],
+          env: gpuTestEnv,
+          globalSetup: ['tests/setup/postgres.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -63,6 +63,8 @@ export const RunNumericsSchema = v.object({
   fluidParticles: v.number(),
   wallParticles: v.number(),
   threads: v.number(),
+  /** The GPU adapter a GPU run ran on ('NVIDIA H200'); absent for the CPU solver. */
+  gpu: v.optional(v.string()),
   /**
    * The speedup over one thread that the work split allows at the start: threads ÷ the largest
    * over mean per-thread work of the force pass (issue 22). Absent in older records.
@@ -177,7 +179,7 @@ export function runNumericsLines(numerics: RunNumerics): [label: string, value: 
       'Particles',
       `${formatCount(numerics.fluidParticles)} fluid + ${formatCount(numerics.wallParticles)} wall`,
     ],
-    ['Threads', describeThreads(numerics)],
+    numerics.gpu === undefined ? ['Threads', describeThreads(numerics)] : ['GPU', numerics.gpu],
   ]
 }
 

@@ -6,6 +6,7 @@ import { openDatabase } from './db/connect.ts'
 import { DEMO_LOGIN } from './db/demoAccounts.ts'
 import { migrateToLatest } from './db/migrations.ts'
 import { seedDatabase } from './db/seed.ts'
+import { startGpuProbe } from './jobs/solvers.ts'
 
 /*
  * `npm start` / `npm run serve`: migrate, seed on first start, serve. Prints exactly two lines on
@@ -19,6 +20,9 @@ await migrateToLatest(handle)
 const clock = createClock()
 await seedDatabase(handle.db, clock)
 
+// The GPU adapter probe (a child process) runs while the server starts: GET /solvers then waits
+// for nothing.
+void startGpuProbe()
 const app = await buildApp({
   db: handle.db,
   dataDir: config.dataDir,

@@ -10,9 +10,16 @@ import { DiscretizationCreateSchema, DiscretizationSchema } from '../discretizat
 import { IdParamSchema, SimulationSchema } from '../projects.ts'
 import type { RouteDef } from '../rest.ts'
 import { OutputInfoSchema } from '../results.ts'
-import { LOG_LEVELS } from '../constants.ts'
 import { RunNumericsReplySchema } from '../runNumerics.ts'
 import { SIMULATION_STATES } from '../simulationState.ts'
+import {
+  HistoryQuerySchema,
+  LogListSchema,
+  LogQuerySchema,
+  RunHistorySchema,
+} from './runLogSchemas.ts'
+
+export * from './runLogSchemas.ts'
 
 /**
  * Why the organization cannot start another run now (spec/results.md §3 Organization:
@@ -59,6 +66,9 @@ export const RUN_TEXTS = {
   resumeSolverMismatch: 'A resumed run keeps the solver type (CPU or GPU) of the original.',
   tooManyCores: (maxCores: number) => `Your subscription allows at most ${maxCores} cores.`,
   unknownSolver: 'The chosen solver does not exist.',
+  solverChoiceNotIncluded:
+    'Your subscription does not include the choice between the GPU and CPU solvers: start the run on the default solver.',
+  coresGpuHint: 'The GPU solver runs on the card; cores apply to the CPU solver only.',
   creditsStop: 'The simulation stopped: not enough credits left.',
   serverRestartFailed: 'The server restarted while the job was running.',
   editSetup: 'Edit Setup',
@@ -138,79 +148,6 @@ export const RunRecordSchema = v.object({
 })
 /** One run of a simulation. */
 export type RunRecord = v.InferOutput<typeof RunRecordSchema>
-
-/** Names of the values of a log line (the `key` query of GET /simulations/{id}/logs). */
-export const LOG_KEYS = [
-  'time',
-  'runtime',
-  'runtimeLeft',
-  'particles',
-  'dt',
-  'progress',
-  'output',
-] as const
-/** One log value name. */
-export type LogKey = (typeof LOG_KEYS)[number]
-
-/**
- * One log line of a run as the solver logs it (solver/run/types.ts RunLogLine): physical time
- * (ms), runtime (ms of wall time), runtimeLeft (ms, null while unknown), particle count, time
- * step dt (s), progress 0 … 1, last output number (−1 before the first).
- */
-export const RunLogLineSchema = v.object({
-  time: v.number(),
-  runtime: v.number(),
-  runtimeLeft: v.nullable(v.number()),
-  particles: v.number(),
-  dt: v.number(),
-  progress: v.number(),
-  output: v.number(),
-})
-/** One log line of a run. */
-export type RunLogLine = v.InferOutput<typeof RunLogLineSchema>
-
-/** GET /simulations/{id}/logs query: repeated `key` picks the values (default all); runId. */
-export const LogQuerySchema = v.object({
-  key: v.optional(
-    v.pipe(
-      v.union([v.string(), v.array(v.string())]),
-      v.transform((value) => (Array.isArray(value) ? value : value.split(','))),
-      v.array(v.picklist(LOG_KEYS, 'key must be one of ' + LOG_KEYS.join(', '))),
-    ),
-  ),
-  runId: v.optional(idQuerySchema('runId')),
-})
-
-/** GET /simulations/{id}/logs: the lines of one run with the requested values. */
-export const LogListSchema = v.object({
-  runId: v.nullable(v.number()),
-  lines: v.array(v.partial(RunLogLineSchema)),
-})
-/** GET /simulations/{id}/logs reply. */
-export type LogList = v.InferOutput<typeof LogListSchema>
-
-/** GET /simulations/{id}/history query: the run (default: the active run). */
-export const HistoryQuerySchema = v.object({ runId: v.optional(idQuerySchema('runId')) })
-
-/**
- * One entry of a run's history (the Run sidebar's History tab): when, its level (spec/results.md
- * §9 log levels) and its words. Progress lines of the solver are DEBUG entries, sent to admins only.
- */
-export const RunHistoryEntrySchema = v.object({
-  at: v.string(),
-  level: v.picklist(LOG_LEVELS),
-  message: v.string(),
-})
-/** One entry of a run's history. */
-export type RunHistoryEntry = v.InferOutput<typeof RunHistoryEntrySchema>
-
-/** GET /simulations/{id}/history: the run's log, oldest first (runId null: no run yet). */
-export const RunHistorySchema = v.object({
-  runId: v.nullable(v.number()),
-  entries: v.array(RunHistoryEntrySchema),
-})
-/** GET /simulations/{id}/history reply. */
-export type RunHistory = v.InferOutput<typeof RunHistorySchema>
 
 /** GET /simulations/{id}/conditions query: -1 (default) lists the conditions of the next run. */
 export const ConditionListQuerySchema = v.object({

@@ -71,6 +71,7 @@ async function runJob(data: JobWorkerData, signal: AbortSignal): Promise<void> {
     simulationId: input.simulationId,
     runId: input.runId,
     threads: input.threads,
+    backend: input.backend,
     resumeFromOutput: input.resumeFromOutput,
     resumeFromRunId: input.resumeFromRunId,
     signal,

@@ -8,6 +8,7 @@ import {
 } from '../../solver/run/types.ts'
 import { refreshSimulationSize } from '../storage/usage.ts'
 import { billCredits } from './billing.ts'
+import { backendOfSolver } from './solvers.ts'
 import {
   CREDITS_REASON,
   USER_REASON,
@@ -143,6 +144,7 @@ export async function runSimulationJob(
         simulationId,
         runId,
         threads: payload.cores,
+        backend: backendOfSolver(payload.solverId) ?? 'cpu',
         resumeFromOutput: payload.resumeFromOutput,
         resumeFromRunId: payload.resumeFromRunId,
         conditions,

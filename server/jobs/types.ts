@@ -2,6 +2,7 @@ import type { JobMessage } from '../../domain/jobs.ts'
 import type { OutputManifest } from '../../domain/output/layout.ts'
 import type { RunCondition, RunCredits, RunLogLine, RunResult } from '../../solver/run/types.ts'
 import type { RunSetup } from '../../solver/setup.ts'
+import type { RunBackendKind } from '../../solver/run/runBackend.ts'
 import type { PartPointCloud } from '../storage/pointClouds.ts'
 
 /** A discretization error or warning, tied to a part when it concerns one. */
@@ -27,6 +28,8 @@ export interface SimulationJobInput {
   simulationId: number
   runId: number
   threads: number
+  /** The solver: 'cpu' or 'gpu' (of the job's solverId). */
+  backend: RunBackendKind
   resumeFromOutput: number | null
   resumeFromRunId: number | null
   conditions: RunCondition[]

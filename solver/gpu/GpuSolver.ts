@@ -21,9 +21,7 @@ import {
   SolverSetupError,
 } from '../sph/config.ts'
 import type { Integrator } from '../sph/config.ts'
-import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
 import { prepareParticles } from '../sph/prepare.ts'
-import { SHIFT_MAX_DP } from '../sph/shifting.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { ParticleArrays } from '../sph/particles.ts'
 import type { CheckpointHeader } from '../sph/checkpoint.ts'
@@ -34,20 +32,19 @@ import {
   encodeCheckpoint,
   solverFingerprint,
 } from '../sph/checkpoint.ts'
-import { initialTimeStep, viscousTimeStepLimit } from '../sph/timeStep.ts'
+import { initialTimeStep } from '../sph/timeStep.ts'
 import type { RunHooks, SolverSnapshot, SolverStepReport } from '../sph/solverTypes.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import type { GpuGrid } from './grid.ts'
 import { gpuGrid } from './grid.ts'
-import { GpuPasses, HISTORY_STRIDE, MAX_BATCH_STEPS, PARAMS_BYTES } from './passes.ts'
+import { GpuPasses, HISTORY_STRIDE, MAX_BATCH_STEPS } from './passes.ts'
+import { buildParams, F32_MAX } from './params.ts'
 import type { GpuState } from './snapshot.ts'
 import { buildGpuSnapshot } from './snapshot.ts'
 import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
 
 const FLUID = PARTICLE_KIND.fluid
-/** Largest float32: stands for ±Infinity in the uniform block. */
-const F32_MAX = 3.4e38
 
 /** Creates a GPU solver, or refuses (SolverSetupError) what the GPU backend does not implement. */
 export async function createGpuSolver(
@@ -122,31 +119,14 @@ export class GpuSolver {
 
   /** The uniform block (see PARAMS in shaderCommon.ts). */
   #writeParams(): void {
-    const k = this.#constants
-    const g = this.grid
-    const buffer = new ArrayBuffer(PARAMS_BYTES)
-    const f = new Float32Array(buffer)
-    const u = new Uint32Array(buffer)
-    f.set([...g.origin, 1 / g.cellSize], 0)
-    u.set([...g.dims, g.shape.cells], 4)
-    const hydrostatic = k.hydrostaticDensityGradient.some((v) => v !== 0) ? 1 : 0
-    u.set([this.#count, k.kernelCode, k.riemannWall, hydrostatic], 8)
-    f.set([k.h, k.support2, k.eta2, k.kernelGradFactor], 12)
-    f.set([k.kernelAlpha, k.referenceDensity, k.stiffness, k.gamma], 16)
-    f.set([...k.gravity, k.speedOfSound], 20)
-    const clampF32 = (v: number) => Math.max(-F32_MAX, Math.min(F32_MAX, v))
-    f.set([k.alpha, k.nu, k.diffusionCoefficient, clampF32(k.densityMin)], 24)
-    const acoustic =
-      this.#integrator === 'rk4_dual_step'
-        ? ACOUSTIC_CFL_FACTOR * this.#options.cfl
-        : this.#options.cfl
-    f.set(
-      [clampF32(k.densityMax), this.#options.cfl, acoustic, clampF32(viscousTimeStepLimit(k))],
-      28,
-    )
-    const dtMin = (1e-3 * this.#options.cfl * k.h) / k.speedOfSound
-    f.set([dtMin, this.#fixedDtS ?? 0, g.shape.scanPer, g.shape.scanBlocks], 32)
-    f.set([1 / k.kernelAtDp, k.shiftingCode, SHIFT_MAX_DP * k.particleDiameter, 0], 36)
+    const buffer = buildParams({
+      constants: this.#constants,
+      grid: this.grid,
+      count: this.#count,
+      integrator: this.#integrator,
+      cfl: this.#options.cfl,
+      fixedDtS: this.#fixedDtS,
+    })
     this.gpu.device.queue.writeBuffer(this.#passes.buffers.params, 0, buffer)
     this.#passes.setCount(this.#count)
   }
@@ -213,6 +193,7 @@ export class GpuSolver {
     constants: SphConstants
     particleCount: number
     cells: number
+    fixedDtS: number | null
   } {
     return {
       name: this.gpu.info.name,
@@ -220,6 +201,7 @@ export class GpuSolver {
       constants: structuredClone(this.#constants),
       particleCount: this.#count,
       cells: this.grid.shape.cells,
+      fixedDtS: this.#fixedDtS,
     }
   }
 
@@ -252,6 +234,29 @@ export class GpuSolver {
       if (hooks.shouldStop?.()) break
     }
     return this.report()
+  }
+
+  /**
+   * One batch of steps towards timeS (enough to reach it at the last step's dt, at most
+   * MAX_BATCH_STEPS), none past it: the report of each step taken, in order. The run loop's call.
+   */
+  async advance(timeS: number): Promise<SolverStepReport[]> {
+    const left = timeS - this.#timeS
+    if (!(left > 0)) throw new RangeError(`The target time must lie ahead, got ${timeS} s.`)
+    const steps =
+      this.#lastDtS > 0
+        ? Math.min(MAX_BATCH_STEPS, Math.max(1, Math.ceil(left / this.#lastDtS) + 1))
+        : 1
+    const reports: SolverStepReport[] = []
+    const reached = await this.#batch(steps, left, { onStep: (report) => reports.push(report) })
+    if (reports.length === 0)
+      throw new Error(`The GPU solver took no step at ${this.#timeS} s (no positive time step).`)
+    if (reached) {
+      this.#timeS = timeS
+      const last = reports.at(-1)
+      if (last) last.timeS = timeS
+    }
+    return reports
   }
 
   /** One step of at most maxDtS. */

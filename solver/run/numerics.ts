@@ -6,7 +6,7 @@ import type { RunNumerics, SpeedOfSoundRule } from '../../domain/runNumerics.ts'
 import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { frameHead } from '../sph/rotatingFrame.ts'
-import type { Solver } from '../sph/SphSolver.ts'
+import type { RunBackend } from './runBackend.ts'
 import type { RunSimulationOptions } from './types.ts'
 
 /** The fluid's height along gravity (+ dp) and its fastest initial speed, as the solver sees them. */
@@ -43,7 +43,10 @@ function fluidExtent(
 const same = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b))
 
 /** The numerical parameters `solver` runs with (created from `options`). */
-export function describeRunNumerics(solver: Solver, options: RunSimulationOptions): RunNumerics {
+export function describeRunNumerics(
+  solver: RunBackend,
+  options: RunSimulationOptions,
+): RunNumerics {
   const description = solver.describe()
   const { constants, options: solverOptions } = description
   const { settings } = options.setup
@@ -115,6 +118,7 @@ export function describeRunNumerics(solver: Solver, options: RunSimulationOption
     fluidParticles: report.fluidCount,
     wallParticles: report.particleCount - report.fluidCount,
     threads: description.threads,
-    expectedSpeedup: solver.workSplit().expectedSpeedup,
+    ...(solver.adapter === null ? {} : { gpu: solver.adapter }),
+    ...(solver.kind === 'cpu' ? { expectedSpeedup: solver.expectedSpeedup() } : {}),
   }
 }

@@ -14,10 +14,10 @@ import { runNumericsMessage, type RunNumerics } from '../../domain/runNumerics.t
 import { formatNumber } from '../../domain/units.ts'
 import { isConditionMet } from '../../domain/conditions.ts'
 import { SolverSetupError } from '../sph/config.ts'
-import type { Solver, SolverStepReport } from '../sph/SphSolver.ts'
-import { createSolver } from '../sph/SphSolver.ts'
+import type { SolverStepReport } from '../sph/SphSolver.ts'
 import { addProfile } from '../sph/threads.ts'
 import { rotatingFrameMessage } from '../sph/rotatingFrame.ts'
+import { createRunBackend, gpuRunProblems, type RunBackend } from './runBackend.ts'
 import { describeRunNumerics } from './numerics.ts'
 import { checkRunStart, createRunSolverConfig } from './runConfig.ts'
 import { openSensorSampler, type SensorSampler } from './sensorSeries.ts'
@@ -155,14 +155,19 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     }
   }
 
+  const backendKind = options.backend ?? 'cpu'
   const problems = checkRunStart(options)
-  if (problems.length > 0) {
-    const reason = problems.some((p) => p.startsWith('Unsupported')) ? 'unsupported' : 'error'
-    return finish('failed', reason, problems.join(' '))
+  const gpuProblems = backendKind === 'gpu' ? gpuRunProblems(setup.sensors) : []
+  if (problems.length > 0 || gpuProblems.length > 0) {
+    const reason =
+      gpuProblems.length > 0 || problems.some((p) => p.startsWith('Unsupported'))
+        ? 'unsupported'
+        : 'error'
+    return finish('failed', reason, [...problems, ...gpuProblems].join(' '))
   }
-  let solver: Solver
+  let solver: RunBackend
   try {
-    solver = await createSolver(createRunSolverConfig(options))
+    solver = await createRunBackend(backendKind, createRunSolverConfig(options))
   } catch (error) {
     if (error instanceof SolverSetupError) return finish('failed', 'unsupported', error.message)
     throw error
@@ -175,7 +180,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
   }
 
   /** The numerical parameters: stored beside the log and logged as its second line. */
-  async function logNumerics(solver: Solver): Promise<void> {
+  async function logNumerics(solver: RunBackend): Promise<void> {
     const numerics = describeRunNumerics(solver, options)
     startNumerics = numerics
     await writeFileAtomically(
@@ -216,7 +221,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     busyLogged = true
   }
 
-  async function runSolver(solver: Solver): Promise<RunResult> {
+  async function runSolver(solver: RunBackend): Promise<RunResult> {
     const interval = settings.outputTimeInterval!
     const materialNames = new Map(setup.materials.map((m) => [m.id, m.name]))
     const partNames = new Map(setup.parts.map((p) => [p.id, p.name]))
@@ -227,7 +232,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     const writeOutputAndCheckpoint = async (): Promise<void> => {
       const started = performance.now()
       const outputNo = state.outputNo + 1
-      const snapshot = solver.snapshot()
+      const snapshot = await solver.snapshot()
       const target = { dataDir, simulationId, runId, outputNo, timeS: snapshot.timeS }
       // the checkpoint before the manifest: a complete output always has its resume point
       const checkpoint = encodeRunCheckpoint(
@@ -239,7 +244,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
           creditsConsumed: creditsConsumed(),
           triggeredConditionIds: [...state.triggered],
         },
-        solver.checkpoint(),
+        await solver.checkpoint(),
       )
       await writeFileAtomically(
         join(dataDir, checkpointFile(simulationId, runId, outputNo)),
@@ -282,15 +287,19 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       await log('INFO', 'Simulation started.')
       await logNumerics(solver)
     }
+    if (solver.adapter !== null) await log('INFO', `Running on the GPU: ${solver.adapter}.`)
     const resumed = options.resumeFromOutput != null
-    sampler = await openSensorSampler(solver, {
-      dataDir,
-      simulationId,
-      runId,
-      sensors: setup.sensors ?? [],
-      startTimeS,
-      resumed,
-    })
+    // the GPU backend refused sensors at the start (gpuRunProblems)
+    sampler = !solver.cpu
+      ? null
+      : await openSensorSampler(solver.cpu, {
+          dataDir,
+          simulationId,
+          runId,
+          sensors: setup.sensors ?? [],
+          startTimeS,
+          resumed,
+        })
     if (!resumed) {
       sampler?.sample(startTimeS)
       await writeOutputAndCheckpoint()
@@ -345,13 +354,17 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       // a remainder below 1e-9 of a step is rounding, not a step to take
       while (targetS - (last?.timeS ?? startTimeS) > 1e-9 * Math.max(last?.dtS ?? 0, 1e-12)) {
         const stepStarted = performance.now()
-        last = solver.step(targetS - (last?.timeS ?? startTimeS))
+        const reports = await solver.advance(targetS)
         const stepEnded = performance.now()
         addProfile('step', stepEnded - stepStarted)
-        sampler?.sample(last.timeS)
-        const stop = await checkStop(last)
+        // the GPU reports a batch of steps: conditions see each (the state is the batch's end)
+        for (const report of reports) {
+          last = report
+          sampler?.sample(report.timeS)
+          const stop = await checkStop(report)
+          if (stop) return stop
+        }
         addProfile('afterStep', performance.now() - stepEnded)
-        if (stop) return stop
         const now = performance.now()
         if (now - lastLogMs >= logIntervalMs) {
           lastLogMs = now

@@ -17,6 +17,7 @@ import type { OutputManifest } from '../../domain/output/layout.ts'
 import type { RunNumerics } from '../../domain/runNumerics.ts'
 import type { SolverOptions, SolverParticles } from '../sph/config.ts'
 import type { RunSetup } from '../setup.ts'
+import type { RunBackendKind } from './runBackend.ts'
 
 /**
  * The particles a run starts from. Structurally the solver's input (solver/sph SolverParticles:
@@ -60,6 +61,11 @@ export interface RunSimulationOptions {
   runId: number
   /** Threads of the solver (the calling thread is one of them); the job's cores. */
   threads: number
+  /**
+   * The solver: 'cpu' (solver/sph, default) or 'gpu' (solver/gpu, WebGPU; refused with a message
+   * where no adapter can be had or the setup needs what it does not run yet).
+   */
+  backend?: RunBackendKind
   /**
    * Resume from the checkpoint written with this output (layout.checkpointFile of this run, or
    * of `resumeFromRunId` when given). The next output written is resumeFromOutput + 1.

@@ -1,27 +1,17 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Kysely } from 'kysely'
-import * as v from 'valibot'
-import {
-  OUTPUT_MANIFEST_FILE,
-  runDirectory,
-  runLogFile,
-  runNumericsFile,
-} from '../../../domain/output/layout.ts'
 import type { Simulation } from '../../../domain/projects.ts'
 import type { RUN_ROUTES } from '../../../domain/rest/runRoutes.ts'
 import {
   LOG_KEYS,
   RUN_TEXTS,
-  RunLogLineSchema,
   type LogKey,
   type RunLogLine,
-  type Solver,
 } from '../../../domain/rest/runRoutes.ts'
-import type { OutputInfo } from '../../../domain/results.ts'
-import { RunNumericsSchema, type RunNumerics } from '../../../domain/runNumerics.ts'
+import { listRunOutputs, readRunLog, readRunNumerics } from './runFiles.ts'
 import type { Database, SimulationRow } from '../../db/schema.ts'
 import { jobRunnerFor } from '../../jobs/services.ts'
+import { listSolvers as solversOfServer } from '../../jobs/solvers.ts'
+import { parseJson } from '../../jobs/records.ts'
 import { assertStorageAvailable } from '../../storage/usage.ts'
 import { ACTIVE_SIMULATION_STATES, toRunRecord } from '../../jobs/records.ts'
 import { readRunHistory } from '../../jobs/runHistory.ts'
@@ -39,10 +29,6 @@ import { unsupportedSetupObjects } from '../../../solver/sph/support.ts'
 
 type Db = Kysely<Database>
 
-/** The CPU solver: the only one that can run here (no GPU solver on this server). */
-export const CPU_SOLVER: Solver = { id: 1, name: 'Dive SPH (CPU)', latest: true, gpu: false }
-const SOLVERS: readonly Solver[] = [CPU_SOLVER]
-
 function isActiveState(state: string): boolean {
   return (ACTIVE_SIMULATION_STATES as readonly string[]).includes(state)
 }
@@ -59,13 +45,20 @@ const startJob: AreaHandlers<typeof RUN_ROUTES>['startJob'] = async (
 ) => {
   const simulation = await findAccessibleSimulation(db, user, params.id)
   if (isActiveState(simulation.state)) throw conflict(RUN_TEXTS.alreadyRunning)
-  const solver = SOLVERS.find((s) => s.id === body.solver_id)
+  const solvers = await solversOfServer()
+  const solver = solvers.find((s) => s.id === body.solver_id)
   if (!solver) throw new ApiError('wrong_input', RUN_TEXTS.unknownSolver)
   const organization = await db
     .selectFrom('organizations')
     .selectAll()
     .where('id', '=', simulation.organization_id)
     .executeTakeFirstOrThrow()
+  // The GPU/CPU choice is gated by the cpu feature: without it a new run takes the default
+  // solver (the first listed); a resumed run keeps its own (checked below).
+  const features = parseJson(organization.features)
+  const mayChoose = Array.isArray(features) && features.includes('cpu')
+  if (!mayChoose && !query.resume && solver.id !== solvers[0]?.id)
+    throw new ApiError('forbidden', RUN_TEXTS.solverChoiceNotIncluded)
   if (body.cores > organization.subscription_max_cores)
     throw new ApiError('wrong_input', RUN_TEXTS.tooManyCores(organization.subscription_max_cores))
   if (!(organization.credits > 0)) throw new ApiError('wrong_input', RUN_TEXTS.notEnoughCredits)
@@ -256,8 +249,9 @@ const listJobs: AreaHandlers<typeof RUN_ROUTES>['listJobs'] = async ({ params },
   return runs.map(toRunRecord)
 }
 
-const listSolvers: AreaHandlers<typeof RUN_ROUTES>['listSolvers'] = ({ query }) =>
-  Promise.resolve(SOLVERS.filter((s) => query.gpu === undefined || s.gpu === query.gpu))
+/** The solvers of this server (all active: activeOnly changes nothing), the default first. */
+const listSolvers: AreaHandlers<typeof RUN_ROUTES>['listSolvers'] = async ({ query }) =>
+  (await solversOfServer()).filter((s) => query.gpu === undefined || s.gpu === query.gpu)
 
 async function findRunOf(db: Db, simulation: SimulationRow, runId: number | undefined) {
   const id = runId ?? simulation.active_run_id
@@ -270,25 +264,6 @@ async function findRunOf(db: Db, simulation: SimulationRow, runId: number | unde
     .executeTakeFirst()
   if (!run) throw notFound('Run')
   return run
-}
-
-/** The lines of a run's log file (JSON lines; a torn last line is skipped). */
-export function readRunLog(dataDir: string, simulationId: number, runId: number): RunLogLine[] {
-  const path = join(dataDir, runLogFile(simulationId, runId))
-  if (!existsSync(path)) return []
-  const lines: RunLogLine[] = []
-  for (const text of readFileSync(path, 'utf8').split('\n')) {
-    if (text.trim() === '') continue
-    let raw: unknown
-    try {
-      raw = JSON.parse(text)
-    } catch {
-      continue
-    }
-    const parsed = v.safeParse(RunLogLineSchema, raw)
-    if (parsed.success) lines.push(parsed.output)
-  }
-  return lines
 }
 
 function pickKeys(line: RunLogLine, keys: readonly LogKey[]): Partial<RunLogLine> {
@@ -326,24 +301,6 @@ const getRunHistory: AreaHandlers<typeof RUN_ROUTES>['getRunHistory'] = async (
   }
 }
 
-/** The numerical parameters the solver stored for a run; null when it has not (yet) or they break. */
-export function readRunNumerics(
-  dataDir: string,
-  simulationId: number,
-  runId: number,
-): RunNumerics | null {
-  const path = join(dataDir, runNumericsFile(simulationId, runId))
-  if (!existsSync(path)) return null
-  let raw: unknown
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'))
-  } catch {
-    return null
-  }
-  const parsed = v.safeParse(RunNumericsSchema, raw)
-  return parsed.success ? parsed.output : null
-}
-
 const getRunNumerics: AreaHandlers<typeof RUN_ROUTES>['getRunNumerics'] = async (
   { params },
   { db, user, dataDir },
@@ -352,21 +309,6 @@ const getRunNumerics: AreaHandlers<typeof RUN_ROUTES>['getRunNumerics'] = async 
   const run = await findRunOf(db, simulation, params.runId)
   if (!run) throw notFound('Run')
   return { runId: run.id, numerics: readRunNumerics(dataDir, simulation.id, run.id) }
-}
-
-/** Outputs whose manifest is on disk (the manifest is written last: its presence = complete). */
-export function listRunOutputs(dataDir: string, simulationId: number, runId: number): OutputInfo[] {
-  const directory = join(dataDir, runDirectory(simulationId, runId), 'outputs')
-  if (!existsSync(directory)) return []
-  return readdirSync(directory)
-    .filter((name) => /^\d+$/.test(name) && existsSync(join(directory, name, OUTPUT_MANIFEST_FILE)))
-    .map(Number)
-    .sort((a, b) => a - b)
-    .map((outputNo) => ({
-      outputNo,
-      states: { visualization: 'ready', sensor: 'pending' },
-      wallSensorState: 'unknown',
-    }))
 }
 
 const listOutputs: AreaHandlers<typeof RUN_ROUTES>['listOutputs'] = async (
@@ -386,6 +328,8 @@ const listOutputs: AreaHandlers<typeof RUN_ROUTES>['listOutputs'] = async (
     states: { ...output.states, sensor: sensorStates.get(output.outputNo) ?? 'pending' },
   }))
 }
+
+export { listRunOutputs, readRunLog, readRunNumerics } from './runFiles.ts'
 
 /** Handlers of RUN_ROUTES, one per route. */
 export const runHandlers: AreaHandlers<typeof RUN_ROUTES> = {

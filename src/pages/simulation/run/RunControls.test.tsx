@@ -5,6 +5,7 @@ import { Provider as JotaiProvider, createStore } from 'jotai'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { permissionsForRole, type User } from '../../../../domain/account.ts'
 import type { Simulation } from '../../../../domain/projects.ts'
+import { RUN_TEXTS } from '../../../../domain/rest/runRoutes.ts'
 import { tokenStore } from '../../../api/index.ts'
 import { CurrentUserContext } from '../../../lib/currentUser.ts'
 import { toastsAtom } from '../../../state/toastsAtom.ts'
@@ -55,8 +56,7 @@ const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 function replyTo(path: string): Response {
-  if (path === 'GET /api/solvers')
-    return json([{ id: 1, name: 'Dive SPH (CPU)', latest: true, gpu: false }])
+  if (path === 'GET /api/solvers') return json(solvers)
   if (path === 'GET /api/organizations') return json([{ ...ORGANIZATION, ...organizationPatch }])
   if (path === 'GET /api/simulations/4/setup_validation')
     return json({ issues: [], runnable, message: null })
@@ -70,6 +70,9 @@ function replyTo(path: string): Response {
   return json({ code: 'resource_not_found', title: 'x', description: 'x' }, 404)
 }
 
+const CPU_SOLVER = { id: 1, name: 'Dive SPH (CPU)', latest: true, gpu: false }
+const GPU_SOLVER = { id: 2, name: 'Dive SPH GPU (NVIDIA H200)', latest: true, gpu: true }
+let solvers: unknown[] = [CPU_SOLVER]
 let requests: { method: string; url: URL; body: unknown }[] = []
 let runnable = true
 let stopFails = false
@@ -87,6 +90,7 @@ class FakeWebSocket {
 
 beforeEach(() => {
   requests = []
+  solvers = [CPU_SOLVER]
   runnable = true
   stopFails = false
   organizationPatch = {}
@@ -146,6 +150,69 @@ describe('RunControls', () => {
     expect(start?.url.pathname).toBe('/api/simulations/4/jobs')
     expect(start?.url.searchParams.get('resume')).toBe('false')
     expect(start?.body).toEqual({ cores: 2, solver_id: 1 })
+  })
+
+  it('starts the GPU solver when chosen: one core, no cores choice', async () => {
+    solvers = [GPU_SOLVER, CPU_SOLVER]
+    renderControls(simulationIn({}))
+    fireEvent.click(await screen.findByRole('button', { name: 'Run' }))
+    await screen.findByRole('dialog', { name: 'Run simulation' })
+    const gpu = await screen.findByRole<HTMLInputElement>('radio', {
+      name: 'Dive SPH GPU (NVIDIA H200)',
+    })
+    // the default (listed first) is chosen; the cores belong to the CPU solver
+    expect(gpu.checked).toBe(true)
+    expect(screen.queryByLabelText('Cores')).toBeNull()
+    expect(screen.getByRole('dialog').textContent).toContain(RUN_TEXTS.coresGpuHint)
+    fireEvent.click(screen.getByRole('radio', { name: 'Dive SPH (CPU)' }))
+    await waitFor(() =>
+      expect(screen.getByLabelText('Cores').querySelectorAll('option')).toHaveLength(2),
+    )
+    fireEvent.click(gpu)
+    expect(screen.queryByLabelText('Cores')).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Start' }))
+    await screen.findByText('The simulation is launching!')
+    const start = requests.find((r) => r.method === 'POST')
+    expect(start?.body).toEqual({ cores: 1, solver_id: 2 })
+  })
+
+  it('keeps the default solver without the cpu feature: the choice is disabled', async () => {
+    solvers = [CPU_SOLVER, GPU_SOLVER]
+    organizationPatch = { features: [] }
+    renderControls(simulationIn({}))
+    fireEvent.click(await screen.findByRole('button', { name: 'Run' }))
+    const gpu = await screen.findByRole<HTMLInputElement>('radio', {
+      name: 'Dive SPH GPU (NVIDIA H200)',
+    })
+    await waitFor(() => expect(gpu.disabled).toBe(true))
+    const cpu = screen.getByRole<HTMLInputElement>('radio', { name: 'Dive SPH (CPU)' })
+    expect(cpu.checked).toBe(true)
+    expect(screen.getByRole('dialog').textContent).toContain('part of the cpu feature')
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Start' }))
+    await screen.findByText('The simulation is launching!')
+    expect(requests.find((r) => r.method === 'POST')?.body).toMatchObject({ solver_id: 1 })
+  })
+
+  it('resumes on the solver type of the run, and disables Resume when none of it is listed', async () => {
+    solvers = [CPU_SOLVER, GPU_SOLVER]
+    renderControls(
+      simulationIn({ state: 'stopped', setupLocked: true, resumable: true, gpu: true }),
+    )
+    fireEvent.click(await screen.findByRole('button', { name: 'Resume' }))
+    await screen.findByRole('dialog', { name: 'Resume simulation' })
+    expect(screen.getAllByRole('radio').map((r) => r.parentElement?.textContent)).toEqual([
+      'Dive SPH GPU (NVIDIA H200)',
+    ])
+    cleanup()
+    solvers = [CPU_SOLVER]
+    renderControls(
+      simulationIn({ state: 'stopped', setupLocked: true, resumable: true, gpu: true }),
+    )
+    await waitFor(() =>
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Resume' }).disabled).toBe(true),
+    )
   })
 
   it('disables Run with the fix-errors tooltip while the setup is not runnable', async () => {

@@ -34,8 +34,12 @@ export function RunControls({ simulation }: { simulation: Simulation }) {
   const status = runStatus(simulation.state, simulation.setupLocked, simulation.resumable)
   const button = runButtonFor({
     status,
-    // Unknown while loading: do not flash a disabled button.
-    solverAvailable: solvers.data === undefined || solvers.data.length > 0,
+    // Unknown while loading: do not flash a disabled button. A resumed run keeps its solver type.
+    solverAvailable:
+      solvers.data === undefined ||
+      (status === 'resumable'
+        ? solvers.data.some((s) => s.gpu === simulation.gpu)
+        : solvers.data.length > 0),
     setupBlocked: validation.data?.runnable === false,
   })
   const open: Record<RunAction, OpenDialog> = {

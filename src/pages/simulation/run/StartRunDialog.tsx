@@ -121,6 +121,8 @@ function StartForm({
   const choosable = mode === 'resume' ? solvers.filter((s) => s.gpu === simulation.gpu) : solvers
   const [chosenSolverId, setSolverId] = useState<number | undefined>(undefined)
   const solverId = chosenSolverId ?? choosable[0]?.id
+  // Cores are the CPU solver's threads; the GPU solver runs on the card (one core's credits).
+  const onGpu = choosable.find((s) => s.id === solverId)?.gpu === true
   const coresId = useId()
   const solverLabelId = useId()
   // The organization's limits (maximum simulations, an occupied free instance) block the start.
@@ -128,7 +130,7 @@ function StartForm({
 
   const submit = () => {
     if (solverId === undefined) return
-    onStart({ cores: coreCount, solverId, resume: mode === 'resume' })
+    onStart({ cores: onGpu ? 1 : coreCount, solverId, resume: mode === 'resume' })
   }
 
   return (
@@ -168,25 +170,35 @@ function StartForm({
                   {solverLabel(solver, solver.gpu)}
                 </label>
               ))}
+              {!cpuChoice && choosable.length > 1 && (
+                <p className="field__hint">
+                  The choice between the GPU and CPU solvers is part of the cpu feature of your
+                  subscription.
+                </p>
+              )}
             </div>
-            <div className="field">
-              <label htmlFor={coresId} className="field__label">
-                Cores
-              </label>
-              <select
-                id={coresId}
-                className="select"
-                value={coreCount}
-                onChange={(event) => setCoreCount(Number(event.target.value))}
-              >
-                {cores.map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </select>
-              <p className="field__hint">Limited by your subscription's maximum cores.</p>
-            </div>
+            {onGpu ? (
+              <p className="field__hint">{RUN_TEXTS.coresGpuHint}</p>
+            ) : (
+              <div className="field">
+                <label htmlFor={coresId} className="field__label">
+                  Cores
+                </label>
+                <select
+                  id={coresId}
+                  className="select"
+                  value={coreCount}
+                  onChange={(event) => setCoreCount(Number(event.target.value))}
+                >
+                  {cores.map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
+                </select>
+                <p className="field__hint">Limited by your subscription's maximum cores.</p>
+              </div>
+            )}
           </>
         ) : (
           <AlertsStep simulation={simulation} />

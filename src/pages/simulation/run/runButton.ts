@@ -86,11 +86,11 @@ export function coreOptions(maxCores: number | undefined): number[] {
 
 /**
  * A solver as people read it: its name with CPU or GPU, unless the name already says so
- * ('Dive SPH (CPU)', not 'Dive SPH (CPU) (CPU)').
+ * ('Dive SPH (CPU)', not 'Dive SPH (CPU) (CPU)'; 'Dive SPH GPU (NVIDIA H200)' as it is).
  */
 export function solverLabel(solver: { name: string }, gpu: boolean): string {
   const kind = gpu ? 'GPU' : 'CPU'
-  return /\((CPU|GPU)\)$/.test(solver.name.trim()) ? solver.name : `${solver.name} (${kind})`
+  return new RegExp(`\\b${kind}\\b`).test(solver.name) ? solver.name : `${solver.name} (${kind})`
 }
 
 /** Why the organization cannot start another run now (domain: the start call refuses with them). */

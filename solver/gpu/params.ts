@@ -1,0 +1,47 @@
+/**
+ * The uniform block of the GPU backend's shaders (PARAMS in shaderCommon.ts): the grid, the
+ * particle count and the constants of solver/sph deriveConstants in float32 lanes.
+ */
+import type { Integrator, SphConstants } from '../sph/config.ts'
+import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
+import { SHIFT_MAX_DP } from '../sph/shifting.ts'
+import { viscousTimeStepLimit } from '../sph/timeStep.ts'
+import type { GpuGrid } from './grid.ts'
+import { PARAMS_BYTES } from './passes.ts'
+
+/** Largest float32: stands for ±Infinity in the uniform block. */
+export const F32_MAX = 3.4e38
+
+/** What the uniform block holds besides the constants. */
+export interface ParamsInput {
+  constants: SphConstants
+  grid: GpuGrid
+  count: number
+  integrator: Integrator
+  cfl: number
+  /** The fixed time step, or null for the variable one. */
+  fixedDtS: number | null
+}
+
+/** The uniform block's bytes. */
+export function buildParams(input: ParamsInput): ArrayBuffer {
+  const { constants: k, grid: g, cfl } = input
+  const buffer = new ArrayBuffer(PARAMS_BYTES)
+  const f = new Float32Array(buffer)
+  const u = new Uint32Array(buffer)
+  f.set([...g.origin, 1 / g.cellSize], 0)
+  u.set([...g.dims, g.shape.cells], 4)
+  const hydrostatic = k.hydrostaticDensityGradient.some((v) => v !== 0) ? 1 : 0
+  u.set([input.count, k.kernelCode, k.riemannWall, hydrostatic], 8)
+  f.set([k.h, k.support2, k.eta2, k.kernelGradFactor], 12)
+  f.set([k.kernelAlpha, k.referenceDensity, k.stiffness, k.gamma], 16)
+  f.set([...k.gravity, k.speedOfSound], 20)
+  const clampF32 = (v: number) => Math.max(-F32_MAX, Math.min(F32_MAX, v))
+  f.set([k.alpha, k.nu, k.diffusionCoefficient, clampF32(k.densityMin)], 24)
+  const acoustic = input.integrator === 'rk4_dual_step' ? ACOUSTIC_CFL_FACTOR * cfl : cfl
+  f.set([clampF32(k.densityMax), cfl, acoustic, clampF32(viscousTimeStepLimit(k))], 28)
+  const dtMin = (1e-3 * cfl * k.h) / k.speedOfSound
+  f.set([dtMin, input.fixedDtS ?? 0, g.shape.scanPer, g.shape.scanBlocks], 32)
+  f.set([1 / k.kernelAtDp, k.shiftingCode, SHIFT_MAX_DP * k.particleDiameter, 0], 36)
+  return buffer
+}

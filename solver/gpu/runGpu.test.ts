@@ -1,0 +1,178 @@
+/**
+ * A run (solver/run runSimulation) on the GPU backend, as the job thread starts it: outputs,
+ * checkpoints, log, stop and resume work as on the CPU, the outputs agree with a CPU run within
+ * float32 tolerance, and what the GPU does not run is refused at the start with a message. Runs
+ * on SwiftShader where no GPU is (vitest.config.ts); skipped, saying why, without an adapter.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDefaultMaterial } from '../../domain/materials.ts'
+import { runLogFile, runNumericsFile } from '../../domain/output/layout.ts'
+import type { RunNumerics } from '../../domain/runNumerics.ts'
+import { defaultSettings } from '../../domain/settings.ts'
+import { buildTankParticles, WATER_ID } from '../sph/scenarios.ts'
+import { largestPositionDifference, readOutputPositions } from '../run/outputPositions.ts'
+import { runSimulation } from '../run/runSimulation.ts'
+import type { RunLogLine, RunSimulationOptions } from '../run/types.ts'
+import { RUN_STOP_MESSAGES } from '../run/types.ts'
+import { findGpu, gpuUnavailableReason } from './device.ts'
+
+let available = false
+beforeAll(async () => {
+  available = (await findGpu()) !== null
+  if (!available) console.warn(`GPU run tests skipped: ${gpuUnavailableReason()}`)
+})
+
+const directories: string[] = []
+afterAll(async () => {
+  await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })))
+})
+
+async function dataDirectory(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), 'dive-gpu-run-'))
+  directories.push(directory)
+  return directory
+}
+
+const DP = 0.025
+const SIMULATION = 7
+
+/**
+ * The small dam break of runSimulation.test.ts (4 × 4 × 6 fluid particles in an open tank), in a
+ * shorter tank and for 4 ms (two outputs, a batch of steps for the second): SwiftShader takes
+ * seconds a step on the shared machine.
+ */
+function runOptions(
+  dataDir: string,
+  extra: Partial<RunSimulationOptions> = {},
+  settings: Partial<ReturnType<typeof defaultSettings>> = {},
+): RunSimulationOptions {
+  const water = { ...createDefaultMaterial(WATER_ID, 7, '2026-01-01T00:00:00Z'), speedOfSound: 1 }
+  return {
+    setup: {
+      simulationId: SIMULATION,
+      settings: {
+        ...defaultSettings(),
+        particleDiameter: DP,
+        endTime: 0.004,
+        outputTimeInterval: 0.002,
+        ...settings,
+      },
+      materials: [water],
+      parts: [],
+      movements: [],
+      meshes: {},
+    },
+    particles: buildTankParticles({
+      dp: DP,
+      tank: [0.2, 0.1, 0.2],
+      fluidMin: [0, 0, 0],
+      fluidMax: [0.1, 0.1, 0.15],
+      closed: false,
+      wallLayers: 3,
+    }),
+    dataDir,
+    simulationId: SIMULATION,
+    runId: 3,
+    threads: 1,
+    backend: 'gpu',
+    signal: new AbortController().signal,
+    ...extra,
+  }
+}
+
+async function readLog(dataDir: string, runId = 3): Promise<RunLogLine[]> {
+  const text = await readFile(join(dataDir, runLogFile(SIMULATION, runId)), 'utf8')
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunLogLine)
+}
+
+const fluidAt = (dataDir: string, runId: number, outputNo: number) =>
+  readOutputPositions(dataDir, { simulationId: SIMULATION, runId, outputNo, objectId: 'fluid-1' })
+
+describe('a run on the GPU backend', () => {
+  it('writes every output, checkpoint and log line, naming the adapter, and agrees with the CPU', async (context) => {
+    if (!available) context.skip()
+    const gpuDir = await dataDirectory()
+    const outputs: number[] = []
+    const result = await runSimulation({
+      ...runOptions(gpuDir),
+      onOutput: (manifest) => outputs.push(manifest.outputNo),
+    })
+    expect(result).toMatchObject({ state: 'completed', reason: 'end_time', lastOutputNo: 2 })
+    expect(result.timeS).toBeCloseTo(0.004, 12)
+    expect(outputs).toEqual([0, 1, 2])
+    const log = await readLog(gpuDir)
+    const adapter = (await findGpu())!.info.name
+    expect(log.map((line) => line.message)).toContain(`Running on the GPU: ${adapter}.`)
+    const numerics = JSON.parse(
+      await readFile(join(gpuDir, runNumericsFile(SIMULATION, 3)), 'utf8'),
+    ) as RunNumerics
+    expect(numerics).toMatchObject({ gpu: adapter, threads: 1, integrator: 'rk4_dual_step' })
+    expect(numerics.expectedSpeedup).toBeUndefined()
+    expect(log.at(-1)).toMatchObject({ level: 'SUCCESS', message: RUN_STOP_MESSAGES.endTime })
+
+    const cpuDir = await dataDirectory()
+    await runSimulation(runOptions(cpuDir, { backend: 'cpu' }))
+    for (const outputNo of [0, 1, 2]) {
+      const difference = largestPositionDifference(
+        await fluidAt(gpuDir, 3, outputNo),
+        await fluidAt(cpuDir, 3, outputNo),
+      )
+      // float32 against float64 over the steps to 4 ms (NUMERICS.md 'The GPU backend')
+      expect(difference / DP, `output ${outputNo}`).toBeLessThan(1e-4)
+    }
+  }, 400_000)
+
+  it('stops after an output and resumes on the GPU from its checkpoint to the same end', async (context) => {
+    if (!available) context.skip()
+    const straightDir = await dataDirectory()
+    await runSimulation(runOptions(straightDir))
+    const stoppedDir = await dataDirectory()
+    const controller = new AbortController()
+    const stopped = await runSimulation({
+      ...runOptions(stoppedDir, { signal: controller.signal }),
+      onOutput: (manifest) => {
+        if (manifest.outputNo === 1) controller.abort()
+      },
+    })
+    expect(stopped).toMatchObject({ state: 'stopped', reason: 'user', lastOutputNo: 1 })
+    const resumed = await runSimulation(runOptions(stoppedDir, { resumeFromOutput: 1 }))
+    expect(resumed).toMatchObject({ state: 'completed', lastOutputNo: 2 })
+    const log = await readLog(stoppedDir)
+    expect(log.map((line) => line.message)).toContain('Resumed from output 1 at 0.002 s.')
+    for (const outputNo of [2]) {
+      const difference = largestPositionDifference(
+        await fluidAt(stoppedDir, 3, outputNo),
+        await fluidAt(straightDir, 3, outputNo),
+      )
+      // the GPU's sort is not deterministic within a cell: float32 summation order, no more
+      expect(difference / DP, `output ${outputNo}`).toBeLessThan(1e-4)
+    }
+  }, 400_000)
+
+  it('refuses sensors sampled during the run and settings it does not run, with a message', async (context) => {
+    if (!available) context.skip()
+    const sensors = await runSimulation(
+      runOptions(await dataDirectory(), {
+        setup: {
+          ...runOptions('').setup,
+          sensors: [{ id: 4, kind: 'point', points: [0.05, 0.05, 0.05], sampleRate: 100 }],
+        },
+      }),
+    )
+    expect(sensors).toMatchObject({ state: 'failed', reason: 'unsupported', lastOutputNo: null })
+    expect(sensors.message).toBe(
+      'The GPU solver does not sample sensors during the run yet (1 sensor has a sample rate). Run on the CPU solver, or remove the sample rate.',
+    )
+    const symplectic = await runSimulation(
+      runOptions(await dataDirectory(), { solverOptions: { integrator: 'symplectic' } }),
+    )
+    expect(symplectic).toMatchObject({ state: 'failed', reason: 'unsupported' })
+    expect(symplectic.message).toContain('Unsupported on the GPU: integrator: symplectic')
+  }, 60_000)
+})
