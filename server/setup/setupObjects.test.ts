@@ -312,7 +312,7 @@ describeEachDialect(
       await api('POST', `/simulations/${id}/periodics`, { sliceAngle: 90 })
       const names = [
         'refinement zone "Coarse" (level 1: the level is the spacing ratio and must round to 1/2, 1/3 or 1/4, from 0.23 to 0.66)',
-        'periodic boundary',
+        'periodic boundary (a rotational slice of 90° is not implemented)',
       ]
       expectRefused(await start(), unsupportedObjectsMessage(names))
       // The job refuses them too (solver/run checkRunStart), should a run get that far.

@@ -4,6 +4,8 @@
  */
 import type { Refinement } from '../../domain/meshes.ts'
 import type { Part } from '../../domain/parts.ts'
+import type { PeriodicBoundary } from '../../domain/periodic.ts'
+import { formatNumber } from '../../domain/units.ts'
 import type { SimulationSettings } from '../../domain/settings.ts'
 import type { SolverOptions, SolverPart } from './config.ts'
 import { INTEGRATOR_FOR_SCHEME, SHIFTING_CODE } from './config.ts'
@@ -98,13 +100,18 @@ export function unsupportedParts(
  */
 export function unsupportedSetupObjects(objects: {
   refinements?: readonly Pick<Refinement, 'name' | 'level' | 'mesh'>[] | undefined
-  periodics?: readonly unknown[] | undefined
+  periodics?: readonly Pick<PeriodicBoundary, 'sliceAngle'>[] | undefined
 }): string[] {
   const refused = (objects.refinements ?? []).flatMap((zone) => {
     const problem = refinementZoneProblem(zone)
     return problem === null ? [] : [problem]
   })
-  if ((objects.periodics ?? []).length > 0) refused.push('periodic boundary')
+  // a rotational slice needs particles leaving one cut face to re-enter through the other turned
+  // by the angle, and neighbours seen across the cut; the solver has only the y-periodic slab
+  for (const periodic of objects.periodics ?? []) {
+    const angle = periodic.sliceAngle === null ? '' : ` of ${formatNumber(periodic.sliceAngle)}°`
+    refused.push(`periodic boundary (a rotational slice${angle} is not implemented)`)
+  }
   return refused
 }
 
