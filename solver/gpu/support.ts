@@ -34,7 +34,6 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (settings.thermodynamics) refused.push('thermodynamics (not yet on GPU)')
   if (settings.rotatingSystem) refused.push('rotatingSystem (not yet on GPU)')
   if (settings.airDrag) refused.push('airDrag (not yet on GPU)')
-  if (settings.rotatingSystem) refused.push('rotatingSystem (not yet on GPU)')
   const fluidMaterials = new Set<number>()
   const { kinds, materialIds } = config.particles
   for (let i = 0; i < kinds.length; i++)
