@@ -2,11 +2,11 @@
  * Every other job kind past one machine (issue 18): PostgreSQL, the server with
  * DIVE_JOB_WORKERS=remote and two `npm run worker` processes on a shared storage root, over a run
  * written into that root (scripts/writeSyntheticRun.ts, the solver's writer). A download archive,
- * an export, a statistics range and a sensor recomputation each run on a worker, and what they
- * give is what the same runner gives in this process; a worker killed with SIGKILL mid-export:
- * its lease expires, another worker runs the export again and it completes once; a cancel reaches
- * the worker that runs an export. (distributed.test.ts: simulations; the CAD kinds run through the same task
- * machinery, server/jobs/queue/tasks.ts.)
+ * an export, a statistics range, a sensor recomputation, a STEP tree read and a tessellation each
+ * run on a worker, and what they give is what the same runner gives in this process; a worker
+ * killed with SIGKILL mid-export: its lease expires, another worker runs the export again and it
+ * completes once; a cancel reaches the worker that runs an export. (distributed.test.ts:
+ * simulations.)
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,6 +24,8 @@ import {
 } from '../../engine/results/ResultsSession.ts'
 import { writeSyntheticRun } from '../../scripts/writeSyntheticRun.ts'
 import { loadSimulation } from '../../server/api/views.ts'
+import { createThreadCadExecutor } from '../../server/assemblies/cadThread.ts'
+import { CUBE_MM_FIXTURE, readStepFixture } from '../../server/assemblies/testServer.ts'
 import { createClock } from '../../server/clock.ts'
 import { listArchiveEntries } from '../../server/compression/archiveSources.ts'
 import { CompressionRunner } from '../../server/compression/CompressionRunner.ts'
@@ -33,6 +35,7 @@ import { listOutputManifests } from '../../server/results/outputFiles.ts'
 import { runStatisticsCalc } from '../../server/results/statistics/statisticsCalc.ts'
 import { runSensorsDirectory } from '../../server/sensors/layout.ts'
 import { SensorRecomputationRunner } from '../../server/sensors/SensorRecomputationRunner.ts'
+import { resolveStoredPath } from '../../server/storage/files.ts'
 import {
   createTestDatabase,
   isDialectUnavailable,
@@ -69,7 +72,7 @@ function tarEntries(gzipped: Buffer): Map<string, Buffer> {
 }
 
 describe.skipIf(isDialectUnavailable('postgres'))(
-  'exports, archives and statistics on worker processes through pg-boss [postgres]',
+  'every other job kind on worker processes through pg-boss [postgres]',
   () => {
     let database: TestDatabase
     let dataDir: string
@@ -311,6 +314,12 @@ describe.skipIf(isDialectUnavailable('postgres'))(
         )
         expect(lease, logs()).toBeDefined()
         const victim = workers[workerIds.indexOf(lease!.worker_id)]!
+        // the directory of the attempt that is killed (a retry writes into a new one)
+        const before = await db
+          .selectFrom('user_exports')
+          .select('directory')
+          .where('id', '=', exportId)
+          .executeTakeFirstOrThrow()
         const exited = new Promise((resolve) => victim.child.once('exit', resolve))
         victim.child.kill('SIGKILL')
         await exited
@@ -319,8 +328,10 @@ describe.skipIf(isDialectUnavailable('postgres'))(
           .select(['state', 'directory'])
           .where('id', '=', exportId)
           .executeTakeFirstOrThrow()
-        // it ended before the kill landed: a new worker in the victim's place, and again
-        if (row.state === 'running') killed = { exportId, directory: row.directory }
+        // Caught mid-way unless it had completed in that directory; under load the lease may
+        // expire and the retry begin before this read. Else a new worker and again.
+        if (row.state !== 'completed' || row.directory !== before.directory)
+          killed = { exportId, directory: before.directory }
         await startWorker()
       }
       expect(killed, 'no export was caught mid-way in 4 tries').not.toBeNull()
@@ -502,5 +513,66 @@ describe.skipIf(isDialectUnavailable('postgres'))(
       for (const [name, bytes] of expected)
         expect(Buffer.compare(actual.get(name)!, bytes), name).toBe(0)
     }, 120_000)
+
+    it('reads a STEP tree and tessellates a part on workers as the CAD thread does here', async () => {
+      const db = database.handle.db
+      // a simulation whose setup is still open
+      const projects = await api('GET', '/api/projects?pageLimit=30')
+      const cad = await api('POST', `/api/projects/${projects.results[0].id}/simulations`, {
+        name: 'Queued CAD',
+      })
+      const cadId = cad.id as number
+      const form = new FormData()
+      form.append('file', new Blob([readStepFixture(CUBE_MM_FIXTURE)]), 'cube-mm.step')
+      const response = await fetch(`${baseUrl}/api/client-upload/simulations/${cadId}/assemblies`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      })
+      expect(response.status).toBe(201)
+      const assemblyId = ((await response.json()) as Json).id as number
+      const read = await until(
+        async (): Promise<Json> => api('GET', `/api/assemblies/${assemblyId}`),
+        (a: Json) => a.state !== 'scheduled' && a.state !== 'running',
+      )
+      expect(read.state, logs()).toBe('done')
+      // the tree the CAD thread reads in this process
+      const stored = await db
+        .selectFrom('assemblies')
+        .select('stored_path')
+        .where('id', '=', assemblyId)
+        .executeTakeFirstOrThrow()
+      const local = await createThreadCadExecutor().read(
+        resolveStoredPath(dataDir, stored.stored_path),
+        new AbortController().signal,
+      )
+      expect(read.assemblyMetadata).toEqual(local.tree)
+
+      const part = await api('POST', `/api/assemblies/${assemblyId}/parts`, {
+        name: 'Cube',
+        assemblyNodeIds: [(read.assemblyMetadata as Json[])[0].entryId],
+      })
+      const run = await api('POST', `/api/assemblies/${assemblyId}`, { partIds: [part.id] })
+      const ended = await until(
+        async (): Promise<Json> =>
+          ((await api('GET', `/api/simulations/${cadId}/tessellation_runs`)) as Json[]).find(
+            (r: Json) => r.id === run.id,
+          ),
+        (r: Json) => r.state !== 'scheduled' && r.state !== 'running',
+      )
+      expect(ended.state, logs()).toBe('done')
+      // as the in-process CAD test finds it (server/assemblies/assemblies.test.ts): 12 triangles, 1 m
+      const parts = (await api('GET', `/api/simulations/${cadId}/parts`)) as Json[]
+      expect(parts.find((p: Json) => p.name === 'Cube')?.shape.info).toMatchObject({
+        nbrOfTriangles: 12,
+        boundingBox: { min: [0, 0, 0], max: [1, 1, 1] },
+      })
+      const queued = await sql<{
+        name: string
+      }>`select distinct name from pgboss.job where name in ('dive-assembly', 'dive-tessellation')`.execute(
+        db,
+      )
+      expect(queued.rows.map((r) => r.name).sort()).toEqual(['dive-assembly', 'dive-tessellation'])
+    }, 180_000)
   },
 )
