@@ -9,8 +9,10 @@ import { VirtualMachineSchema } from '../accountVm.ts'
 import { IdParamSchema } from '../projects.ts'
 import type { RouteDef } from '../rest.ts'
 
-/** The websocket that carries one VM's VNC stream (`{id}`: the VM's id; ?token=access token). */
+/** The websocket that carries one VM's VNC stream (`{id}`: the VM's id; ?ticket= from VM_TICKET_PATH). */
 export const VM_SOCKET_PATH = '/ws/vms/{id}'
+/** POST: a short-lived, single-use ticket that opens the VM's websocket: `{ ticket, expiresInS }`. */
+export const VM_TICKET_PATH = '/remote_vms/{id}/ticket'
 /** POST: one file (multipart field `file`) into the VM's storage; GET: the files there. */
 export const VM_STORAGE_PATH = '/remote_vms/{id}/storage'
 

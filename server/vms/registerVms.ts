@@ -2,7 +2,7 @@ import websocket from '@fastify/websocket'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { API_PREFIX } from '../../domain/rest.ts'
-import { VM_SOCKET_PATH, VM_STORAGE_PATH } from '../../domain/rest/vmRoutes.ts'
+import { VM_SOCKET_PATH, VM_STORAGE_PATH, VM_TICKET_PATH } from '../../domain/rest/vmRoutes.ts'
 import { ApiError } from '../api/apiError.ts'
 import type { AuthedContext } from '../api/context.ts'
 import { parseIdParam } from '../api/validation.ts'
@@ -18,6 +18,7 @@ import { registerVmService, unregisterVmService } from './vmRegistry.ts'
 import { VmService, type VmServiceOptions } from './VmService.ts'
 import { VmSftpServer } from './sftpServer.ts'
 import { registerOrganizationStorageRoutes } from './organizationStorage.ts'
+import { VM_TICKET_TTL_MS, VmTickets } from './vmTickets.ts'
 import { refreshVmStorageBytes } from './storageUsage.ts'
 
 /** Largest file one VM storage upload takes. */
@@ -119,6 +120,7 @@ export async function registerVms(
   if (!app.hasDecorator('websocketServer'))
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } })
 
+  const tickets = new VmTickets(() => options.clock.nowMs())
   const socketPath = VM_SOCKET_PATH.replace('{id}', ':id')
   const accepted = new WeakMap<
     FastifyRequest,
@@ -128,19 +130,33 @@ export async function registerVms(
     socketPath,
     {
       websocket: true,
-      // Refused before the upgrade: 401 without a session, 404 for a VM out of reach.
+      // Refused before the upgrade: 401 without a good ticket or session, 404 for a VM out of
+      // reach, 409 when it is not running. The page opens it with a ticket (vmTickets.ts), which
+      // stands for the session that asked; API clients may still give ?token=.
       preValidation: async (request, reply) => {
         try {
-          const context = await authenticate(options, request)
           const id = parseIdParam((request.params as { id?: string }).id, 'id')
-          const row = await findAccessibleVm(context, id)
-          if (row.state !== 'running' || !parseHandle(row))
+          const query = request.query as { ticket?: string }
+          let grant: { row: RemoteVmRow; sessionId: number; expiresAtMs: number }
+          if (query.ticket !== undefined) {
+            const ticket = tickets.redeem(query.ticket, id)
+            if (!ticket) throw new ApiError('unauthorized', 'The VM ticket is used or expired.')
+            grant = {
+              row: VmService.require(await service.findById(id)),
+              sessionId: ticket.sessionId,
+              expiresAtMs: ticket.accessExpiresAtMs,
+            }
+          } else {
+            const context = await authenticate(options, request)
+            grant = {
+              row: await findAccessibleVm(context, id),
+              sessionId: context.sessionId,
+              expiresAtMs: context.accessExpiresAtMs,
+            }
+          }
+          if (grant.row.state !== 'running' || !parseHandle(grant.row))
             throw new ApiError('conflict', 'The VM is not running.')
-          accepted.set(request, {
-            row,
-            sessionId: context.sessionId,
-            expiresAtMs: context.accessExpiresAtMs,
-          })
+          accepted.set(request, grant)
         } catch (error) {
           const apiError =
             error instanceof ApiError ? error : new ApiError('unknown_error', String(error))
@@ -196,6 +212,16 @@ export async function registerVms(
   )
 
   registerOrganizationStorageRoutes(app, options)
+
+  // POST: a short-lived ticket for the VM's websocket (the access token stays out of the URL).
+  app.post(`${API_PREFIX}${VM_TICKET_PATH.replace('{id}', ':id')}`, async (request, reply) => {
+    const context = await authenticate(options, request)
+    const id = parseIdParam((request.params as { id?: string }).id, 'id')
+    const row = await findAccessibleVm(context, id)
+    if (row.state !== 'running') throw new ApiError('conflict', 'The VM is not running.')
+    const ticket = tickets.issue(row.id, context.sessionId, context.accessExpiresAtMs)
+    return reply.code(201).send({ ticket, expiresInS: VM_TICKET_TTL_MS / 1000 })
+  })
 
   // POST: one file into the VM's storage (multipart field `file`).
   app.post(`${API_PREFIX}${VM_STORAGE_PATH.replace('{id}', ':id')}`, async (request, reply) => {

@@ -95,9 +95,11 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
     )
   }
   /** The first bytes the VM's websocket carries, or the HTTP status that refused it. */
-  const openSocket = (vmId: number, token: string) =>
+  const openSocket = (vmId: number, token: string, key: 'token' | 'ticket' = 'token') =>
     new Promise<{ status: number; first?: string; security?: number[] }>((resolve) => {
-      const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws/vms/${vmId}?token=${token}`)
+      const socket = new WebSocket(
+        `${baseUrl.replace('http', 'ws')}/ws/vms/${vmId}?${key}=${token}`,
+      )
       socket.once('unexpected-response', (_request, response) => {
         resolve({ status: response.statusCode ?? 0 })
         socket.terminate()
@@ -190,6 +192,14 @@ describeEachDialect('remote VMs: launch, stream, storage, hours, shutdown, resta
     expect((await openSocket(vmId, tokens.other)).status).toBe(404)
     expect((await openSocket(vmId, tokens.contributor)).status).toBe(404)
     expect((await openSocket(vmId, 'not-a-token')).status).toBe(401)
+    // The page's way in: a short-lived ticket, good once, for this VM; others get no ticket (404).
+    const ticket = await call(`/remote_vms/${vmId}/ticket`, 'manager', 'POST')
+    expect(ticket.status).toBe(201)
+    expect((await openSocket(vmId, ticket.body.ticket as string, 'ticket')).first).toMatch(/^RFB /)
+    expect((await openSocket(vmId, ticket.body.ticket as string, 'ticket')).status).toBe(401)
+    expect((await openSocket(vmId, 'made-up', 'ticket')).status).toBe(401)
+    expect((await call(`/remote_vms/${vmId}/ticket`, 'other', 'POST')).status).toBe(404)
+    expect((await call(`/remote_vms/${vmId}/ticket`, 'contributor', 'POST')).status).toBe(404)
     for (const method of ['GET', 'PUT', 'DELETE'])
       expect(
         (

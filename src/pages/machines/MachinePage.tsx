@@ -59,6 +59,7 @@ export function MachinePage() {
       <section className="vm-window" aria-label="Remote desktop" data-state={state}>
         {vm?.state === 'running' && vm.websocketUrl && vm.password && (
           <VncScreen
+            vmId={vm.id}
             websocketUrl={vm.websocketUrl}
             password={vm.password}
             label={`Desktop of ${vm.name}`}

@@ -1,16 +1,27 @@
 import RFB from '@novnc/novnc'
 import { useEffect, useRef, useState } from 'react'
 import { VM_CONNECTION_RETRY } from '../../../domain/constants.ts'
-import { tokenStore } from '../../api/index.ts'
+import { routePath } from '../../../domain/rest.ts'
+import { VM_TICKET_PATH } from '../../../domain/rest/vmRoutes.ts'
+import { api } from '../../api/index.ts'
 
 /** What the VNC view reports: connected, or failed after the retries. */
 export type VncStatus = 'connecting' | 'connected' | 'failed'
 
-/** The websocket URL of a VM's stream on this origin, with the session's access token. */
-function socketUrl(path: string): string {
+/**
+ * The websocket URL of a VM's stream on this origin with a fresh short-lived ticket (asked for with
+ * the session's bearer token), so the access token never appears in a URL.
+ */
+async function socketUrl(vmId: number, path: string, signal: AbortSignal): Promise<string> {
+  const response = await api.requestRaw({
+    method: 'POST',
+    path: routePath(VM_TICKET_PATH, { id: vmId }),
+    expectedStatus: 201,
+    signal,
+  })
+  const { ticket } = (await response.json()) as { ticket: string }
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:'
-  const token = tokenStore.read()?.accessToken ?? ''
-  return `${protocol}//${window.location.host}${path}?token=${encodeURIComponent(token)}`
+  return `${protocol}//${window.location.host}${path}?ticket=${encodeURIComponent(ticket)}`
 }
 
 /**
@@ -19,11 +30,13 @@ function socketUrl(path: string): string {
  * window reports failed. Logging out ends the session on the server, which closes the socket.
  */
 export function VncScreen({
+  vmId,
   websocketUrl,
   password,
   label,
   onStatus,
 }: {
+  vmId: number
   websocketUrl: string
   password: string
   label: string
@@ -43,17 +56,10 @@ export function VncScreen({
     if (!target) return
     let ended = false
     let retryTimer: number | undefined
-    const rfb = new RFB(target, socketUrl(websocketUrl), {
-      credentials: { password },
-      shared: true,
-    })
-    rfb.scaleViewport = true
-    rfb.background = '#1b1f24'
-    rfb.addEventListener('connect', () => {
-      failures.current = 0
-      onStatusRef.current('connected')
-    })
-    rfb.addEventListener('disconnect', () => {
+    let rfb: RFB | null = null
+    const aborter = new AbortController()
+    // A failed ticket or a dropped connection: tried again up to the retries, then failed.
+    const retry = () => {
       if (ended) return
       failures.current += 1
       if (failures.current > VM_CONNECTION_RETRY.attempts) {
@@ -65,14 +71,26 @@ export function VncScreen({
         () => setGeneration((n) => n + 1),
         VM_CONNECTION_RETRY.intervalMs,
       )
-    })
-    rfb.addEventListener('securityfailure', () => onStatusRef.current('failed'))
+    }
+    socketUrl(vmId, websocketUrl, aborter.signal).then((url) => {
+      if (ended) return
+      rfb = new RFB(target, url, { credentials: { password }, shared: true })
+      rfb.scaleViewport = true
+      rfb.background = '#1b1f24'
+      rfb.addEventListener('connect', () => {
+        failures.current = 0
+        onStatusRef.current('connected')
+      })
+      rfb.addEventListener('disconnect', retry)
+      rfb.addEventListener('securityfailure', () => onStatusRef.current('failed'))
+    }, retry)
     return () => {
       ended = true
+      aborter.abort()
       window.clearTimeout(retryTimer)
-      rfb.disconnect()
+      rfb?.disconnect()
     }
-  }, [websocketUrl, password, generation])
+  }, [vmId, websocketUrl, password, generation])
 
   return <div ref={targetRef} className="vnc-screen" role="application" aria-label={label} />
 }
