@@ -6,7 +6,7 @@
  * validation/results.md and the plots (scripts/validateReport.ts), and exits 1 when a metric is
  * outside its tolerance. --quick runs the coarse vitest resolutions (a smoke test, tolerances of
  * the tests); --only runs some cases (hydrostatic, martin-moyce, lobovsky, closed-box, piston,
- * pointcloud, heat, viscosity, surface-tension, multiphase, rotating-bucket) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
+ * pointcloud, heat, viscosity, surface-tension, multiphase, rotating-bucket, open-channel) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
  * (a machine with more cores), with --threads solver threads each (default min(2, cores)); the
  * figures are the same as one after the other.
  */
@@ -27,6 +27,7 @@ import {
   runPointcloudCases,
   runLaplaceCase,
   runAirDragCase,
+  runOpenChannelCase,
   runStratifiedCase,
   runRayleighTaylorCase,
   runRotatingBucketCase,
@@ -102,6 +103,7 @@ const CASES = [
   'multiphase',
   'air-drag',
   'rotating-bucket',
+  'open-channel',
 ] as const
 type CaseName = (typeof CASES)[number]
 
@@ -127,6 +129,7 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   multiphase: quick ? [10] : [20, 30],
   'air-drag': quick ? [10] : [10, 20],
   'rotating-bucket': quick ? [6] : [8, 10],
+  'open-channel': quick ? [8] : [8, 16],
 }
 
 /** Runs resolution `index` of a case. */
@@ -189,6 +192,8 @@ async function runCase(name: CaseName, index: number): Promise<RunResult> {
       return { metrics: (await runLaplaceCase({ across: resolution, threads })).metrics }
     case 'air-drag':
       return { metrics: await runAirDragCase({ particlesAcross: resolution, threads }) }
+    case 'open-channel':
+      return { metrics: await runOpenChannelCase({ particlesAcross: resolution, threads }) }
     case 'multiphase': {
       const stratified = await runStratifiedCase({ across: resolution, threads })
       const growth = await runRayleighTaylorCase({ across: resolution, threads })
@@ -271,6 +276,7 @@ function growthMetrics(name: CaseName, runs: RunResult[]): ValidationMetric[] {
     case 'multiphase':
     case 'air-drag':
     case 'rotating-bucket':
+    case 'open-channel':
       // every checked figure at both resolutions: the finer one's must not be larger
       return coarse.metrics
         .filter((m) => Number.isFinite(m.tolerance))

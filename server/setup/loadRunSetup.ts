@@ -86,14 +86,14 @@ export async function loadRunSetup(
         }
     }
   }
-  // the viscosity tables of the materials (shear-rate and temperature viscosity)
-  for (const material of setup.materials) {
-    const tableId =
-      material.viscosityKind === 'shear_rate'
-        ? material.viscosityShearRateTableId
-        : material.viscosityKind === 'temperature'
-          ? material.viscosityTemperatureTableId
-          : null
+  // the viscosity tables of the materials (shear-rate and temperature viscosity), and the
+  // profiles over time of the open boundaries ('field')
+  const openTables = setup.parts.map((part) =>
+    part.component.type === 'openboundary' && part.component.ioProfileKind === 'field'
+      ? part.component.ioTableId
+      : null,
+  )
+  for (const tableId of [...setup.materials.map(viscosityTableIdOf), ...openTables]) {
     if (tableId === null || datatables[tableId]) continue
     const row = await db
       .selectFrom('datatables')
@@ -149,4 +149,11 @@ export async function checkRunnableSetup(db: Db, simulationId: number) {
     .executeTakeFirst()
   if (!simulation) throw new RunSetupError(`Simulation ${simulationId} not found.`)
   return summarizeSetupValidation(checkStoredSetup(await readSetup(db, simulation)))
+}
+
+/** The id of the table a material's viscosity reads (null: constant). */
+function viscosityTableIdOf(material: RunSetup['materials'][number]): number | null {
+  if (material.viscosityKind === 'shear_rate') return material.viscosityShearRateTableId
+  if (material.viscosityKind === 'temperature') return material.viscosityTemperatureTableId
+  return null
 }

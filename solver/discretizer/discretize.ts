@@ -25,6 +25,7 @@ import {
   type DiscretizeOptions,
 } from './types.ts'
 import { sampleWalls } from './wallSampling.ts'
+import { sampleOpenBoundaries } from './openBoundaries.ts'
 
 export { FAR_FROM_ORIGIN_DIAMETERS } from './prepareParts.ts'
 export { computeColumnSurfaces } from './hydrostatic.ts'
@@ -207,10 +208,12 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     onPartDone: (done, total) => progress(0.55 + (0.3 * done) / total),
   })
   reportFillResults(fills, dp, issues)
+  const buffers = sampleOpenBoundaries(setup, fills, walls.positions, { dp, issues })
   const fluidCount =
     fills.reduce((sum, fill) => sum + fill.count, 0) +
-    clouds.reduce((sum, cloud) => sum + cloud.count, 0)
-  if (fluidCount === 0) {
+    clouds.reduce((sum, cloud) => sum + cloud.count, 0) +
+    buffers.count
+  if (fluidCount === buffers.count) {
     report(
       issues.errors,
       'no_fluid',
@@ -305,6 +308,28 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
     p += cloud.count
     ranges.push({ start, end: p, top, materialId: cloud.materialId, initialPressure: 0 })
   }
+  // open boundaries' buffers: each a range of its own (its pressure at rest: the outlet's)
+  positions.set(buffers.positions, p * 3)
+  velocities.set(buffers.velocities, p * 3)
+  partIds.set(buffers.partIds, p)
+  materialIds.set(buffers.materialIds, p)
+  for (const range of buffers.ranges) {
+    let top = -Infinity
+    for (let q = p + range.start; q < p + range.end; q++)
+      top = Math.max(
+        top,
+        up[0] * positions[q * 3]! + up[1] * positions[q * 3 + 1]! + up[2] * positions[q * 3 + 2]!,
+      )
+    const { materialId, pressure } = range
+    ranges.push({
+      start: p + range.start,
+      end: p + range.end,
+      top,
+      materialId,
+      initialPressure: pressure,
+    })
+  }
+  p += buffers.count
   positions.set(walls.positions, fluidCount * 3)
   partIds.set(walls.partIds, fluidCount)
   wallNormals.set(walls.normals, fluidCount * 3)

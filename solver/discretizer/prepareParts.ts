@@ -73,15 +73,8 @@ export function prepareParts(
     if (role === 'none') continue
     // pointcloud parts take their particles from another simulation (referenceClouds.ts)
     if (part.shape.type === 'pointcloud') continue
-    if (role === 'openboundary') {
-      report(
-        issues.warnings,
-        'unsupported_component',
-        part.id,
-        `${label} is an open boundary, which the discretizer does not support yet: it gives no particles.`,
-      )
-      continue
-    }
+    // open boundaries give buffer particles beside the fluid (openBoundaries.ts)
+    if (role === 'openboundary') continue
     const geometry = placePartGeometry(part, setup.meshes)
     if (geometry.kind === 'unsupported') {
       report(

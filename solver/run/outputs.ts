@@ -1,6 +1,7 @@
 /**
  * One output of a run on disk: the solver's snapshot as output-format objects (one fluid object
- * per material, one wall object per wall part with its wall pressure), written with writeOutput
+ * per material, one wall object per wall part with its wall pressure, one open-boundary object
+ * per open-boundary part with its buffer particles), written with writeOutput
  * into the files of domain/output/layout.ts, manifest.json last (its presence marks the output
  * complete; it is written to a temporary name and renamed).
  */
@@ -18,6 +19,7 @@ import {
 } from '../../domain/outputFormat.ts'
 import type { SolverSnapshot } from '../sph/SphSolver.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
+import { OPEN_BOUNDARY_KIND } from '../sph/snapshot.ts'
 
 /** Object id of the fluid of a material. */
 export function fluidObjectId(materialId: number): string {
@@ -27,6 +29,11 @@ export function fluidObjectId(materialId: number): string {
 /** Object id of the wall particles of a part. */
 export function wallObjectId(partId: number): string {
   return `wall-${partId}`
+}
+
+/** Object id of the buffer particles of an open-boundary part. */
+export function openBoundaryObjectId(partId: number): string {
+  return `open-${partId}`
 }
 
 /** Columns of a wall object: position, the wall's velocity, its (extrapolated) pressure, density. */
@@ -95,15 +102,20 @@ export function fluidColumns(snapshot: SolverSnapshot): string[] {
   return columns
 }
 
-/** The output-format objects of a snapshot: fluids by material, then walls by part. */
+/**
+ * The output-format objects of a snapshot: fluids by material, then walls by part, then open
+ * boundaries by part.
+ */
 export function buildOutputObjects(snapshot: SolverSnapshot, names: OutputNames): ObjectSource[] {
   const fluidRows = new Map<number, number[]>()
   const wallRows = new Map<number, number[]>()
+  const openRows = new Map<number, number[]>()
   for (let i = 0; i < snapshot.count; i++) {
+    const kind = snapshot.kind[i]
     const [map, key] =
-      snapshot.kind[i] === PARTICLE_KIND.fluid
+      kind === PARTICLE_KIND.fluid
         ? [fluidRows, snapshot.materialId[i]!]
-        : [wallRows, snapshot.partId[i]!]
+        : [kind === OPEN_BOUNDARY_KIND ? openRows : wallRows, snapshot.partId[i]!]
     let rows = map.get(key)
     if (!rows) map.set(key, (rows = []))
     rows.push(i)
@@ -126,6 +138,18 @@ export function buildOutputObjects(snapshot: SolverSnapshot, names: OutputNames)
       input: {
         kind: 'wall_boundary',
         objectId: wallObjectId(partId),
+        columns: gatherColumns(snapshot, rows, WALL_COLUMNS),
+      },
+      name: names.part(partId),
+      sourceId: partId,
+    })
+  }
+  // open boundaries: their buffer particles (solver/sph/openBoundary.ts)
+  for (const [partId, rows] of [...openRows].sort((a, b) => a[0] - b[0])) {
+    objects.push({
+      input: {
+        kind: 'open_boundary',
+        objectId: openBoundaryObjectId(partId),
         columns: gatherColumns(snapshot, rows, WALL_COLUMNS),
       },
       name: names.part(partId),

@@ -10,6 +10,7 @@ import { solverPartOf, unsupportedParts, unsupportedSettings } from '../sph/conf
 import { unsupportedSetupObjects } from '../sph/support.ts'
 import { rotatingFrameProblem } from '../sph/rotatingFrame.ts'
 import { refineParticles } from '../discretizer/refinement.ts'
+import { openBoundariesOf } from './openBoundaryConfig.ts'
 import { createDomainMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { RunSimulationOptions } from './types.ts'
@@ -132,6 +133,7 @@ export function createRunSolverConfig(options: RunSimulationOptions): SolverConf
     particles:
       zones.length > 0 && dp !== null ? refineParticles(particles, zones, dp).particles : particles,
     parts: setup.parts.map(solverPartOf),
+    openBoundaries: openBoundariesOf(options).zones,
     wallMotion:
       setup.movements.length > 0
         ? createDomainMovementMotion(setup.movements, endTimeS, (id) => centres.get(id))
@@ -159,6 +161,7 @@ export function checkRunStart(options: RunSimulationOptions): string[] {
   if (typeof airDrag === 'string') problems.push(airDrag)
   const rotation = rotatingFrameProblem(settings)
   if (rotation !== null) problems.push(rotation)
+  if (parts.length === 0) problems.push(...openBoundariesOf(options).problems)
   if (!(settings.endTime !== null && settings.endTime > 0))
     problems.push('Setting endTime must be a number greater than 0.')
   if (!(settings.outputTimeInterval !== null && settings.outputTimeInterval > 0))

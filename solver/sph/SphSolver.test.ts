@@ -101,19 +101,37 @@ describe('createSolver', () => {
   })
 
   it('names the parts it cannot run and maps wall conditions', () => {
-    const component = (type: string, velocityKind = 'no_slip') =>
-      ({ type, velocityKind }) as unknown as Parameters<
+    const component = (type: string, velocityKind = 'no_slip', io = {}) =>
+      ({ type, velocityKind, ...io }) as unknown as Parameters<
         typeof unsupportedParts
       >[0][number]['component']
     const parts = [
       { id: 1, name: 'Tank', component: component('rigid', 'slip') },
-      { id: 2, name: 'Inlet', component: component('openboundary') },
+      {
+        id: 2,
+        name: 'Inlet',
+        component: component('openboundary', '', {
+          ioDirection: 'inflow',
+          ioType: 'riemann_pressure',
+        }),
+      },
       { id: 3, name: 'Fine zone', component: component('refinement') },
       { id: 4, name: 'Water', component: component('filling') },
+      {
+        id: 5,
+        name: 'Outlet',
+        component: component('openboundary', '', {
+          ioDirection: 'outflow',
+          ioType: 'riemann_pressure',
+        }),
+      },
     ]
     expect(unsupportedParts(parts)).toEqual([
-      'open boundary part "Inlet"',
+      'open boundary part "Inlet" (An inlet with pressure is not allowed.)',
       'refinement part "Fine zone"',
+    ])
+    expect(unsupportedParts(parts.slice(3), { thermodynamics: false, multiphase: true })).toEqual([
+      'open boundary part "Outlet" with multiphase',
     ])
     expect(solverPartOf(parts[0]!)).toEqual({ id: 1, wallCondition: 'slip' })
     expect(solverPartOf({ id: 5, component: component('rigid', 'moving') })).toEqual({

@@ -35,7 +35,8 @@ import { setSolverInternals } from './solverInternals.ts'
 import { buildSnapshot } from './snapshot.ts'
 import { withHeatFields } from './heat.ts'
 import type { TimeStepLimits } from './timeStep.ts'
-import { initialTimeStep, variableTimeStep } from './timeStep.ts'
+import { initialTimeStep, limitingRule, variableTimeStep } from './timeStep.ts'
+import { createOpenBoundaries, holdBuffers, type OpenBoundaries } from './openBoundary.ts'
 import type { CheckpointHeader } from './checkpoint.ts'
 import {
   checkFingerprint,
@@ -98,6 +99,9 @@ class SphSolver implements Solver {
   #deletionBox: Box | null
   #partIds: number[]
   #walls: WallMover
+  /** Inlets and outlets (openBoundary.ts; particles leaving through them are NaN); or null. */
+  #open: OpenBoundaries | null
+  #grid: ReturnType<typeof viewGrid>
   #count: number
   #fluidCount = 0
   #timeS = 0
@@ -136,6 +140,8 @@ class SphSolver implements Solver {
     this.#referenceBox = setup.referenceBox
     this.#deletionBox = config.settings.calcDomainActive ? setup.referenceBox : null
     this.#partIds = setup.partIds
+    this.#grid = viewGrid(setup.grid)
+    this.#open = createOpenBoundaries(config, setup, constants)
     this.#walls = new WallMover(setup.partIds, config.wallMotion)
     this.#fixedDtS = config.settings.dynamicTimeStep
       ? null
@@ -143,7 +149,7 @@ class SphSolver implements Solver {
     this.#fluidCount = this.#countFluid()
     setSolverInternals(this, {
       arrays: setup.arrays,
-      grid: viewGrid(setup.grid),
+      grid: this.#grid,
       constants,
       count: () => this.#count,
       timeS: () => this.#timeS,
@@ -173,6 +179,7 @@ class SphSolver implements Solver {
 
   #sortParticles(): void {
     const started = performance.now()
+    if (this.#open) this.#count = this.#open.beforeSort(this.#count)
     const result = this.#sorter.sort({
       count: this.#count,
       support: this.#constants.support,
@@ -182,10 +189,12 @@ class SphSolver implements Solver {
       periodicY: this.#options.periodicY,
     })
     this.#count = result.count
-    this.#deletedOutside += result.deletedOutside
-    this.#deletedInvalid += result.deletedInvalid
+    const leftOpen = this.#open?.takeRemoved() ?? 0
+    this.#deletedOutside += result.deletedOutside + leftOpen
+    this.#deletedInvalid += result.deletedInvalid - leftOpen
     this.#fluidCount = result.fluidCount
     this.#walls.sorted()
+    this.#open?.afterSort(this.#timeS, this.#count, this.#grid)
     const sorted = performance.now()
     addProfile('sort', sorted - started)
     this.#runner.partition()
@@ -205,6 +214,7 @@ class SphSolver implements Solver {
     if (this.#constants.surfaceTension > 0) runner.run(PHASE.colour)
     runner.run(PHASE.forces)
     if (this.#constants.airDrag) runner.run(PHASE.airDrag, timeS)
+    this.#open?.clearForces()
     const stats = foldStats(runner.stats(), runner.threadCount(), this.#passStats)
     this.#interactions += stats.interactions
   }
@@ -222,14 +232,7 @@ class SphSolver implements Solver {
       },
       limits,
     )
-    addProfile(
-      limits.acoustic <= limits.force && limits.acoustic <= limits.viscous
-        ? 'dt.acoustic'
-        : limits.force <= limits.viscous
-          ? 'dt.force'
-          : 'dt.viscous',
-      0,
-    )
+    addProfile(limitingRule(limits), 0)
     return dt
   }
 
@@ -279,8 +282,10 @@ class SphSolver implements Solver {
     const max2 = maxFluidSpeed2(this.#arrays, this.#count)
     addProfile('maxSpeed', performance.now() - started)
     if (max2 === 0) return
-    this.#runner.run(PHASE.pressures)
-    this.#runner.run(PHASE.shift, 4 * this.#constants.h * Math.sqrt(max2) * dt)
+    holdBuffers(this.#open, () => {
+      this.#runner.run(PHASE.pressures)
+      this.#runner.run(PHASE.shift, 4 * this.#constants.h * Math.sqrt(max2) * dt)
+    })
   }
 
   report(): SolverStepReport {
@@ -297,6 +302,7 @@ class SphSolver implements Solver {
       deletedOutside: this.#deletedOutside,
       deletedInvalid: this.#deletedInvalid,
       interactions: this.#interactions,
+      ...(this.#open ? { openBoundary: this.#open.report() } : {}),
     }
   }
 
@@ -319,6 +325,7 @@ class SphSolver implements Solver {
       step: this.#step,
       partIds: this.#partIds,
       materialIds: this.#materialIds,
+      ...(this.#open ? { isBufferPart: (index: number) => this.#open!.isBufferPart(index) } : {}),
     })
     return withHeatFields(this.#arrays, this.#constants, snapshot)
   }
@@ -384,14 +391,7 @@ class SphSolver implements Solver {
   }
 
   workSplit(): WorkSplitReport {
-    const threads = this.#runner.threadCount()
-    const balance = this.#runner.balance()
-    return {
-      threads,
-      forcesMaxOverMean: balance.forces,
-      wallsMaxOverMean: balance.walls,
-      expectedSpeedup: threads / balance.forces,
-    }
+    return this.#runner.workSplitReport()
   }
 
   async dispose(): Promise<void> {

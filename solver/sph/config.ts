@@ -18,6 +18,8 @@ import type { AirDragConstants, AirDragInput } from './airDragField.ts'
 import { deriveAirDragConstants } from './airDragField.ts'
 import type { RotatingFrame } from './rotatingFrame.ts'
 import { deriveRotatingFrame, frameHead } from './rotatingFrame.ts'
+import type { SolverOpenBoundary } from './openBoundary.ts'
+export type { SolverOpenBoundary } from './openBoundary.ts'
 
 // the run-start checks live in support.ts; solver/run imports them from here
 export { solverPartOf, unsupportedParts, unsupportedSettings } from './support.ts'
@@ -123,6 +125,8 @@ export interface SolverConfig {
   /** Wall condition per part id; parts not listed are no-slip. */
   parts?: readonly SolverPart[]
   wallMotion?: WallMotion
+  /** Inlets and outlets (openBoundary.ts); their buffer particles are in `particles`. */
+  openBoundaries?: readonly SolverOpenBoundary[]
   options?: Partial<SolverOptions>
   /** The air drag domain and its air (settings.airDrag; airDragField.ts). */
   airDrag?: AirDragInput | null

@@ -10,6 +10,7 @@ import { resolveIntegrator, SolverSetupError } from './config.ts'
 import { densityFromPressure } from './equationOfState.ts'
 import { initialiseTemperatures } from './heat.ts'
 import { phaseTait } from './phaseTable.ts'
+import { openBoundaryReserve } from './openBoundary.ts'
 import type { ParticleArrays } from './particles.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
 
@@ -41,7 +42,8 @@ export function prepareParticles(
     throw new SolverSetupError('velocities must hold 3 values per particle.')
   if (input.pressures && input.pressures.length !== n)
     throw new SolverSetupError('pressures must hold one value per particle.')
-  const buffers = allocateParticleBuffers(n, {
+  const capacity = n + reserveForOpenBoundaries(config, n)
+  const buffers = allocateParticleBuffers(capacity, {
     rungeKutta: resolveIntegrator(config.settings, options) !== 'symplectic',
     riemannWall: k.riemannWall === 1,
     surfaceTension: k.surfaceTension > 0,
@@ -145,7 +147,7 @@ export function prepareParticles(
   }
   // cells of 2h/3 = dp hold about one particle where there is fluid: 8n leaves room for voids
   // (a grid that would need more cells gets larger cells, slower but still exact)
-  const maxCells = Math.max(8 * n, 1 << 16)
+  const maxCells = Math.max(8 * capacity, 1 << 16)
   return {
     buffers,
     arrays: a,
@@ -154,6 +156,19 @@ export function prepareParticles(
     partIds,
     referenceBox,
   }
+}
+
+/** Room for the particles the inlets bring in over the run (openBoundaryReserve). */
+function reserveForOpenBoundaries(config: SolverConfig, n: number): number {
+  const zones = config.openBoundaries ?? []
+  if (zones.length === 0) return 0
+  const counts = zones.map(() => 0)
+  for (let i = 0; i < n; i++) {
+    const z = zones.findIndex((zone) => zone.partId === config.particles.partIds[i])
+    if (z >= 0) counts[z]!++
+  }
+  const endTimeS = config.settings.endTime ?? 0
+  return openBoundaryReserve(zones, counts, config.settings.particleDiameter ?? 1, endTimeS)
 }
 
 function requireFinite(value: number | null, name: string): number {

@@ -8,6 +8,9 @@ import type { SolverSnapshot } from './solverTypes.ts'
 // imported constants as module bindings: test runners turn imports into getters, slow in loops
 const FLUID = PARTICLE_KIND.fluid
 
+/** A snapshot's kind of an open boundary's buffer particle (fluid 0 and wall 1 as PARTICLE_KIND). */
+export const OPEN_BOUNDARY_KIND = 2
+
 /**
  * Copies particles [0, count) of sorted arrays (pressures already computed) into a snapshot
  * ordered by particle id; partIds maps the solver's part index to the part id, materialIds a fluid
@@ -16,7 +19,14 @@ const FLUID = PARTICLE_KIND.fluid
 export function buildSnapshot(
   a: ParticleArrays,
   n: number,
-  at: { timeS: number; step: number; partIds: readonly number[]; materialIds: readonly number[] },
+  at: {
+    timeS: number
+    step: number
+    partIds: readonly number[]
+    materialIds: readonly number[]
+    /** Open boundaries: true for the part index of a buffer (its particles get OPEN_BOUNDARY_KIND). */
+    isBufferPart?: (partIndex: number) => boolean
+  },
 ): SolverSnapshot {
   // ids are unique and below the capacity: order by id through an index table
   const indexOfId = new Int32Array(a.capacity).fill(-1)
@@ -51,7 +61,8 @@ export function buildSnapshot(
     snapshot.density[s] = a.rho[i]!
     snapshot.mass[s] = a.mass[i]!
     const kind = a.kind[i]!
-    snapshot.kind[s] = kind
+    snapshot.kind[s] =
+      kind === FLUID && at.isBufferPart?.(a.partIndex[i]!) ? OPEN_BOUNDARY_KIND : kind
     snapshot.partId[s] = at.partIds[a.partIndex[i]!]!
     snapshot.materialId[s] = kind === FLUID ? at.materialIds[a.phase[i]!]! : -1
   }

@@ -1,6 +1,7 @@
 /**
  * The solver's public types: what createSolver returns (Solver) and what it reports.
  */
+import type { OpenBoundaryReport } from './openBoundary.ts'
 import type { BoundaryKind, Integrator, SolverOptions, SphConstants } from './config.ts'
 
 /** What one step did. Deletion counts are totals since the start of the run. */
@@ -14,6 +15,8 @@ export interface SolverStepReport {
   deletedInvalid: number
   /** Pair interactions (neighbours inside the support) in this step's force passes. */
   interactions: number
+  /** With open boundaries: the mass through them so far (openBoundary.ts). */
+  openBoundary?: OpenBoundaryReport
 }
 
 /** The particle state, ordered by particle id (the index in the creation input). */
@@ -29,6 +32,7 @@ export interface SolverSnapshot {
   density: Float64Array
   mass: Float64Array
   /** PARTICLE_KIND per particle. */
+  /** PARTICLE_KIND, or OPEN_BOUNDARY_KIND (2, snapshot.ts) for an open boundary's buffer particle. */
   kind: Uint8Array
   partId: Int32Array
   /** Fluid material id; −1 for walls. */

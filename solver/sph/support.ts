@@ -6,6 +6,7 @@ import type { Refinement } from '../../domain/meshes.ts'
 import type { Part } from '../../domain/parts.ts'
 import type { PeriodicBoundary } from '../../domain/periodic.ts'
 import { formatNumber } from '../../domain/units.ts'
+import { PART_MESSAGES } from '../../domain/parts.ts'
 import type { SimulationSettings } from '../../domain/settings.ts'
 import type { SolverOptions, SolverPart } from './config.ts'
 import { INTEGRATOR_FOR_SCHEME, SHIFTING_CODE } from './config.ts'
@@ -57,8 +58,8 @@ export function unsupportedSettings(
 }
 
 /**
- * The parts this solver cannot run, named as in the setup: open boundaries (inflow/outflow),
- * refinements, fluid parts with an initial preset (not defined yet) and pointcloud parts with a
+ * The parts this solver cannot run, named as in the setup: open boundaries it does not implement
+ * (refusedOpenBoundary), refinements, fluid parts with an initial preset (not defined yet) and pointcloud parts with a
  * splitting ratio above 1 (each reference particle becomes one particle), and under surface
  * tension a rigid part's contact angle other than 90°. A run must not start
  * while this list is not empty.
@@ -66,7 +67,7 @@ export function unsupportedSettings(
 export function unsupportedParts(
   parts: readonly (Pick<Part, 'name' | 'component'> & { shape?: Part['shape'] })[],
   settings?: Pick<SimulationSettings, 'thermodynamics'> &
-    Partial<Pick<SimulationSettings, 'surfaceTension'>>,
+    Partial<Pick<SimulationSettings, 'surfaceTension' | 'multiphase'>>,
 ): string[] {
   const refused: string[] = []
   for (const part of parts) {
@@ -80,7 +81,7 @@ export function unsupportedParts(
     const angle = part.component.type === 'rigid' ? part.component.contactAngle : null
     if (settings?.surfaceTension && angle !== null && angle !== undefined && angle !== 90)
       refused.push(`contact angle ${angle}° of part "${part.name}" (only 90° is implemented)`)
-    if (part.component.type === 'openboundary') refused.push(`open boundary part "${part.name}"`)
+    if (part.component.type === 'openboundary') refused.push(...refusedOpenBoundary(part, settings))
     if (part.component.type === 'refinement') refused.push(`refinement part "${part.name}"`)
     if (typeof part.component.initialPreset === 'string')
       refused.push(`initial preset "${part.component.initialPreset}" of part "${part.name}"`)
@@ -89,6 +90,28 @@ export function unsupportedParts(
       refused.push(`splitting ratio ${shape.splittingRatio} of pointcloud part "${part.name}"`)
   }
   return refused
+}
+
+/**
+ * What an open-boundary part asks that openBoundary.ts does not run: a pressure inlet (the spec
+ * does not allow one), a velocity outlet (only pressure outlets are implemented), and open
+ * boundaries with multiphase (a buffer holds one fluid) or thermodynamics (no temperature is
+ * imposed on the buffers yet).
+ */
+function refusedOpenBoundary(
+  part: Pick<Part, 'name' | 'component'>,
+  settings?: Partial<Pick<SimulationSettings, 'thermodynamics' | 'multiphase'>>,
+): string[] {
+  const c = part.component
+  if (c.type !== 'openboundary') return []
+  const name = `open boundary part "${part.name}"`
+  if (c.ioDirection === 'inflow' && c.ioType === 'riemann_pressure')
+    return [`${name} (${PART_MESSAGES.inletWithPressure})`]
+  if (c.ioDirection === 'outflow' && c.ioType === 'riemann_velocity')
+    return [`velocity outlet of ${name} (only pressure outlets are implemented)`]
+  if (settings?.multiphase) return [`${name} with multiphase`]
+  if (settings?.thermodynamics) return [`${name} with thermodynamics`]
+  return []
 }
 
 /**

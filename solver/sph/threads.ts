@@ -10,6 +10,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { SphConstants } from './config.ts'
+import type { WorkSplitReport } from './solverTypes.ts'
 import { BOUNDARY_CODE } from './config.ts'
 import type { GridBuffers } from './grid.ts'
 import { GRID_PARAM, viewGrid } from './grid.ts'
@@ -330,6 +331,18 @@ export class PhaseRunner {
     return {
       forces: this.#estimatedBalance(WORK.forces, SPLIT.forces),
       walls: this.#estimatedBalance(WORK.walls, SPLIT.walls),
+    }
+  }
+
+  /** The split's balance as the solver reports it (Solver.workSplit). */
+  workSplitReport(): WorkSplitReport {
+    const threads = this.#threads
+    const balance = this.balance()
+    return {
+      threads,
+      forcesMaxOverMean: balance.forces,
+      wallsMaxOverMean: balance.walls,
+      expectedSpeedup: threads / balance.forces,
     }
   }
 

@@ -31,6 +31,12 @@ export interface TimeStepLimits {
   viscous: number
 }
 
+/** The profile name of the rule that chose a variable step: dt.acoustic, dt.force or dt.viscous. */
+export function limitingRule(limits: TimeStepLimits): string {
+  if (limits.acoustic <= limits.force && limits.acoustic <= limits.viscous) return 'dt.acoustic'
+  return limits.force <= limits.viscous ? 'dt.force' : 'dt.viscous'
+}
+
 /** The limits of the variable time step into `out` (no allocation per step). */
 export function timeStepLimits(
   k: SphConstants,
