@@ -56,6 +56,7 @@ async function run(context: BenchContext): Promise<void> {
     vmId: 1,
     password: 'bench-vm',
     writeOutputs: () => Promise.resolve(null),
+    organizationStorage: join(dataDir, 'organization-storage', '1'),
   })
   try {
     let connectedMs = Number.NaN
