@@ -6,7 +6,7 @@
  * validation/results.md and the plots (scripts/validateReport.ts), and exits 1 when a metric is
  * outside its tolerance. --quick runs the coarse vitest resolutions (a smoke test, tolerances of
  * the tests); --only runs some cases (hydrostatic, martin-moyce, lobovsky, closed-box, piston,
- * pointcloud, heat, viscosity, surface-tension, multiphase, rotating-bucket, open-channel) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
+ * pointcloud, heat, viscosity, surface-tension, multiphase, rotating-bucket, open-channel, refinement) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
  * (a machine with more cores), with --threads solver threads each (default min(2, cores)); the
  * figures are the same as one after the other.
  */
@@ -31,6 +31,7 @@ import {
   runStratifiedCase,
   runRayleighTaylorCase,
   runRotatingBucketCase,
+  runRefinementCase,
   type LobovskyResult,
   type MartinMoyceResult,
   type PistonResult,
@@ -104,6 +105,7 @@ const CASES = [
   'air-drag',
   'rotating-bucket',
   'open-channel',
+  'refinement',
 ] as const
 type CaseName = (typeof CASES)[number]
 
@@ -130,6 +132,7 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   'air-drag': quick ? [10] : [10, 20],
   'rotating-bucket': quick ? [6] : [8, 10],
   'open-channel': quick ? [8] : [8, 16],
+  refinement: quick ? [6] : [6, 9],
 }
 
 /** Runs resolution `index` of a case. */
@@ -207,6 +210,8 @@ async function runCase(name: CaseName, index: number): Promise<RunResult> {
           ...(quick ? { endS: 0.6, heldS: 0.2, tolerance: 0.1 } : {}),
         }),
       }
+    case 'refinement':
+      return { metrics: await runRefinementCase({ particlesAcross: resolution, threads }) }
   }
 }
 
@@ -277,6 +282,7 @@ function growthMetrics(name: CaseName, runs: RunResult[]): ValidationMetric[] {
     case 'air-drag':
     case 'rotating-bucket':
     case 'open-channel':
+    case 'refinement':
       // every checked figure at both resolutions: the finer one's must not be larger
       return coarse.metrics
         .filter((m) => Number.isFinite(m.tolerance))

@@ -157,6 +157,12 @@ export function checkRunStart(options: RunSimulationOptions): string[] {
   if (parts.length > 0) problems.push(`Unsupported parts: ${parts.join(', ')}.`)
   const objects = unsupportedSetupObjects(options.setup)
   if (objects.length > 0) problems.push(`Unsupported setup objects: ${objects.join(', ')}.`)
+  // particles an open boundary creates take one spacing (variable resolution: refinement.ts)
+  if (
+    (options.setup.refinements ?? []).length > 0 &&
+    options.setup.parts.some((part) => part.component.type === 'openboundary')
+  )
+    problems.push('Refinement zones cannot be used with open boundaries yet.')
   const airDrag = airDragInputOf(options.setup)
   if (typeof airDrag === 'string') problems.push(airDrag)
   const rotation = rotatingFrameProblem(settings)
