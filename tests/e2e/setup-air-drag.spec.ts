@@ -1,6 +1,4 @@
 import { expect, test } from '@playwright/test'
-import { LoginPage } from './pages/LoginPage.ts'
-import { ProjectsPage } from './pages/ProjectsPage.ts'
 import { SetupPage } from './pages/SetupPage.ts'
 
 /*
@@ -16,16 +14,7 @@ test('builds a water block in a wind with the air drag domain, runs it and opens
   page,
 }, testInfo) => {
   test.setTimeout(240_000)
-  await new LoginPage(page).loginAs('manager')
-  const projects = new ProjectsPage(page)
-  await projects.createSimulation('Demo project', SIMULATION)
-  await projects
-    .simulationRow('Demo project', SIMULATION)
-    .getByRole('link', { name: 'Setup', exact: true })
-    .click()
-  await expect(page).toHaveURL(/\/simulation\/\d+\/preprocessor$/)
-  const setup = new SetupPage(page, testInfo)
-  await setup.expectInitialized()
+  const setup = await SetupPage.openNewSimulation(page, testInfo, SIMULATION)
 
   // A 0.1 m block of water, 5 particles across at 2 cm.
   await setup.addBox('Fluid', {
@@ -58,25 +47,12 @@ test('builds a water block in a wind with the air drag domain, runs it and opens
   await expect(setup.explorer.getByText('Air Drag Domain')).toBeVisible()
   await setup.shot('air-drag-domain')
 
-  await page.getByRole('button', { name: 'Discretize', exact: true }).click()
-  await expect(page.getByTestId('discretization-status')).toContainText('Discretized', {
-    timeout: 60_000,
-  })
+  await setup.discretize()
   const points = page.getByTestId('viewport-points')
   await expect(points).toHaveText('125 points', { timeout: 30_000 })
 
-  const header = page.locator('.sim-header')
-  await header.getByRole('button', { name: 'Run', exact: true }).click()
-  const dialog = page.getByRole('dialog', { name: 'Run simulation' })
-  await dialog.getByRole('button', { name: 'Next' }).click()
-  await dialog.getByRole('button', { name: 'Start' }).click()
-  await expect(dialog).toContainText('The simulation is launching!')
-  await dialog.getByRole('button', { name: 'Done' }).click()
-  await expect(header.getByText('Completed')).toBeVisible({ timeout: 150_000 })
-  await setup.shot('completed')
-
-  await page.getByRole('link', { name: 'Results', exact: true }).click()
-  await expect(page).toHaveURL(/\/postprocessor$/)
+  await setup.runToCompleted()
+  await setup.openResults()
   await expect(page.getByText('Air Drag', { exact: true })).toBeVisible()
   await expect(page.getByText('Enabled', { exact: true })).toBeVisible()
   await expect

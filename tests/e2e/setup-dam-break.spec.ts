@@ -1,7 +1,5 @@
 import { expect, test } from '@playwright/test'
 import { fileURLToPath } from 'node:url'
-import { LoginPage } from './pages/LoginPage.ts'
-import { ProjectsPage } from './pages/ProjectsPage.ts'
 import { SetupPage } from './pages/SetupPage.ts'
 
 /*
@@ -19,18 +17,8 @@ test('builds the dam break from an empty simulation, discretizes, runs it and op
   page,
 }, testInfo) => {
   test.setTimeout(240_000)
-  await new LoginPage(page).loginAs('manager')
-  const projects = new ProjectsPage(page)
-  await projects.createSimulation('Demo project', SIMULATION)
-  await projects
-    .simulationRow('Demo project', SIMULATION)
-    .getByRole('link', { name: 'Setup', exact: true })
-    .click()
-  await expect(page).toHaveURL(/\/simulation\/\d+\/preprocessor$/)
-
-  const setup = new SetupPage(page, testInfo)
+  const setup = await SetupPage.openNewSimulation(page, testInfo, SIMULATION)
   await expect(setup.explorer.getByText('Add your first object')).toBeVisible()
-  await setup.expectInitialized()
   await setup.shot('empty')
 
   // The tank: 800 × 100 × 500 mm, open at the top, read in mm and stored in metres.
@@ -84,20 +72,6 @@ test('builds the dam break from an empty simulation, discretizes, runs it and op
   await setup.shot('discretized')
 
   // Run with the real solver, then Results.
-  const header = page.locator('.sim-header')
-  await header.getByRole('button', { name: 'Run', exact: true }).click()
-  const dialog = page.getByRole('dialog', { name: 'Run simulation' })
-  await dialog.getByRole('button', { name: 'Next' }).click()
-  await dialog.getByRole('button', { name: 'Start' }).click()
-  await expect(dialog).toContainText('The simulation is launching!')
-  await dialog.getByRole('button', { name: 'Done' }).click()
-  await expect(header.getByText('Completed')).toBeVisible({ timeout: 150_000 })
-  await setup.shot('completed')
-
-  await page.getByRole('link', { name: 'Results', exact: true }).click()
-  await expect(page).toHaveURL(/\/postprocessor$/)
-  await expect
-    .poll(async () => Number((await points.innerText()).replace(/\D/g, '')), { timeout: 60_000 })
-    .toBeGreaterThan(0)
-  await setup.shot('results')
+  await setup.runToCompleted()
+  await setup.openResults()
 })

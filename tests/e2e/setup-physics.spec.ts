@@ -1,6 +1,4 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
-import { LoginPage } from './pages/LoginPage.ts'
-import { ProjectsPage } from './pages/ProjectsPage.ts'
+import { expect, test, type Page } from '@playwright/test'
 import { SetupPage } from './pages/SetupPage.ts'
 
 /*
@@ -9,20 +7,6 @@ import { SetupPage } from './pages/SetupPage.ts'
  * temperature; Results offers the temperature column) and a viscosity from a shear-rate table.
  * Each is a 0.1 m block of water (64 particles at 2.5 cm) falling for 0.04 s: CI has 2 cores.
  */
-
-async function openNewSimulation(page: Page, testInfo: TestInfo, name: string) {
-  await new LoginPage(page).loginAs('manager')
-  const projects = new ProjectsPage(page)
-  await projects.createSimulation('Demo project', name)
-  await projects
-    .simulationRow('Demo project', name)
-    .getByRole('link', { name: 'Setup', exact: true })
-    .click()
-  await expect(page).toHaveURL(/\/simulation\/\d+\/preprocessor$/)
-  const setup = new SetupPage(page, testInfo)
-  await setup.expectInitialized()
-  return setup
-}
 
 /** A fluid box of the material at `materialIndex` in the Add form's list. */
 async function addFluidBox(
@@ -69,30 +53,6 @@ async function setTimes(setup: SetupPage) {
   await expect(setup.form.getByLabel('Output count', { exact: true })).toHaveValue('5')
 }
 
-/** Discretizes, runs to Completed and opens Results with its particles drawn. */
-async function discretizeRunAndOpenResults(page: Page, setup: SetupPage) {
-  await page.getByRole('button', { name: 'Discretize', exact: true }).click()
-  await expect(page.getByTestId('discretization-status')).toContainText('Discretized', {
-    timeout: 60_000,
-  })
-  await setup.shot('discretized')
-  const header = page.locator('.sim-header')
-  await header.getByRole('button', { name: 'Run', exact: true }).click()
-  const dialog = page.getByRole('dialog', { name: 'Run simulation' })
-  await dialog.getByRole('button', { name: 'Next' }).click()
-  await dialog.getByRole('button', { name: 'Start' }).click()
-  await expect(dialog).toContainText('The simulation is launching!')
-  await dialog.getByRole('button', { name: 'Done' }).click()
-  await expect(header.getByText('Completed')).toBeVisible({ timeout: 150_000 })
-  await page.getByRole('link', { name: 'Results', exact: true }).click()
-  await expect(page).toHaveURL(/\/postprocessor$/)
-  const points = page.getByTestId('viewport-points')
-  await expect
-    .poll(async () => Number((await points.innerText()).replace(/\D/g, '')), { timeout: 60_000 })
-    .toBeGreaterThan(0)
-  await setup.shot('results')
-}
-
 async function switchMultiphaseOn(page: Page, setup: SetupPage) {
   await setup.openAddMenu('Physics')
   await setup.form.getByRole('switch', { name: 'Multiphase' }).click()
@@ -117,27 +77,31 @@ test.describe('physics built in the Setup editor and run', () => {
   test.describe.configure({ timeout: 240_000 })
 
   test('multiphase: two materials', async ({ page }, testInfo) => {
-    const setup = await openNewSimulation(page, testInfo, 'Multiphase (e2e)')
+    const setup = await SetupPage.openNewSimulation(page, testInfo, 'Multiphase (e2e)')
     await buildTwoFluids(page, setup)
     await setup.shot('two-fluids')
-    await discretizeRunAndOpenResults(page, setup)
+    await setup.discretize()
+    await setup.runToCompleted()
+    await setup.openResults()
   })
 
   test('surface tension between two materials', async ({ page }, testInfo) => {
-    const setup = await openNewSimulation(page, testInfo, 'Surface tension (e2e)')
+    const setup = await SetupPage.openNewSimulation(page, testInfo, 'Surface tension (e2e)')
     await buildTwoFluids(page, setup)
     await setup.openAddMenu('Physics')
     await setup.form.getByRole('switch', { name: 'Surface tension' }).click()
     await expect(setup.form.getByRole('switch', { name: 'Surface tension' })).toBeChecked()
     await setup.fillNumber('Sigma', 0.072)
     await setup.shot('surface-tension')
-    await discretizeRunAndOpenResults(page, setup)
+    await setup.discretize()
+    await setup.runToCompleted()
+    await setup.openResults()
   })
 
   test('thermodynamics: a wall at a set temperature, the temperature in Results', async ({
     page,
   }, testInfo) => {
-    const setup = await openNewSimulation(page, testInfo, 'Heat transfer (e2e)')
+    const setup = await SetupPage.openNewSimulation(page, testInfo, 'Heat transfer (e2e)')
     await setup.openAddMenu('Physics')
     await setup.form.getByRole('switch', { name: 'Heat transfer (thermodynamics)' }).click()
     await setup.fillNumber('Ambient temperature', 293)
@@ -162,7 +126,9 @@ test.describe('physics built in the Setup editor and run', () => {
     await setup.fillNumber('Boundary temperature', 350)
     await setTimes(setup)
     await setup.shot('hot-plate')
-    await discretizeRunAndOpenResults(page, setup)
+    await setup.discretize()
+    await setup.runToCompleted()
+    await setup.openResults()
     // the colour map offers the output's temperature column (K)
     const attribute = page.getByLabel('Colour map').getByLabel('Attribute')
     await expect(attribute.locator('option', { hasText: 'Temperature (K)' })).toHaveCount(1)
@@ -171,7 +137,7 @@ test.describe('physics built in the Setup editor and run', () => {
   })
 
   test('viscosity from a shear-rate table', async ({ page }, testInfo) => {
-    const setup = await openNewSimulation(page, testInfo, 'Shear-rate viscosity (e2e)')
+    const setup = await SetupPage.openNewSimulation(page, testInfo, 'Shear-rate viscosity (e2e)')
     await addFluidBox(setup, 'Slurry', [0, 0, 0.2])
     await editMaterial(setup, 'Fluid 1', { density: 1200 })
     await setup.form.getByLabel('Viscosity', { exact: true }).selectOption('shear_rate')
@@ -185,6 +151,8 @@ test.describe('physics built in the Setup editor and run', () => {
     ).toBeVisible()
     await setTimes(setup)
     await setup.shot('viscosity-table')
-    await discretizeRunAndOpenResults(page, setup)
+    await setup.discretize()
+    await setup.runToCompleted()
+    await setup.openResults()
   })
 })

@@ -1,6 +1,4 @@
 import { expect, test } from '@playwright/test'
-import { LoginPage } from './pages/LoginPage.ts'
-import { ProjectsPage } from './pages/ProjectsPage.ts'
 import { SetupPage } from './pages/SetupPage.ts'
 
 /*
@@ -16,15 +14,7 @@ test('builds a tank in a rotating system, discretizes, runs it and opens Results
   page,
 }, testInfo) => {
   test.setTimeout(240_000)
-  await new LoginPage(page).loginAs('manager')
-  const projects = new ProjectsPage(page)
-  await projects.createSimulation('Demo project', SIMULATION)
-  await projects
-    .simulationRow('Demo project', SIMULATION)
-    .getByRole('link', { name: 'Setup', exact: true })
-    .click()
-  const setup = new SetupPage(page, testInfo)
-  await setup.expectInitialized()
+  const setup = await SetupPage.openNewSimulation(page, testInfo, SIMULATION)
 
   await setup.addBox('Solid', {
     name: 'Tank',
@@ -55,27 +45,7 @@ test('builds a tank in a rotating system, discretizes, runs it and opens Results
   await expect(setup.form.getByLabel(/^Rotation axis z\b/)).toHaveValue('1')
   await setup.shot('rotating-system')
 
-  await page.getByRole('button', { name: 'Discretize', exact: true }).click()
-  await expect(page.getByTestId('discretization-status')).toContainText('Discretized', {
-    timeout: 60_000,
-  })
-  await setup.shot('discretized')
-
-  const header = page.locator('.sim-header')
-  await header.getByRole('button', { name: 'Run', exact: true }).click()
-  const dialog = page.getByRole('dialog', { name: 'Run simulation' })
-  await dialog.getByRole('button', { name: 'Next' }).click()
-  await dialog.getByRole('button', { name: 'Start' }).click()
-  await expect(dialog).toContainText('The simulation is launching!')
-  await dialog.getByRole('button', { name: 'Done' }).click()
-  await expect(header.getByText('Completed')).toBeVisible({ timeout: 150_000 })
-  await setup.shot('completed')
-
-  await page.getByRole('link', { name: 'Results', exact: true }).click()
-  await expect(page).toHaveURL(/\/postprocessor$/)
-  const points = page.getByTestId('viewport-points')
-  await expect
-    .poll(async () => Number((await points.innerText()).replace(/\D/g, '')), { timeout: 60_000 })
-    .toBeGreaterThan(0)
-  await setup.shot('results')
+  await setup.discretize()
+  await setup.runToCompleted()
+  await setup.openResults()
 })

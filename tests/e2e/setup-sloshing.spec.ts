@@ -1,6 +1,4 @@
 import { expect, test, type Locator } from '@playwright/test'
-import { LoginPage } from './pages/LoginPage.ts'
-import { ProjectsPage } from './pages/ProjectsPage.ts'
 import { SetupPage } from './pages/SetupPage.ts'
 
 /*
@@ -21,15 +19,7 @@ test('builds a sloshing tank with a moving paddle and a point sensor, and plays 
   page,
 }, testInfo) => {
   test.setTimeout(120_000)
-  await new LoginPage(page).loginAs('manager')
-  const projects = new ProjectsPage(page)
-  await projects.createSimulation('Demo project', SIMULATION)
-  await projects
-    .simulationRow('Demo project', SIMULATION)
-    .getByRole('link', { name: 'Setup', exact: true })
-    .click()
-  const setup = new SetupPage(page, testInfo)
-  await setup.expectInitialized()
+  const setup = await SetupPage.openNewSimulation(page, testInfo, SIMULATION)
 
   await setup.addBox('Solid', {
     name: 'Tank',

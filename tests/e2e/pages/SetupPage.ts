@@ -1,4 +1,6 @@
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test'
+import { LoginPage } from './LoginPage.ts'
+import { ProjectsPage } from './ProjectsPage.ts'
 
 /** The Setup view (/simulation/{id}/preprocessor): explorer, Add menu, side forms, 3D view. */
 export class SetupPage {
@@ -16,6 +18,57 @@ export class SetupPage {
     this.form = page.locator('.setup-side-form')
     this.view = page.getByRole('region', { name: 'Setup view' })
     this.#shots = shots
+  }
+
+  /**
+   * Logs in as the manager, creates `name` in the demo project and opens its Setup view, empty and
+   * initialized.
+   */
+  static async openNewSimulation(page: Page, shots: TestInfo | null, name: string) {
+    await new LoginPage(page).loginAs('manager')
+    const projects = new ProjectsPage(page)
+    await projects.createSimulation('Demo project', name)
+    await projects
+      .simulationRow('Demo project', name)
+      .getByRole('link', { name: 'Setup', exact: true })
+      .click()
+    await expect(page).toHaveURL(/\/simulation\/\d+\/preprocessor$/)
+    const setup = new SetupPage(page, shots)
+    await setup.expectInitialized()
+    return setup
+  }
+
+  /** Discretizes the setup and waits for 'Discretized'. */
+  async discretize(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Discretize', exact: true }).click()
+    await expect(this.page.getByTestId('discretization-status')).toContainText('Discretized', {
+      timeout: 60_000,
+    })
+    await this.shot('discretized')
+  }
+
+  /** Starts a run from the header's Run dialog (the default solver) and waits for Completed. */
+  async runToCompleted(): Promise<void> {
+    const header = this.page.locator('.sim-header')
+    await header.getByRole('button', { name: 'Run', exact: true }).click()
+    const dialog = this.page.getByRole('dialog', { name: 'Run simulation' })
+    await dialog.getByRole('button', { name: 'Next' }).click()
+    await dialog.getByRole('button', { name: 'Start' }).click()
+    await expect(dialog).toContainText('The simulation is launching!')
+    await dialog.getByRole('button', { name: 'Done' }).click()
+    await expect(header.getByText('Completed')).toBeVisible({ timeout: 150_000 })
+    await this.shot('completed')
+  }
+
+  /** Opens Results and waits until it draws particles. */
+  async openResults(): Promise<void> {
+    await this.page.getByRole('link', { name: 'Results', exact: true }).click()
+    await expect(this.page).toHaveURL(/\/postprocessor$/)
+    const points = this.page.getByTestId('viewport-points')
+    await expect
+      .poll(async () => Number((await points.innerText()).replace(/\D/g, '')), { timeout: 60_000 })
+      .toBeGreaterThan(0)
+    await this.shot('results')
   }
 
   /** A screenshot of the whole page, numbered, in the test's output folder (looked at by people). */
