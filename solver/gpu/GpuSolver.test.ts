@@ -15,6 +15,7 @@ import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
+import type { SolverOpenBoundary } from '../sph/openBoundaryZone.ts'
 
 let gpu: GpuContext | null = null
 beforeAll(async () => {
@@ -214,6 +215,16 @@ describe('GPU backend', () => {
     const spacings = Array.from(config.particles.kinds, (_, i) => (i === 0 ? dp / 2 : dp))
     const refined = { ...config, particles: { ...config.particles, spacings } }
     expect(gpuUnsupportedSettings(refined)).toEqual(['refinement (not yet on GPU)'])
+    const inlet: SolverOpenBoundary = {
+      partId: 9,
+      direction: 'inflow',
+      origin: [0, 0, 0],
+      normal: [1, 0, 0],
+      thickness: 4 * dp,
+      profile: { timesS: [0], velocities: [[0.1, 0, 0]], pressures: [0] },
+    }
+    const open = { ...config, openBoundaries: [inlet] }
+    expect(gpuUnsupportedSettings(open)).toEqual(['open boundaries (not yet on GPU)'])
     const shearThinning = {
       ...config,
       materials: [{ ...WATER, viscosityKind: 'shear_rate' as const }],

@@ -60,6 +60,7 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (settings.calcDomainActive) refused.push('calcDomainActive (not yet on GPU)')
   if (options.periodicY) refused.push('periodicY (not yet on GPU)')
   if (config.wallMotion) refused.push('moving parts (not yet on GPU)')
+  if ((config.openBoundaries ?? []).length > 0) refused.push('open boundaries (not yet on GPU)')
   // variable resolution: particles of more than one spacing (refinement zones)
   const spacings = config.particles.spacings
   if (spacings && Array.from(spacings).some((s) => s !== settings.particleDiameter))
