@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto'
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { randomUUID, timingSafeEqual } from 'node:crypto'
+import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import type { Kysely } from 'kysely'
@@ -38,16 +38,38 @@ export function sftpHostKeyPath(dataDir: string): string {
 }
 
 /** The kept host key, made on first use (private to the server: mode 0600). */
-async function loadHostKey(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch {
-    const pair = utils.generateKeyPairSync('ed25519')
-    await mkdir(dirname(path), { recursive: true })
-    await writeFile(path, pair.private, { mode: 0o600 })
-    await chmod(path, 0o600)
-    return pair.private
+/**
+ * A new ed25519 host key in OpenSSH form. ssh2's generator writes a malformed key about 1 time in
+ * 250 (a public key with a leading zero byte comes out 31 bytes long), which its own parser and
+ * Server refuse: draw again until it parses.
+ */
+function newHostKey(): string {
+  for (;;) {
+    const key = utils.generateKeyPairSync('ed25519').private
+    if (!(utils.parseKey(key) instanceof Error)) return key
   }
+}
+
+const parses = (key: string) => !(utils.parseKey(key) instanceof Error)
+
+export async function loadHostKey(path: string): Promise<string> {
+  const kept = await readFile(path, 'utf8').catch(() => null)
+  if (kept !== null && parses(kept)) return kept
+  // Servers sharing a data dir may start together: the key appears whole (written aside, then
+  // linked into place), and only the first one made is kept. A kept key that does not parse
+  // (written by the malformed generator above) is replaced.
+  await mkdir(dirname(path), { recursive: true })
+  const aside = `${path}.${randomUUID()}`
+  await writeFile(aside, newHostKey(), { mode: 0o600, flag: 'wx' })
+  try {
+    if (kept === null) await link(aside, path)
+    else await rename(aside, path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  } finally {
+    await unlink(aside).catch(() => undefined)
+  }
+  return await readFile(path, 'utf8')
 }
 
 function samePassword(given: string, expected: string): boolean {
