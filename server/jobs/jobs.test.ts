@@ -463,10 +463,12 @@ describeEachDialect('jobs and runs', (dialect) => {
 
     await start(id)
     const run = (await readSimulation(id)).activeRunId
-    expect(fake.calls.at(-1)?.conditions).toMatchObject([{ valueType: 'time', threshold: 500 }])
     expect((await request('GET', `${base}?runId=${run}`)).body).toHaveLength(1)
     expect((await request('GET', base)).body).toHaveLength(1)
     await waitForState(id, ['completed'])
+    // this run's own call: the job thread is handed the run after start() answers
+    const call = fake.calls.find((input) => input.runId === run)
+    expect(call?.conditions).toMatchObject([{ valueType: 'time', threshold: 500 }])
     const other = await request('GET', base, undefined, otherToken)
     expect(other.status).toBe(404)
   })
