@@ -76,5 +76,15 @@ export async function runCheck(page: Page, check: A11yCheck, ids: GateIds): Prom
   await page.goto(fillPath(check.path, ids))
   await check.ready(page)
   if (check.open) await check.open(page)
+  // Colours are read as drawn: a dialog still fading in (120–180 ms) blends its text lighter.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getComputedTiming().endTime === Infinity,
+      ),
+  )
   expect(await seriousViolations(page, check)).toEqual([])
 }
