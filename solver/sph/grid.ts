@@ -346,6 +346,34 @@ export interface GridView {
   work: Float64Array
 }
 
+/**
+ * The cell holding a point, clamped to the grid, and the point's y as the grid reads it (a
+ * periodic y at its image inside the period).
+ */
+export function cellOfPoint(
+  p: ArrayLike<number>,
+  [x, y, z]: readonly [number, number, number],
+): { cx: number; cy: number; cz: number; y: number } {
+  const cell = (value: number, origin: number, size: number, n: number) => {
+    const c = Math.floor((value - origin) / size)
+    return c < 0 ? 0 : c > n - 1 ? n - 1 : c
+  }
+  const ny = p[GRID_PARAM.ny]!
+  const period = p[GRID_PARAM.periodY]!
+  const cellSizeY = p[GRID_PARAM.cellSizeY]!
+  const originY = p[GRID_PARAM.originY]!
+  const yp = period > 0 ? y - period * Math.floor((y - originY) / period) : y
+  return {
+    cx: cell(x, p[GRID_PARAM.originX]!, p[GRID_PARAM.cellSize]!, p[GRID_PARAM.nx]!),
+    cy:
+      period > 0
+        ? Math.min(Math.floor((yp - originY) / cellSizeY), ny - 1)
+        : cell(y, originY, cellSizeY, ny),
+    cz: cell(z, p[GRID_PARAM.originZ]!, p[GRID_PARAM.cellSize]!, p[GRID_PARAM.nz]!),
+    y: yp,
+  }
+}
+
 export function viewGrid(grid: GridBuffers): GridView {
   return {
     params: new Float64Array(grid.params),

@@ -15,7 +15,7 @@
 import { KERNEL_CODE } from './config.ts'
 import type { SphConstants } from './config.ts'
 import type { GridView } from './grid.ts'
-import { GRID_PARAM } from './grid.ts'
+import { cellOfPoint, GRID_PARAM } from './grid.ts'
 import type { ParticleArrays } from './particles.ts'
 import { PARTICLE_KIND } from './particles.ts'
 
@@ -47,19 +47,7 @@ export function extrapolateGhost(
   const reach = p[GRID_PARAM.reach]!
   const reachY = p[GRID_PARAM.reachY]!
   const [x, y, z] = ghost
-  const cell = (value: number, origin: number, size: number, n: number) => {
-    const c = Math.floor((value - origin) / size)
-    return c < 0 ? 0 : c > n - 1 ? n - 1 : c
-  }
-  const cx = cell(x, p[GRID_PARAM.originX]!, p[GRID_PARAM.cellSize]!, nx)
-  const cz = cell(z, p[GRID_PARAM.originZ]!, p[GRID_PARAM.cellSize]!, nz)
-  const cellSizeY = p[GRID_PARAM.cellSizeY]!
-  const originY = p[GRID_PARAM.originY]!
-  const yp = period > 0 ? y - period * Math.floor((y - originY) / period) : y
-  const cy =
-    period > 0
-      ? Math.min(Math.floor((yp - originY) / cellSizeY), ny - 1)
-      : cell(y, originY, cellSizeY, ny)
+  const { cx, cy, cz, y: yp } = cellOfPoint(p, ghost)
   const h = k.h
   const invH = 1 / h
   const alpha = k.kernelAlpha

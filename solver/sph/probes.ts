@@ -13,7 +13,7 @@
  */
 import type { Vec3 } from '../../domain/vector.ts'
 import { KERNEL_CODE } from './config.ts'
-import { GRID_PARAM } from './grid.ts'
+import { cellOfPoint, GRID_PARAM } from './grid.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { Solver } from './solverTypes.ts'
 import type { SolverInternals } from './SphSolver.ts'
@@ -70,21 +70,8 @@ function readPressure(internals: SolverInternals, point: Readonly<Vec3>): number
   // one cell more than the stencil: particles moved a little since the last sort
   const reach = p[GRID_PARAM.reach]! + 1
   const reachY = p[GRID_PARAM.reachY]! + 1
-  const [x, y, z] = point
-  const cell = (value: number, origin: number, size: number, n: number) => {
-    const c = Math.floor((value - origin) / size)
-    return c < 0 ? 0 : c > n - 1 ? n - 1 : c
-  }
-  const cx = cell(x, p[GRID_PARAM.originX]!, p[GRID_PARAM.cellSize]!, nx)
-  const cz = cell(z, p[GRID_PARAM.originZ]!, p[GRID_PARAM.cellSize]!, nz)
-  const cellSizeY = p[GRID_PARAM.cellSizeY]!
-  const originY = p[GRID_PARAM.originY]!
-  // a periodic y is read at its image inside the period
-  const yp = period > 0 ? y - period * Math.floor((y - originY) / period) : y
-  const cy =
-    period > 0
-      ? Math.min(Math.floor((yp - originY) / cellSizeY), ny - 1)
-      : cell(y, originY, cellSizeY, ny)
+  const [x, , z] = point
+  const { cx, cy, cz, y: yp } = cellOfPoint(p, point)
   const support2 = k.support2
   const invH = 1 / k.h
   const alpha = k.kernelAlpha
