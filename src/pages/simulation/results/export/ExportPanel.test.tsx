@@ -11,7 +11,8 @@ import {
   defaultExportRequest,
 } from '../../../../../domain/results.ts'
 import { tokenStore } from '../../../../api/index.ts'
-import { ExportPanel, PARALLEL_DOWNLOAD_HINT } from './ExportPanel.tsx'
+import { PARALLEL_DOWNLOAD_HINT } from './DownloadTab.tsx'
+import { ExportPanel } from './ExportPanel.tsx'
 import { exportOptions } from './exportModel.ts'
 
 const SIMULATION = { id: 5, name: 'Dam break', state: 'completed', activeRunId: 3 } as Simulation
