@@ -4,6 +4,7 @@ import { CacheQuotaError, type OutputCacheKey } from '../data/cache.ts'
 import {
   IndexedDbOutputCache,
   MAX_CHUNK_BYTES,
+  TOUCH_FLUSH_MS,
   type IndexedDbOutputCacheOptions,
 } from './outputCache.ts'
 
@@ -277,6 +278,44 @@ describe('IndexedDbOutputCache', () => {
     const { cache: reopened } = createCache({ databaseName })
     expect(await reopened.get(keyOf())).toBeNull()
     expect(await reopened.keys()).toHaveLength(0)
+  })
+
+  it('reads several payloads in one readonly transaction, in key order, null where missing', async () => {
+    const { cache } = createCache({ chunkBytes: 40 })
+    await cache.put(keyOf({ outputNo: 0 }), patternBytes(100, 1))
+    await cache.put(keyOf({ outputNo: 1 }), patternBytes(30, 2))
+    const transaction = vi.spyOn(IDBDatabase.prototype, 'transaction')
+    const read = await cache.getMany([
+      keyOf({ outputNo: 1 }),
+      keyOf({ outputNo: 5 }),
+      keyOf({ outputNo: 0 }),
+    ])
+    expect(read.map((chunks) => (chunks === null ? null : concatenate(chunks)))).toEqual([
+      patternBytes(30, 2),
+      null,
+      patternBytes(100, 1),
+    ])
+    // No write per read: the uses are written later, together.
+    expect(transaction.mock.calls.map((call) => call[1] ?? 'readonly')).toEqual(['readonly'])
+  })
+
+  it('writes the uses of its reads in one transaction within TOUCH_FLUSH_MS', async () => {
+    const { cache, databaseName } = createCache()
+    await cache.put(keyOf({ outputNo: 0 }), patternBytes(10))
+    await cache.put(keyOf({ outputNo: 1 }), patternBytes(10))
+    await cache.put(keyOf({ outputNo: 2 }), patternBytes(10))
+    const transaction = vi.spyOn(IDBDatabase.prototype, 'transaction')
+    await cache.get(keyOf({ outputNo: 1 }))
+    await cache.get(keyOf({ outputNo: 0 }))
+    await new Promise((resolve) => setTimeout(resolve, TOUCH_FLUSH_MS + 300))
+    expect(transaction.mock.calls.map((call) => call[1] ?? 'readonly')).toEqual([
+      'readonly',
+      'readonly',
+      'readwrite',
+    ])
+    // Another instance (another data worker) sees the order: 2 untouched, then 1, then 0.
+    const { cache: other } = createCache({ databaseName })
+    expect((await other.keys()).map((key) => key.outputNo)).toEqual([2, 1, 0])
   })
 
   it('rejects, never throws synchronously, when IndexedDB cannot be opened', async () => {

@@ -26,6 +26,12 @@ export const CACHE_DATABASE_NAME = 'dive-output-cache'
  */
 export const MAX_CHUNK_BYTES = 64 * 1024 * 1024
 
+/**
+ * Reads mark their entries used in one write at most this often (ms) rather than a write per read:
+ * a readwrite transaction on `entries` holds back every read of every data worker until it commits.
+ */
+export const TOUCH_FLUSH_MS = 1000
+
 /** Share of the origin's quota (navigator.storage.estimate) the cache may fill by default. */
 export const DEFAULT_QUOTA_SHARE = 0.5
 
@@ -97,6 +103,9 @@ export class IndexedDbOutputCache implements OutputCache {
   #database: Promise<CacheDatabase> | null = null
   #budgetBytes: Promise<number> | null = null
   #lastUsedMs = 0
+  /** Entries read since the last flush, with the time of their last read. */
+  #pendingTouches = new Map<string, number>()
+  #touchTimer: ReturnType<typeof setTimeout> | null = null
 
   constructor(options: IndexedDbOutputCacheOptions = {}) {
     this.#databaseName = options.databaseName ?? CACHE_DATABASE_NAME
@@ -108,25 +117,38 @@ export class IndexedDbOutputCache implements OutputCache {
   }
 
   async get(key: OutputCacheKey): Promise<Uint8Array[] | null> {
-    const id = formatCacheKey(key)
+    const [chunks] = await this.getMany([key])
+    return chunks ?? null
+  }
+
+  /** Every payload in one readonly transaction (records and chunks requested together). */
+  async getMany(keys: readonly OutputCacheKey[]): Promise<(Uint8Array[] | null)[]> {
+    if (keys.length === 0) return []
+    const ids = keys.map(formatCacheKey)
     const database = await this.#open()
     const transaction = database.transaction(['entries', 'chunks'], 'readonly')
-    const [entry, chunks] = await Promise.all([
-      transaction.objectStore('entries').get(id),
-      transaction.objectStore('chunks').getAll(chunkRange(id)),
-    ])
-    if (!entry) return null
-    // IndexedDB is a trust boundary: a record that does not match its chunks is dropped, not used.
-    const valid =
-      chunks.length === entry.chunkCount &&
-      chunks.every((chunk) => chunk instanceof ArrayBuffer) &&
-      chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0) === entry.sizeBytes
-    if (!valid) {
-      await this.#deleteEntries(database, [id])
-      return null
-    }
-    this.#touch(database, entry)
-    return chunks.map((chunk) => new Uint8Array(chunk))
+    const entries = transaction.objectStore('entries')
+    const chunkStore = transaction.objectStore('chunks')
+    const read = await Promise.all(
+      ids.map((id) => Promise.all([entries.get(id), chunkStore.getAll(chunkRange(id))])),
+    )
+    const invalid: string[] = []
+    const found = read.map(([entry, chunks]) => {
+      if (!entry) return null
+      // IndexedDB is a trust boundary: a record that does not match its chunks is dropped, not used.
+      const valid =
+        chunks.length === entry.chunkCount &&
+        chunks.every((chunk) => chunk instanceof ArrayBuffer) &&
+        chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0) === entry.sizeBytes
+      if (!valid) {
+        invalid.push(entry.id)
+        return null
+      }
+      this.#touch(entry.id)
+      return chunks.map((chunk) => new Uint8Array(chunk))
+    })
+    if (invalid.length > 0) await this.#deleteEntries(database, invalid)
+    return found
   }
 
   put(key: OutputCacheKey, bytes: Uint8Array): Promise<void> {
@@ -149,6 +171,7 @@ export class IndexedDbOutputCache implements OutputCache {
 
   /** Bytes of every cached payload (all workers' writes). */
   async storedBytes(): Promise<number> {
+    await this.#flushTouches()
     const database = await this.#open()
     const entries = await database.getAll('entries')
     return entries.reduce((sum, entry) => sum + entry.sizeBytes, 0)
@@ -156,6 +179,7 @@ export class IndexedDbOutputCache implements OutputCache {
 
   /** Keys of every cached payload, least recently used first. */
   async keys(): Promise<OutputCacheKey[]> {
+    await this.#flushTouches()
     const database = await this.#open()
     const entries = await database.getAllFromIndex('entries', 'byLastUsed')
     return entries.map((entry) => ({
@@ -168,8 +192,9 @@ export class IndexedDbOutputCache implements OutputCache {
     }))
   }
 
-  /** Closes the connection; a later call opens it again. */
+  /** Writes the uses not yet written, then closes the connection; a later call opens it again. */
   async close(): Promise<void> {
+    await this.#flushTouches()
     const database = this.#database
     this.#database = null
     if (database) (await database.catch(() => null))?.close()
@@ -182,6 +207,8 @@ export class IndexedDbOutputCache implements OutputCache {
         `The output cache is full: ${sizeBytes} bytes do not fit its budget of ${budgetBytes} bytes.`,
       )
     }
+    // Eviction goes by last use: the reads not yet written count.
+    await this.#flushTouches()
     const database = await this.#open()
     try {
       await this.#write(database, key, chunks, sizeBytes, budgetBytes)
@@ -300,16 +327,42 @@ export class IndexedDbOutputCache implements OutputCache {
     await Promise.all([...requests, transaction.done])
   }
 
-  /** Marks an entry used, without delaying the read (a failure only costs LRU accuracy). */
-  #touch(database: CacheDatabase, entry: CacheEntryRecord): void {
-    const transaction = database.transaction('entries', 'readwrite')
-    const store = transaction.store
-    const lastUsedMs = this.#nextLastUsedMs()
-    store
-      .get(entry.id)
-      .then((current) => (current ? store.put({ ...current, lastUsedMs }) : undefined))
-      .catch(() => undefined)
-    transaction.done.catch(() => undefined)
+  /**
+   * Marks an entry used without delaying the read: noted now, written with the other uses within
+   * {@link TOUCH_FLUSH_MS} in one transaction (a failure only costs LRU accuracy).
+   */
+  #touch(id: string): void {
+    this.#pendingTouches.set(id, this.#nextLastUsedMs())
+    this.#touchTimer ??= setTimeout(() => {
+      this.#touchTimer = null
+      void this.#flushTouches()
+    }, TOUCH_FLUSH_MS)
+  }
+
+  /** Writes the pending uses (entries deleted meanwhile stay deleted). Never rejects. */
+  async #flushTouches(): Promise<void> {
+    if (this.#touchTimer !== null) {
+      clearTimeout(this.#touchTimer)
+      this.#touchTimer = null
+    }
+    if (this.#pendingTouches.size === 0) return
+    const touches = [...this.#pendingTouches]
+    this.#pendingTouches.clear()
+    try {
+      const database = await this.#open()
+      const transaction = database.transaction('entries', 'readwrite')
+      const store = transaction.store
+      await Promise.all([
+        ...touches.map(([id, lastUsedMs]) =>
+          store
+            .get(id)
+            .then((current) => (current ? store.put({ ...current, lastUsedMs }) : undefined)),
+        ),
+        transaction.done,
+      ])
+    } catch {
+      // Only the least-recently-used order suffers.
+    }
   }
 
   /** Strictly increasing within this instance, so two uses in the same millisecond keep their order. */

@@ -37,6 +37,11 @@ export interface OutputCache {
    */
   get(key: OutputCacheKey): Promise<Uint8Array[] | null>
   /**
+   * Several payloads in one read (IndexedDB: one transaction, where {@link get} each would take
+   * its own): for each key, in order, what {@link get} would give.
+   */
+  getMany(keys: readonly OutputCacheKey[]): Promise<(Uint8Array[] | null)[]>
+  /**
    * Stores a payload. `bytes` is usually a view into a fetched bundle that the caller transfers to
    * the render worker right after this call returns: an implementation must take its copy (or
    * structured-clone it into a request) synchronously, before its first await. Rejects with
@@ -81,6 +86,7 @@ export function formatCacheKey(key: OutputCacheKey): string {
 /** A cache that stores nothing (no IndexedDB, or caching turned off). */
 export const NO_OUTPUT_CACHE: OutputCache = {
   get: () => Promise.resolve(null),
+  getMany: (keys) => Promise.resolve(keys.map(() => null)),
   put: () => Promise.resolve(),
   dropStaleRuns: () => Promise.resolve(),
 }
@@ -108,6 +114,10 @@ export class MemoryOutputCache implements OutputCache {
     const entry = this.#entries.get(formatCacheKey(key))
     // Fresh copies, as IndexedDB hands out: the caller may transfer them.
     return Promise.resolve(entry ? entry.chunks.map((chunk) => chunk.slice()) : null)
+  }
+
+  getMany(keys: readonly OutputCacheKey[]): Promise<(Uint8Array[] | null)[]> {
+    return Promise.all(keys.map((key) => this.get(key)))
   }
 
   put(key: OutputCacheKey, bytes: Uint8Array): Promise<void> {

@@ -266,6 +266,7 @@ describe('loading through the cache', () => {
   it('still loads when the cache throws a DOMException QuotaExceededError or cannot be read', async () => {
     const broken: OutputCache = {
       get: () => Promise.reject(new Error('IndexedDB is gone')),
+      getMany: () => Promise.reject(new Error('IndexedDB is gone')),
       put: () => Promise.reject(new DOMException('full', 'QuotaExceededError')),
       dropStaleRuns: () => Promise.resolve(),
     }
@@ -419,6 +420,7 @@ describe('cache write failures never lose the load', () => {
     const cache = new MemoryOutputCache()
     const flaky: OutputCache = {
       get: (key) => cache.get(key),
+      getMany: (keys) => cache.getMany(keys),
       put: (key, bytes) => (full ? Promise.reject(new CacheQuotaError()) : cache.put(key, bytes)),
       dropStaleRuns: (s, r) => cache.dropStaleRuns(s, r),
     }

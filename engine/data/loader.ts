@@ -184,16 +184,21 @@ async function readCachedPayloads(
   context: LoaderContext,
 ): Promise<Map<string, Uint8Array>> {
   const found = new Map<string, Uint8Array>()
-  await Promise.all(
-    objectIds.map(async (objectId) => {
-      try {
-        const chunks = await context.cache.get(cacheKeyOf(request.key, request.dataset, objectId))
-        if (chunks !== null) found.set(objectId, joinChunks(chunks, context.pool))
-      } catch {
-        // An unreadable cache is a miss.
-      }
-    }),
-  )
+  let read: (Uint8Array[] | null)[]
+  try {
+    // One read for all of them (one IndexedDB transaction, not one per object).
+    read = await context.cache.getMany(
+      objectIds.map((objectId) => cacheKeyOf(request.key, request.dataset, objectId)),
+    )
+  } catch {
+    // An unreadable cache is a miss.
+    return found
+  }
+  objectIds.forEach((objectId, index) => {
+    const chunks = read[index]
+    if (chunks !== null && chunks !== undefined)
+      found.set(objectId, joinChunks(chunks, context.pool))
+  })
   return found
 }
 
