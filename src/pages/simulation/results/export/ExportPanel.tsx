@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { POLL_INTERVALS_MS } from '../../../../../domain/constants.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
-import { type ExportStatusReply } from '../../../../../domain/rest/exportRoutes.ts'
+import type { ExportStatusReply } from '../../../../../domain/rest/exportRoutes.ts'
 import type { OutputManifestList } from '../../../../../domain/rest/resultsRoutes.ts'
 import {
   EXPORT_MESSAGES,
