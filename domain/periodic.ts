@@ -100,3 +100,47 @@ export function checkPeriodicBoundary(periodic: PeriodicBoundary, prefix = 'peri
   )
   return issues
 }
+
+/**
+ * The slice of a periodic boundary as numbers: the unit axis through the centre, the unit
+ * directions e1 (0°: along helper × axis, helper z unless the axis is near z, then x) and
+ * e2 = axis × e1 (90°, right-handed about the axis), and the slice from `start` over `angle`
+ * (radians). The viewport draws its faces at start and start + angle. Null while a value is unset
+ * or the axis is zero.
+ */
+export interface SliceFrame {
+  center: [number, number, number]
+  axis: [number, number, number]
+  e1: [number, number, number]
+  e2: [number, number, number]
+  start: number
+  angle: number
+}
+
+export function sliceFrame(
+  periodic: Pick<PeriodicBoundary, 'center' | 'axis' | 'sliceRotation' | 'sliceAngle'>,
+): SliceFrame | null {
+  const { center: c, axis: a, sliceRotation, sliceAngle } = periodic
+  if (c.some((x) => x === null) || a.some((x) => x === null)) return null
+  if (sliceRotation === null || sliceAngle === null) return null
+  const length = Math.hypot(a[0]!, a[1]!, a[2]!)
+  if (!(length > 0)) return null
+  const axis: [number, number, number] = [a[0]! / length, a[1]! / length, a[2]! / length]
+  const helper: [number, number, number] = Math.abs(axis[2]) < 0.9 ? [0, 0, 1] : [1, 0, 0]
+  const cross = (u: readonly number[], w: readonly number[]): [number, number, number] => [
+    u[1]! * w[2]! - u[2]! * w[1]!,
+    u[2]! * w[0]! - u[0]! * w[2]!,
+    u[0]! * w[1]! - u[1]! * w[0]!,
+  ]
+  const h = cross(helper, axis)
+  const hl = Math.hypot(...h)
+  const e1: [number, number, number] = [h[0] / hl, h[1] / hl, h[2] / hl]
+  return {
+    center: [c[0]!, c[1]!, c[2]!],
+    axis,
+    e1,
+    e2: cross(axis, e1),
+    start: (sliceRotation * Math.PI) / 180,
+    angle: (sliceAngle * Math.PI) / 180,
+  }
+}

@@ -290,7 +290,7 @@ describeEachDialect(
         expect((await api(method, path)).status).toBe(200)
     })
 
-    it('refuses to start a run whose setup has a refinement zone it cannot run or a periodic boundary, naming them', async () => {
+    it('refuses to start a run whose setup has a refinement zone it cannot run or a periodic boundary with what it cannot run beside, naming them', async () => {
       const projects = await api('GET', '/projects?q=Demo')
       const demo = (projects.body.results as Json[]).find((p) => p.name === DEMO_PROJECT_NAME)
       const clone = await api('POST', `/simulations/${demo.simulations[0].id as number}`, {})
@@ -312,7 +312,8 @@ describeEachDialect(
       await api('POST', `/simulations/${id}/periodics`, { sliceAngle: 90 })
       const names = [
         'refinement zone "Coarse" (level 1: the level is the spacing ratio and must round to 1/2, 1/3 or 1/4, from 0.23 to 0.66)',
-        'periodic boundary (a rotational slice of 90° is not implemented)',
+        'periodic boundary with the deletion boundary (the slice is the domain)',
+        'periodic boundary with refinement zones',
       ]
       expectRefused(await start(), unsupportedObjectsMessage(names))
       // The job refuses them too (solver/run checkRunStart), should a run get that far.

@@ -26,6 +26,8 @@ import {
 } from './types.ts'
 import { sampleWalls } from './wallSampling.ts'
 import { sampleOpenBoundaries } from './openBoundaries.ts'
+import { cutToSlice } from './slice.ts'
+import { emptyDiscretization } from './empty.ts'
 
 export { FAR_FROM_ORIGIN_DIAMETERS } from './prepareParts.ts'
 export { computeColumnSurfaces } from './hydrostatic.ts'
@@ -52,44 +54,6 @@ export function maxParticlesForMemory(memoryBytes = totalmem()): number {
 /** The message of a refused particle count. */
 export function tooManyParticlesMessage(dp: number, estimate: number, max: number): string {
   return `The particle diameter of ${dp} m would give about ${formatCount(estimate)} particles, more than the ${formatCount(max)} that fit in memory. Increase the particle diameter.`
-}
-
-function emptyDiscretization(
-  dp: number,
-  up: Vec3,
-  issues: IssueLists,
-  estimate: number,
-  startMs: number,
-): Discretization {
-  return {
-    particleDiameter: dp,
-    count: 0,
-    fluidCount: 0,
-    wallCount: 0,
-    positions: new Float64Array(0),
-    kinds: new Uint8Array(0),
-    partIds: new Int32Array(0),
-    materialIds: new Int32Array(0),
-    velocities: new Float64Array(0),
-    pressures: new Float64Array(0),
-    densities: new Float64Array(0),
-    wallNormals: new Float32Array(0),
-    speedOfSound: 0,
-    up,
-    errors: issues.errors,
-    warnings: issues.warnings,
-    summary: {
-      particleCount: 0,
-      fluidCount: 0,
-      wallCount: 0,
-      parts: [],
-      materials: [],
-      fluidParticleVolume: 0,
-      fluidMeshVolume: 0,
-      estimatedParticleCount: estimate,
-      durationMs: performance.now() - startMs,
-    },
-  }
 }
 
 /**
@@ -364,35 +328,39 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
   densities.fill(wallDensity, fluidCount)
   progress(1)
 
-  return {
-    particleDiameter: dp,
-    count,
-    fluidCount,
-    wallCount,
-    positions,
-    kinds,
-    partIds,
-    materialIds,
-    velocities,
-    pressures,
-    densities,
-    wallNormals,
-    speedOfSound,
-    up,
-    errors: issues.errors,
-    warnings: issues.warnings,
-    summary: addCloudsToSummary(
-      summarize({
-        prepared,
-        fills,
-        walls: wallParts,
-        layers,
+  // a rotational periodic boundary: the run holds its slice only (slice.ts)
+  return cutToSlice(
+    {
+      particleDiameter: dp,
+      count,
+      fluidCount,
+      wallCount,
+      positions,
+      kinds,
+      partIds,
+      materialIds,
+      velocities,
+      pressures,
+      densities,
+      wallNormals,
+      speedOfSound,
+      up,
+      errors: issues.errors,
+      warnings: issues.warnings,
+      summary: addCloudsToSummary(
+        summarize({
+          prepared,
+          fills,
+          walls: wallParts,
+          layers,
+          dp,
+          estimate,
+          durationMs: performance.now() - startMs,
+        }),
+        clouds,
         dp,
-        estimate,
-        durationMs: performance.now() - startMs,
-      }),
-      clouds,
-      dp,
-    ),
-  }
+      ),
+    },
+    setup.periodics?.[0],
+  )
 }

@@ -4,6 +4,7 @@
  * part's wall centre, options) and the problems that keep a run from starting.
  */
 import type { Material } from '../../domain/materials.ts'
+import { sliceFrame } from '../../domain/periodic.ts'
 import type { Vec3 } from '../../domain/vector.ts'
 import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
 import { solverPartOf, unsupportedParts, unsupportedSettings } from '../sph/config.ts'
@@ -141,6 +142,8 @@ export function createRunSolverConfig(options: RunSimulationOptions): SolverConf
     options: { ...options.solverOptions, threads: options.threads },
     // a message is refused by checkRunStart
     airDrag: typeof airDrag === 'string' ? null : airDrag,
+    // the particles fill its slice (solver/discretizer/slice.ts)
+    rotationalPeriodic: setup.periodics?.[0] ? sliceFrame(setup.periodics[0]) : null,
   }
 }
 

@@ -32,11 +32,14 @@ import { prepareParticles } from './prepare.ts'
 import { addProfile, PHASE, PhaseRunner } from './threads.ts'
 import { WallMover } from './wallMover.ts'
 import { setSolverInternals } from './solverInternals.ts'
-import { buildSnapshot } from './snapshot.ts'
+import { runSnapshot } from './measurePasses.ts'
 import { withHeatFields } from './heat.ts'
 import type { TimeStepLimits } from './timeStep.ts'
 import { initialTimeStep, limitingRule, variableTimeStep } from './timeStep.ts'
 import { createOpenBoundaries, holdBuffers, type OpenBoundaries } from './openBoundary.ts'
+import type { RotationalImages } from './periodicRotation.ts'
+import { measurePasses } from './measurePasses.ts'
+import { createRotationalImages, rotationalPeriodicRefusals } from './periodicRotation.ts'
 import type { CheckpointHeader } from './checkpoint.ts'
 import {
   checkFingerprint,
@@ -69,6 +72,7 @@ const FLUID = PARTICLE_KIND.fluid
  */
 export async function createSolver(config: SolverConfig): Promise<Solver> {
   const refused = unsupportedSettings(config.settings, config.options)
+  refused.push(...rotationalPeriodicRefusals(config))
   if (refused.length > 0)
     throw new SolverSetupError(`Unsupported simulation settings: ${refused.join(', ')}.`)
   const options = resolveOptions(config.options)
@@ -101,6 +105,8 @@ class SphSolver implements Solver {
   #walls: WallMover
   /** Inlets and outlets (openBoundary.ts; particles leaving through them are NaN); or null. */
   #open: OpenBoundaries | null
+  /** The rotational periodic boundary's images across the cut faces (periodicRotation.ts); or null. */
+  #images: RotationalImages | null
   #grid: ReturnType<typeof viewGrid>
   #count: number
   #fluidCount = 0
@@ -142,6 +148,7 @@ class SphSolver implements Solver {
     this.#partIds = setup.partIds
     this.#grid = viewGrid(setup.grid)
     this.#open = createOpenBoundaries(config, setup, constants)
+    this.#images = createRotationalImages(config, setup, constants, () => runner.permutation())
     this.#walls = new WallMover(setup.partIds, config.wallMotion)
     this.#fixedDtS = config.settings.dynamicTimeStep
       ? null
@@ -180,6 +187,7 @@ class SphSolver implements Solver {
   #sortParticles(): void {
     const started = performance.now()
     if (this.#open) this.#count = this.#open.beforeSort(this.#count)
+    if (this.#images) this.#count = this.#images.beforeSort(this.#count)
     const result = this.#sorter.sort({
       count: this.#count,
       support: this.#constants.support,
@@ -191,8 +199,12 @@ class SphSolver implements Solver {
     this.#count = result.count
     const leftOpen = this.#open?.takeRemoved() ?? 0
     this.#deletedOutside += result.deletedOutside + leftOpen
-    this.#deletedInvalid += result.deletedInvalid - leftOpen
+    this.#deletedInvalid += result.deletedInvalid - leftOpen - (this.#images?.takeRemoved() ?? 0)
     this.#fluidCount = result.fluidCount
+    if (this.#images) {
+      this.#images.afterSort(this.#count)
+      this.#fluidCount -= this.#images.fluidCount
+    }
     this.#walls.sorted()
     this.#open?.afterSort(this.#timeS, this.#count, this.#grid)
     const sorted = performance.now()
@@ -208,13 +220,16 @@ class SphSolver implements Solver {
   /** Pressures, wall extrapolation and forces at the current state (at time timeS). */
   #interact(timeS: number): void {
     const runner = this.#runner
+    this.#images?.refresh()
     runner.run(PHASE.pressures)
     if (this.#boundary !== 'dynamic') runner.run(PHASE.walls)
     if (this.#constants.heat.viscosityModel !== 0) runner.run(PHASE.viscosity)
     if (this.#constants.surfaceTension > 0) runner.run(PHASE.colour)
+    this.#images?.refreshWalls(this.#constants.riemannWall > 0)
     runner.run(PHASE.forces)
     if (this.#constants.airDrag) runner.run(PHASE.airDrag, timeS)
     this.#open?.clearForces()
+    this.#images?.clearForces()
     const stats = foldStats(runner.stats(), runner.threadCount(), this.#passStats)
     this.#interactions += stats.interactions
   }
@@ -283,6 +298,7 @@ class SphSolver implements Solver {
     addProfile('maxSpeed', performance.now() - started)
     if (max2 === 0) return
     holdBuffers(this.#open, () => {
+      this.#images?.refresh()
       this.#runner.run(PHASE.pressures)
       this.#runner.run(PHASE.shift, 4 * this.#constants.h * Math.sqrt(max2) * dt)
     })
@@ -297,7 +313,7 @@ class SphSolver implements Solver {
       step: this.#step,
       timeS: this.#timeS,
       dtS: this.#lastDtS,
-      particleCount: this.#count,
+      particleCount: this.#count - (this.#images?.count ?? 0),
       fluidCount: this.#fluidCount,
       deletedOutside: this.#deletedOutside,
       deletedInvalid: this.#deletedInvalid,
@@ -320,12 +336,10 @@ class SphSolver implements Solver {
   snapshot(): SolverSnapshot {
     // pressures of the current densities (the last pass saw the half-step state)
     this.#runner.run(PHASE.pressures)
-    const snapshot = buildSnapshot(this.#arrays, this.#count, {
-      timeS: this.#timeS,
-      step: this.#step,
-      partIds: this.#partIds,
+    const at = { timeS: this.#timeS, step: this.#step, partIds: this.#partIds }
+    const snapshot = runSnapshot(this.#arrays, this.#count, this.#open, this.#images, {
+      ...at,
       materialIds: this.#materialIds,
-      ...(this.#open ? { isBufferPart: (index: number) => this.#open!.isBufferPart(index) } : {}),
     })
     return withHeatFields(this.#arrays, this.#constants, snapshot)
   }
@@ -370,24 +384,7 @@ class SphSolver implements Solver {
   measureInteractionPass(kind: 'forces' | 'reference', passes: number): PassMeasurement {
     this.#sortParticles()
     this.#moveWalls(this.#timeS)
-    const runner = this.#runner
-    runner.run(PHASE.pressures)
-    if (this.#boundary !== 'dynamic') runner.run(PHASE.walls)
-    const phase = kind === 'forces' ? PHASE.forces : PHASE.reference
-    let interactions = 0
-    const started = performance.now()
-    const cpuStarted = process.cpuUsage()
-    for (let k = 0; k < passes; k++) {
-      runner.run(phase)
-      interactions += foldStats(runner.stats(), runner.threadCount(), this.#passStats).interactions
-    }
-    const cpu = process.cpuUsage(cpuStarted)
-    return {
-      interactions,
-      seconds: (performance.now() - started) / 1000,
-      cpuSeconds: (cpu.user + cpu.system) / 1e6,
-      threads: runner.threadCount(),
-    }
+    return measurePasses(this.#runner, this.#boundary, kind, passes, this.#passStats)
   }
 
   workSplit(): WorkSplitReport {

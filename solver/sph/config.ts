@@ -19,6 +19,7 @@ import { deriveAirDragConstants } from './airDragField.ts'
 import type { RotatingFrame } from './rotatingFrame.ts'
 import { deriveRotatingFrame, frameHead } from './rotatingFrame.ts'
 import type { SolverOpenBoundary } from './openBoundary.ts'
+import type { RotationalSlice } from './periodicRotation.ts'
 export type { SolverOpenBoundary } from './openBoundary.ts'
 
 // the run-start checks live in support.ts; solver/run imports them from here
@@ -130,6 +131,8 @@ export interface SolverConfig {
   options?: Partial<SolverOptions>
   /** The air drag domain and its air (settings.airDrag; airDragField.ts). */
   airDrag?: AirDragInput | null
+  /** The rotational periodic boundary's slice (periodicRotation.ts); the particles fill it. */
+  rotationalPeriodic?: RotationalSlice | null
 }
 
 /** Numbers derived once from the config; shared with worker threads as plain data. */

@@ -11,6 +11,7 @@ import { densityFromPressure } from './equationOfState.ts'
 import { initialiseTemperatures } from './heat.ts'
 import { phaseTait } from './phaseTable.ts'
 import { openBoundaryReserve } from './openBoundary.ts'
+import { imageReserve } from './periodicRotation.ts'
 import type { ParticleArrays } from './particles.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
 
@@ -42,7 +43,11 @@ export function prepareParticles(
     throw new SolverSetupError('velocities must hold 3 values per particle.')
   if (input.pressures && input.pressures.length !== n)
     throw new SolverSetupError('pressures must hold one value per particle.')
-  const capacity = n + reserveForOpenBoundaries(config, n)
+  const slice = config.rotationalPeriodic
+  const capacity =
+    n +
+    reserveForOpenBoundaries(config, n) +
+    (slice ? imageReserve(slice, input.positions, n, k.support) : 0)
   const buffers = allocateParticleBuffers(capacity, {
     rungeKutta: resolveIntegrator(config.settings, options) !== 'symplectic',
     riemannWall: k.riemannWall === 1,

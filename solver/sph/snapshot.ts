@@ -26,11 +26,15 @@ export function buildSnapshot(
     materialIds: readonly number[]
     /** Open boundaries: true for the part index of a buffer (its particles get OPEN_BOUNDARY_KIND). */
     isBufferPart?: (partIndex: number) => boolean
+    /** A rotational periodic boundary: true for the images' part index (left out). */
+    isImagePart?: (partIndex: number) => boolean
   },
+  count: number = n,
 ): SolverSnapshot {
   // ids are unique and below the capacity: order by id through an index table
   const indexOfId = new Int32Array(a.capacity).fill(-1)
-  for (let i = 0; i < n; i++) indexOfId[a.particleId[i]!] = i
+  for (let i = 0; i < count; i++)
+    if (!at.isImagePart?.(a.partIndex[i]!)) indexOfId[a.particleId[i]!] = i
   const order = new Int32Array(n)
   let next = 0
   for (let id = 0; id < a.capacity; id++) if (indexOfId[id]! >= 0) order[next++] = indexOfId[id]!

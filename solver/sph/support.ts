@@ -4,13 +4,15 @@
  */
 import type { Refinement } from '../../domain/meshes.ts'
 import type { Part } from '../../domain/parts.ts'
+import type { Material } from '../../domain/materials.ts'
 import type { PeriodicBoundary } from '../../domain/periodic.ts'
-import { formatNumber } from '../../domain/units.ts'
+import { sliceFrame } from '../../domain/periodic.ts'
 import { PART_MESSAGES } from '../../domain/parts.ts'
 import type { SimulationSettings } from '../../domain/settings.ts'
 import type { SolverOptions, SolverPart } from './config.ts'
 import { INTEGRATOR_FOR_SCHEME, SHIFTING_CODE } from './config.ts'
 import { refinementZoneProblem } from '../discretizer/refinement.ts'
+import { unsupportedWithRotationalPeriodic } from './periodicRotation.ts'
 
 /**
  * The settings (with their values) this solver does not implement. A run must not start while
@@ -117,23 +119,40 @@ function refusedOpenBoundary(
 /**
  * The setup objects this solver does not implement yet, named as in the setup: refinement zones
  * it cannot run (a mesh without an inside, a level that gives no spacing of dp/2, dp/3 or dp/4;
- * solver/discretizer/refinement.ts) and the periodic boundary. A run must not start while this
- * list is not empty (the air drag domain runs with settings.airDrag, airDrag.ts; multiphase with
+ * solver/discretizer/refinement.ts) and a periodic boundary whose slice is not set or that comes
+ * with what its images do not carry (periodicRotation.ts). A run must not start while this list
+ * is not empty (the air drag domain runs with settings.airDrag, airDrag.ts; multiphase with
  * refinement is refused by the setup's own rule and by the solver).
  */
 export function unsupportedSetupObjects(objects: {
   refinements?: readonly Pick<Refinement, 'name' | 'level' | 'mesh'>[] | undefined
-  periodics?: readonly Pick<PeriodicBoundary, 'sliceAngle'>[] | undefined
+  periodics?:
+    | readonly Pick<PeriodicBoundary, 'sliceAngle' | 'sliceRotation' | 'center' | 'axis'>[]
+    | undefined
+  settings?: SimulationSettings
+  parts?: readonly Pick<Part, 'component'>[]
+  materials?: readonly Pick<Material, 'viscosityKind'>[]
 }): string[] {
   const refused = (objects.refinements ?? []).flatMap((zone) => {
     const problem = refinementZoneProblem(zone)
     return problem === null ? [] : [problem]
   })
-  // a rotational slice needs particles leaving one cut face to re-enter through the other turned
-  // by the angle, and neighbours seen across the cut; the solver has only the y-periodic slab
   for (const periodic of objects.periodics ?? []) {
-    const angle = periodic.sliceAngle === null ? '' : ` of ${formatNumber(periodic.sliceAngle)}°`
-    refused.push(`periodic boundary (a rotational slice${angle} is not implemented)`)
+    const slice = sliceFrame(periodic)
+    if (slice === null) {
+      refused.push(
+        'periodic boundary (its centre, axis, slice rotation and slice angle must be set)',
+      )
+      continue
+    }
+    if (objects.settings)
+      refused.push(
+        ...unsupportedWithRotationalPeriodic(slice, objects.settings, {
+          openBoundaries: (objects.parts ?? []).some((p) => p.component.type === 'openboundary'),
+          refinements: (objects.refinements ?? []).length > 0,
+          viscosityModels: (objects.materials ?? []).some((m) => m.viscosityKind !== 'constant'),
+        }),
+      )
   }
   return refused
 }

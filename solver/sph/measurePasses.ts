@@ -1,0 +1,64 @@
+/**
+ * Two pieces of SphSolver kept apart: timing repeated interaction passes (the force-pass bench)
+ * and a snapshot of the run's particles without open-boundary or periodic images' bookkeeping.
+ */
+import type { BoundaryKind } from './config.ts'
+import type { OpenBoundaries } from './openBoundary.ts'
+import type { ParticleArrays } from './particles.ts'
+import type { RotationalImages } from './periodicRotation.ts'
+import { buildSnapshot } from './snapshot.ts'
+import type { PassMeasurement, SolverSnapshot } from './solverTypes.ts'
+import type { PassStats } from './stencil.ts'
+import { foldStats } from './stencil.ts'
+import type { PhaseRunner } from './threads.ts'
+import { PHASE } from './threads.ts'
+
+/** Times `passes` force (or reference) passes on the sorted state, walls extrapolated once. */
+export function measurePasses(
+  runner: PhaseRunner,
+  boundary: BoundaryKind,
+  kind: 'forces' | 'reference',
+  passes: number,
+  into: PassStats,
+): PassMeasurement {
+  runner.run(PHASE.pressures)
+  if (boundary !== 'dynamic') runner.run(PHASE.walls)
+  const phase = kind === 'forces' ? PHASE.forces : PHASE.reference
+  let interactions = 0
+  const started = performance.now()
+  const cpuStarted = process.cpuUsage()
+  for (let k = 0; k < passes; k++) {
+    runner.run(phase)
+    interactions += foldStats(runner.stats(), runner.threadCount(), into).interactions
+  }
+  const cpu = process.cpuUsage(cpuStarted)
+  return {
+    interactions,
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    threads: runner.threadCount(),
+  }
+}
+
+/**
+ * The snapshot of particles [0, count) (pressures computed): open boundaries' buffer particles
+ * marked, a rotational periodic boundary's images left out.
+ */
+export function runSnapshot(
+  a: ParticleArrays,
+  count: number,
+  open: OpenBoundaries | null,
+  images: RotationalImages | null,
+  at: { timeS: number; step: number; partIds: readonly number[]; materialIds: readonly number[] },
+): SolverSnapshot {
+  return buildSnapshot(
+    a,
+    count - (images?.count ?? 0),
+    {
+      ...at,
+      ...(open ? { isBufferPart: (index: number) => open.isBufferPart(index) } : {}),
+      ...(images ? { isImagePart: (index: number) => images.isImagePart(index) } : {}),
+    },
+    count,
+  )
+}
