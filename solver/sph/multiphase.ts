@@ -211,12 +211,14 @@ export function computeMultiphaseForces(
             }
             pj += twoPb
             if (interface_ && colourNorm[j]! > 0) {
-              // Σ V_j (n̂_i − n̂_j)·∇W over neighbours with a normal, and Σ V_j |r||∇W|
+              // Σ V_j (n̂_i − n̂_j)·∇W over neighbours with a normal, and the same sum's
+              // tangential moment Σ V_j |r_t|² |∇W|/|r| (r_t = r − (n̂_i·r) n̂_i)
               const vf = vj * f
+              const rn = nix * dx + niy * dy + niz * dz
               curvatureSum +=
                 vf *
                 ((nix - colourX[j]!) * dx + (niy - colourY[j]!) * dy + (niz - colourZ[j]!) * dz)
-              curvatureWeight -= vf * r2
+              curvatureWeight -= vf * (r2 - rn * rn)
             }
           } else {
             vj = -vj
@@ -274,9 +276,12 @@ export function computeMultiphaseForces(
         }
       }
       if (curvatureWeight > 0) {
-        // CSF: a = σ κ ∇C/ρ with κ = −∇·n̂ = 3 Σ V_j (n̂_i − n̂_j)·∇W / Σ V_j |r||∇W| (Adami et
-        // al. 2010's normalisation: right also where few neighbours have a normal)
-        const kappa = (3 * curvatureSum) / curvatureWeight
+        // CSF: a = σ κ ∇C/ρ with κ = −∇·n̂ = 2 Σ V_j (n̂_i − n̂_j)·∇W / Σ V_j |r_t|²|∇W|/|r|:
+        // n̂ varies only along the interface, so the sum is normalised by its moment in the
+        // tangent plane (2 directions), which the band of neighbours with a normal holds whole
+        // (Adami et al. 2010's 3 / Σ V_j |r||∇W| also counts the normal direction, which the band
+        // cuts short: κ 5–7 % too large, see NUMERICS.md)
+        const kappa = (2 * curvatureSum) / curvatureWeight
         const s = sigma * kappa * colourNorm[i]! * invRhoi
         ax += s * nix
         ay += s * niy

@@ -10,12 +10,16 @@
  * of C (1) across it: |∇C| is the interface's delta function. Its unit normal n̂ = ∇C/|∇C| is kept
  * where |∇C| > 0.01/h (Morris' filter against unreliable directions at the edge of the band).
  * The force pass (computeMultiphaseForces) then adds a_i = σ κ_i ∇C_i/ρ_i with
- *   κ_i = −∇·n̂ = 3 Σ_j V_j (n̂_i − n̂_j)·∇W_ij / Σ_j V_j |r_ij||∇W_ij|
- * over neighbours with a normal: the denominator is the sum's value for a field n = r (3 with a
- * full support), which makes the divergence right in the thin band of particles that have a
- * normal (Adami et al. 2010, eq. 20; the plain SPH divergence with a truncated support would be
- * too small). For a drop of the second fluid of radius R, κ = (d − 1)/R along the inward normal:
- * the pressure inside exceeds the outside by σκ (Laplace).
+ *   κ_i = −∇·n̂ = 2 Σ_j V_j (n̂_i − n̂_j)·∇W_ij / Σ_j V_j |r_t|² |∇W_ij|/|r_ij|
+ * over neighbours with a normal, r_t = r_ij − (n̂_i·r_ij) n̂_i the part of r_ij in i's tangent
+ * plane. n̂ varies only along the interface (∇n̂ lies in the tangent plane), so the sum picks up
+ * only the tangential second moment of the neighbours, and the denominator is that moment for
+ * the 2 tangent directions: right in the thin band of particles that have a normal, which cuts
+ * the support short across the interface but not along it. Adami et al. (2010, eq. 20) normalise
+ * by Σ V_j |r||∇W| / 3, the moment over all 3 directions, so the missing normal direction made
+ * κ 5–7 % too large (a lattice cylinder: κR 1.051–1.067 at R = 6–12 dp, against 1.005–1.022
+ * here; NUMERICS.md). For a drop of the second fluid of radius R, κ = (d − 1)/R along the inward
+ * normal: the pressure inside exceeds the outside by σκ (Laplace).
  *
  * Walls carry no colour: the wall is neutral, a contact angle of 90°; other contact angles are
  * refused at start (support.ts).
