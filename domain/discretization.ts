@@ -19,8 +19,11 @@ export const DiscretizationMessageSchema = v.object({
 })
 export type DiscretizationMessage = v.InferOutput<typeof DiscretizationMessageSchema>
 
-/** What a part became in a discretization: fluid particles, wall particles, or nothing. */
-export const DISCRETIZED_PART_ROLES = ['fluid', 'wall', 'none'] as const
+/**
+ * What a part became in a discretization: fluid particles, wall particles, an open boundary's
+ * buffer particles, or nothing.
+ */
+export const DISCRETIZED_PART_ROLES = ['fluid', 'wall', 'open_boundary', 'none'] as const
 
 /** One part of a discretization summary. */
 export const DiscretizedPartSchema = v.object({
@@ -46,6 +49,8 @@ export const DiscretizationSummarySchema = v.object({
   particleCount: v.number(),
   fluidCount: v.number(),
   wallCount: v.number(),
+  /** The open boundaries' buffer particles, in particleCount (absent before they were counted). */
+  openBoundaryCount: v.optional(v.number()),
   parts: v.array(DiscretizedPartSchema),
   /** The fluid's particles × dp³ and the fluid parts' own volumes, m³. */
   fluidParticleVolume: v.optional(v.number()),

@@ -8,6 +8,7 @@
  * mask objects of the output format (one Uint8 `inside` per row of a fluid) that a data worker
  * computes with domain/clipMask.ts, drawn on the GPU as an attribute and a uniform.
  */
+import type { AirDragGrid } from '../domain/airDragGridFile.ts'
 import type { Mesh } from '../domain/meshes.ts'
 import type { OutputKey, OutputSource } from './protocol.ts'
 import type { WrittenDataset } from '../domain/outputFormat.ts'
@@ -36,12 +37,23 @@ export interface OverlaySnapshot {
   failed: { id: string; message: string }[]
 }
 
+/**
+ * The air drag domain's grid (GET /simulations/{id}/air_drag_domain/grid, decoded), drawn as its
+ * box outline and cell centres while `visible` (the Results explorer's Air Drag item).
+ */
+export interface AirDragGridOverlay {
+  grid: AirDragGrid
+  visible: boolean
+}
+
 /** The overlay intent (a member of engine/protocol.ts RenderIntent). */
 export type OverlayIntent = {
   type: 'set_overlays'
   /** Point sensors (geometry `point`) and surface sensors (their placed mesh). */
   sensors: SetupObjectView[]
   clips: VolumeClipView[]
+  /** The air drag grid (absent or null: none). */
+  airDragGrid?: AirDragGridOverlay | null
 }
 
 /**

@@ -158,7 +158,9 @@ export const PART_MESH_PATH = '/parts/{id}/mesh'
 export const PART_POINTCLOUD_PATH = '/parts/{id}/pointcloud'
 /** GET: DMSH of a sensor, clip or refinement mesh, placed (world metres). */
 export const MESH_FILE_PATH = '/meshes/{id}/mesh'
-/** Content type of the three binary downloads. */
+/** GET: the air drag domain's grid (domain/airDragGridFile.ts), for Results' Air Drag item. */
+export const AIR_DRAG_GRID_PATH = '/simulations/{id}/air_drag_domain/grid'
+/** Content type of the binary downloads. */
 export const SETUP_FILE_CONTENT_TYPE = 'application/octet-stream'
 
 /** `/api/parts/12/mesh?v=3f2a…`: a download URL of `path`, versioned by the content hash. */

@@ -1,9 +1,10 @@
 /**
- * Sensors and volume clips of the results scene, tied to its outputs: the drawn objects
- * (OverlayObjects) and the shown clips' masks (ClipMasks). An output is ready to draw once its
+ * Sensors, volume clips and the air drag grid of the results scene, tied to its outputs: the drawn
+ * objects (OverlayObjects, AirDragGridObject) and the shown clips' masks (ClipMasks). An output is ready to draw once its
  * masks are in; the output on screen is masked anew when the clips change or its masks arrive.
  */
-import type { Object3D } from 'three'
+import { Group, type Object3D } from 'three'
+import { AirDragGridObject } from './AirDragGridObject.ts'
 import type { OverlayIntent, OverlaySnapshot } from '../overlayProtocol.ts'
 import type { ClipMaskSpec } from '../overlayProtocol.ts'
 import { ClipMasks } from './ClipMasks.ts'
@@ -29,18 +30,21 @@ export class ResultsClips {
   #host: SceneHost
   #results: ResultsClipsHost
   #overlays: OverlayObjects
+  #grid = new AirDragGridObject()
+  #root = new Group()
   #masks: ClipMasks
 
   constructor(host: SceneHost, results: ResultsClipsHost) {
     this.#host = host
     this.#results = results
     this.#overlays = new OverlayObjects(host)
+    this.#root.add(this.#overlays.root(), this.#grid.root())
     this.#masks = new ClipMasks(host, (loaded) => this.#arrived(loaded))
   }
 
-  /** The sensors and clips drawn with the shown output. */
+  /** The sensors, clips and air drag grid drawn with the shown output. */
   root(): Object3D {
-    return this.#overlays.root()
+    return this.#root
   }
 
   /** The shown clips, as a load asks for their masks. */
@@ -50,6 +54,7 @@ export class ResultsClips {
 
   set(intent: OverlayIntent): void {
     this.#overlays.set(intent.sensors, intent.clips)
+    this.#grid.set(intent.airDragGrid)
     this.#masks.setClips(intent.clips)
     const shown = this.#results.shown()
     if (shown !== null && this.prepare(shown)) this.#remask(shown)
@@ -95,8 +100,14 @@ export class ResultsClips {
     }
   }
 
+  /** Cell points of the air drag grid drawn (0 while hidden). */
+  gridPoints(): number {
+    return this.#grid.drawnPoints()
+  }
+
   dispose(): void {
     this.#overlays.dispose()
+    this.#grid.dispose()
   }
 
   #remask(loaded: LoadedOutput): void {

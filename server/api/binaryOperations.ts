@@ -372,4 +372,16 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
       ),
     },
   },
+  '/api/simulations/{id}/air_drag_domain/grid': {
+    get: {
+      operationId: 'getAirDragGrid',
+      summary:
+        "The air drag domain's grid (its box's lower corner, cell size, cells per axis, kind and the air's velocity at the start) as DAGR (domain/airDragGridFile.ts)",
+      parameters: [idParameter, versionParameter('the grid')],
+      responses: setupFileResponses(
+        'DAGR grid',
+        'the simulation has no air drag domain with cells',
+      ),
+    },
+  },
 }

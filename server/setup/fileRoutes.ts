@@ -6,6 +6,7 @@ import { encodePointCloudFile } from '../../domain/pointCloudFile.ts'
 import { IdParamSchema } from '../../domain/projects.ts'
 import { API_PREFIX } from '../../domain/rest.ts'
 import {
+  AIR_DRAG_GRID_PATH,
   MESH_FILE_PATH,
   PART_MESH_PATH,
   PART_POINTCLOUD_PATH,
@@ -20,7 +21,8 @@ import type { Database } from '../db/schema.ts'
 import { findMeshRow, meshDefinitionHash, toMesh } from '../meshes/store.ts'
 import { findObjectSimulation } from '../sensors/access.ts'
 import { pointCloudStoredPath } from '../storage/pointClouds.ts'
-import { findReadablePart } from './access.ts'
+import { findReadablePart, findReadableSimulation } from './access.ts'
+import { airDragGridBytes, airDragGridOf } from './airDragGrid.ts'
 import { partMeshSource, placedMeshBytes, findStoredFile, type FileSource } from './meshFiles.ts'
 import {
   partMeshHash,
@@ -33,8 +35,8 @@ import { toPart } from './views.ts'
 
 /*
  * The setup's binary downloads (docs/setup-editor.md "Binary downloads", described for OpenAPI in
- * server/api/binaryOperations.ts): GET /parts/{id}/mesh, /parts/{id}/pointcloud and
- * /meshes/{id}/mesh. Bearer token and access as the JSON routes (out of reach is 404). The ETag
+ * server/api/binaryOperations.ts): GET /parts/{id}/mesh, /parts/{id}/pointcloud,
+ * /meshes/{id}/mesh and /simulations/{id}/air_drag_domain/grid. Bearer token and access as the JSON routes (out of reach is 404). The ETag
  * is the content hash the JSON carries in the URL's `v`; If-None-Match answers 304 before any
  * file is touched. Stored files (STL meshes, point clouds) are streamed from disk, never read
  * whole per request.
@@ -130,6 +132,16 @@ async function placedMesh(options: FileRoutesOptions, user: SessionUser, id: num
   } satisfies Download
 }
 
+async function airDragGrid(options: FileRoutesOptions, user: SessionUser, id: number) {
+  const simulation = await findReadableSimulation(options.db, user, id)
+  const grid = await airDragGridOf(options.db, simulation.id)
+  if (typeof grid === 'string') throw notFound(grid)
+  return {
+    hash: grid.hash,
+    source: () => Promise.resolve({ bytes: airDragGridBytes(grid.grid) }),
+  } satisfies Download
+}
+
 type Resolve = (options: FileRoutesOptions, user: SessionUser, id: number) => Promise<Download>
 
 async function sendDownload(
@@ -160,12 +172,13 @@ async function sendDownload(
     .send(createReadStream(source.path))
 }
 
-/** Registers the three downloads (binary, so they are not in ROUTES). */
+/** Registers the downloads (binary, so they are not in ROUTES). */
 export function registerSetupFileRoutes(app: FastifyInstance, options: FileRoutesOptions): void {
   const routes: [string, Resolve][] = [
     [PART_MESH_PATH, partMesh],
     [PART_POINTCLOUD_PATH, partPointCloud],
     [MESH_FILE_PATH, placedMesh],
+    [AIR_DRAG_GRID_PATH, airDragGrid],
   ]
   for (const [path, resolve] of routes)
     app.get(API_PREFIX + path.replace(/\{(\w+)\}/g, ':$1'), {

@@ -18,7 +18,7 @@ import { formatCount, report, type IssueLists } from './issues.ts'
 import { estimateSitesOfBox } from './lattice.ts'
 import { prepareParts } from './prepareParts.ts'
 import { addCloudsToSummary, placeReferenceClouds, referenceDiameter } from './referenceClouds.ts'
-import { reportFillResults, summarize } from './summary.ts'
+import { addOpenBoundariesToSummary, reportFillResults, summarize } from './summary.ts'
 import {
   DiscretizationCanceledError,
   type Discretization,
@@ -347,17 +347,22 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
       up,
       errors: issues.errors,
       warnings: issues.warnings,
-      summary: addCloudsToSummary(
-        summarize({
-          prepared,
-          fills,
-          walls: wallParts,
-          layers,
+      summary: addOpenBoundariesToSummary(
+        addCloudsToSummary(
+          summarize({
+            prepared,
+            fills,
+            walls: wallParts,
+            layers,
+            dp,
+            estimate,
+            durationMs: performance.now() - startMs,
+          }),
+          clouds,
           dp,
-          estimate,
-          durationMs: performance.now() - startMs,
-        }),
-        clouds,
+        ),
+        buffers,
+        setup.parts,
         dp,
       ),
     },

@@ -54,6 +54,16 @@ describe('open boundary buffers', () => {
         expect(x).toBeLessThan(hi)
       }
     }
+    // the summary lists each boundary's buffer (the setup view draws its particles from it) and
+    // counts them in the total, not in the fluid's count
+    const buffers = d.summary.parts.filter((part) => part.role === 'open_boundary')
+    expect(buffers.map((part) => [part.partId, part.particleCount])).toEqual([
+      [2, 25 * OPEN_BOUNDARY_LAYERS],
+      [3, 25 * OPEN_BOUNDARY_LAYERS],
+    ])
+    expect(d.summary.openBoundaryCount).toBe(50 * OPEN_BOUNDARY_LAYERS)
+    expect(d.summary.fluidCount).toBe(250)
+    expect(d.summary.particleCount).toBe(d.count)
   })
 
   it('gives the run the planes, normals into the fluid and the imposed values', () => {

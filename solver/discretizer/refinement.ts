@@ -108,6 +108,12 @@ export function zoneContains(mesh: Mesh): ((x: number, y: number, z: number) => 
   }
 }
 
+/** A zone as refineParticles applies it: its divisions n and its inside test. */
+export interface ZoneTest {
+  divisions: number
+  contains: (x: number, y: number, z: number) => boolean
+}
+
 /** What refineParticles did: the particles split and the particles made from them. */
 export interface RefinementReport {
   split: number
@@ -118,17 +124,20 @@ export interface RefinementReport {
  * The particles of a run with its refinement zones applied (see the module's comment): a new
  * particle set with spacings, or the input itself when no particle lies in a zone. Zones that
  * cannot run (refinementZoneProblem) are the caller's to refuse; here they are skipped.
+ * `more` adds zones given by their test (the refinement parts: refinementParts.ts).
  */
 export function refineParticles(
   particles: SolverParticles,
   zones: readonly Pick<Refinement, 'name' | 'level' | 'mesh'>[],
   dp: number,
+  more: readonly ZoneTest[] = [],
 ): { particles: SolverParticles; report: RefinementReport } {
-  const tests = zones.flatMap((zone) => {
+  const tests: ZoneTest[] = zones.flatMap((zone) => {
     const divisions = refinementDivisions(zone.level)
     const contains = zoneContains(zone.mesh)
     return divisions !== null && contains ? [{ divisions, contains }] : []
   })
+  tests.push(...more)
   const n = particles.kinds.length
   const divisionsOf = new Uint8Array(n).fill(1)
   const { positions } = particles

@@ -139,3 +139,43 @@ export function summarize(input: {
     durationMs: input.durationMs,
   }
 }
+
+/**
+ * The summary with each open boundary's buffer particles (openBoundaries.ts) as a part of role
+ * 'open_boundary': counted in the total and in openBoundaryCount, not in the fluid's count and
+ * volume (the fluid parts' own), so that the setup view draws them and the summary lists them.
+ */
+export function addOpenBoundariesToSummary(
+  summary: DiscretizationSummary,
+  buffers: { partIds: Int32Array; count: number },
+  parts: readonly { id: number; name: string }[],
+  dp: number,
+): DiscretizationSummary {
+  if (buffers.count === 0) return summary
+  const counts = new Map<number, number>()
+  for (let i = 0; i < buffers.count; i++)
+    counts.set(buffers.partIds[i]!, (counts.get(buffers.partIds[i]!) ?? 0) + 1)
+  const entries: PartDiscretizationSummary[] = [...counts].map(([partId, count]) => ({
+    partId,
+    name: parts.find((part) => part.id === partId)?.name ?? `Part ${partId}`,
+    role: 'open_boundary',
+    particleCount: count,
+    materialId: null,
+    meshVolume: 0,
+    particleVolume: count * dp ** 3,
+    geometricVolume: null,
+    volumeDifference: null,
+    volumeCorrection: 0,
+    latticeOrigin: [0, 0, 0],
+    latticeSpacing: [dp, dp, dp],
+    faceMisfit: null,
+    watertight: false,
+    wallLayers: 0,
+  }))
+  return {
+    ...summary,
+    particleCount: summary.particleCount + buffers.count,
+    openBoundaryCount: (summary.openBoundaryCount ?? 0) + buffers.count,
+    parts: [...summary.parts, ...entries],
+  }
+}

@@ -41,7 +41,7 @@ export interface DiscretizationIssue {
 }
 
 /** What a part became. */
-export const PART_ROLES = ['fluid', 'wall', 'none'] as const
+export const PART_ROLES = ['fluid', 'wall', 'open_boundary', 'none'] as const
 export type PartRole = (typeof PART_ROLES)[number]
 
 /** The quality summary of one part. */
@@ -95,6 +95,8 @@ export interface DiscretizationSummary {
   particleCount: number
   fluidCount: number
   wallCount: number
+  /** The open boundaries' buffer particles (fluid kind), counted in particleCount, not fluidCount. */
+  openBoundaryCount?: number
   parts: PartDiscretizationSummary[]
   materials: MaterialDiscretizationSummary[]
   /** Fluid volume from particles vs the fluid parts' volumes below their fill height, m³. */

@@ -11,6 +11,7 @@ import { solverPartOf, unsupportedParts, unsupportedSettings } from '../sph/conf
 import { unsupportedSetupObjects } from '../sph/support.ts'
 import { rotatingFrameProblem } from '../sph/rotatingFrame.ts'
 import { refineParticles } from '../discretizer/refinement.ts'
+import { refinementPartZones } from '../discretizer/refinementParts.ts'
 import { openBoundariesOf } from './openBoundaryConfig.ts'
 import { createDomainMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
@@ -127,12 +128,15 @@ export function createRunSolverConfig(options: RunSimulationOptions): SolverConf
   const airDrag = airDragInputOf(setup)
   const particles = { ...options.particles, temperatures: initialTemperatures(options) }
   const zones = setup.refinements ?? []
+  const partZones = refinementPartZones(setup.parts, setup.meshes)
   const dp = setup.settings.particleDiameter
   return {
     settings: setup.settings,
     materials: setup.materials.map((material) => solverMaterialOf(material, setup.datatables)),
     particles:
-      zones.length > 0 && dp !== null ? refineParticles(particles, zones, dp).particles : particles,
+      zones.length + partZones.length > 0 && dp !== null
+        ? refineParticles(particles, zones, dp, partZones).particles
+        : particles,
     parts: setup.parts.map(solverPartOf),
     openBoundaries: openBoundariesOf(options).zones,
     wallMotion:
@@ -156,13 +160,14 @@ export function checkRunStart(options: RunSimulationOptions): string[] {
   const problems: string[] = []
   const refused = unsupportedSettings(settings, options.solverOptions)
   if (refused.length > 0) problems.push(`Unsupported simulation settings: ${refused.join(', ')}.`)
-  const parts = unsupportedParts(options.setup.parts, settings)
+  const parts = unsupportedParts(options.setup.parts, settings, options.setup.meshes)
   if (parts.length > 0) problems.push(`Unsupported parts: ${parts.join(', ')}.`)
   const objects = unsupportedSetupObjects(options.setup)
   if (objects.length > 0) problems.push(`Unsupported setup objects: ${objects.join(', ')}.`)
   // particles an open boundary creates take one spacing (variable resolution: refinement.ts)
   if (
-    (options.setup.refinements ?? []).length > 0 &&
+    ((options.setup.refinements ?? []).length > 0 ||
+      options.setup.parts.some((part) => part.component.type === 'refinement')) &&
     options.setup.parts.some((part) => part.component.type === 'openboundary')
   )
     problems.push('Refinement zones cannot be used with open boundaries yet.')

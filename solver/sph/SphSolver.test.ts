@@ -128,7 +128,7 @@ describe('createSolver', () => {
     ]
     expect(unsupportedParts(parts)).toEqual([
       'open boundary part "Inlet" (An inlet with pressure is not allowed.)',
-      'refinement part "Fine zone"',
+      'refinement part "Fine zone" (no geometry)',
     ])
     expect(unsupportedParts(parts.slice(3), { thermodynamics: false, multiphase: true })).toEqual([
       'open boundary part "Outlet" with multiphase',

@@ -13,6 +13,8 @@ import type { SolverOptions, SolverPart } from './config.ts'
 import { INTEGRATOR_FOR_SCHEME, SHIFTING_CODE } from './config.ts'
 import { refinementZoneProblem } from '../discretizer/refinement.ts'
 import { unsupportedWithRotationalPeriodic } from './periodicRotation.ts'
+import { refinementPartProblem } from '../discretizer/refinementParts.ts'
+import type { TriangleMesh } from '../geometry/mesh.ts'
 
 /**
  * The settings (with their values) this solver does not implement. A run must not start while
@@ -61,15 +63,17 @@ export function unsupportedSettings(
 
 /**
  * The parts this solver cannot run, named as in the setup: open boundaries it does not implement
- * (refusedOpenBoundary), refinements, fluid parts with an initial preset (not defined yet) and pointcloud parts with a
+ * (refusedOpenBoundary), refinement parts without a closed mesh (refinementParts.ts; `meshes` holds
+ * the stored meshes of 'stl' parts), fluid parts with an initial preset (not defined yet) and pointcloud parts with a
  * splitting ratio above 1 (each reference particle becomes one particle), and under surface
  * tension a rigid part's contact angle other than 90°. A run must not start
  * while this list is not empty.
  */
 export function unsupportedParts(
-  parts: readonly (Pick<Part, 'name' | 'component'> & { shape?: Part['shape'] })[],
+  parts: readonly (Pick<Part, 'name' | 'component'> & { id?: number; shape?: Part['shape'] })[],
   settings?: Pick<SimulationSettings, 'thermodynamics'> &
     Partial<Pick<SimulationSettings, 'surfaceTension' | 'multiphase'>>,
+  meshes: Record<number, TriangleMesh> = {},
 ): string[] {
   const refused: string[] = []
   for (const part of parts) {
@@ -84,7 +88,14 @@ export function unsupportedParts(
     if (settings?.surfaceTension && angle !== null && angle !== undefined && angle !== 90)
       refused.push(`contact angle ${angle}° of part "${part.name}" (only 90° is implemented)`)
     if (part.component.type === 'openboundary') refused.push(...refusedOpenBoundary(part, settings))
-    if (part.component.type === 'refinement') refused.push(`refinement part "${part.name}"`)
+    if (part.component.type === 'refinement') {
+      const { id, shape } = part
+      const problem =
+        id === undefined || shape === undefined
+          ? `refinement part "${part.name}" (no geometry)`
+          : refinementPartProblem({ ...part, id, shape }, meshes)
+      if (problem !== null) refused.push(problem)
+    }
     if (typeof part.component.initialPreset === 'string')
       refused.push(`initial preset "${part.component.initialPreset}" of part "${part.name}"`)
     const shape = part.shape

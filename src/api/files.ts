@@ -1,3 +1,4 @@
+import { AIR_DRAG_GRID_PATH } from '../../domain/rest/setupSchemas.ts'
 import { api } from './index.ts'
 
 /** `attachment; filename="run.zip"` → run.zip */
@@ -46,4 +47,22 @@ export async function uploadPreprocessing(
     body: form,
     expectedStatus: 200,
   })
+}
+
+/**
+ * GET /simulations/{id}/air_drag_domain/grid: the air drag domain's grid binary as an array buffer
+ * (spec/results.md 'fetch an air drag grid binary by URL as an array buffer'; read with
+ * domain/airDragGridFile.ts decodeAirDragGridFile).
+ */
+export async function fetchAirDragGrid(
+  simulationId: number,
+  signal?: AbortSignal,
+): Promise<ArrayBuffer> {
+  const response = await api.requestRaw({
+    method: 'GET',
+    path: AIR_DRAG_GRID_PATH.replace('{id}', String(simulationId)),
+    expectedStatus: 200,
+    ...(signal && { signal }),
+  })
+  return response.arrayBuffer()
 }

@@ -5,21 +5,12 @@ import type { OutputManifestList } from '../../../../../domain/rest/resultsRoute
 import { viewportStateAtom } from '../../../../state/viewportAtoms.ts'
 import { useSensorsQuery, useVolumeClipsQuery } from './explorerApi.ts'
 import { groupOutputObjects } from './explorerModel.ts'
+import { DomainItems } from './DomainItems.tsx'
 import { OutputObjectsSection } from './OutputObjectsSection.tsx'
 import { SensorsSection } from './SensorsSection.tsx'
 import { useClipMaskInfo } from './useClipMaskInfo.ts'
 import { VolumeClipsSection } from './VolumeClipsSection.tsx'
 import './explorer.css'
-
-/** A read-only special item: Air Drag, Periodic Boundary. */
-function SpecialItem({ name, status }: { name: string; status: string }) {
-  return (
-    <li className="explorer__item" aria-label={name}>
-      <span className="explorer__name">{name}</span>
-      <span className="explorer__status">{status}</span>
-    </li>
-  )
-}
 
 /**
  * The results explorer (spec/results.md §2): output objects (fluids per material, walls, open
@@ -58,15 +49,7 @@ export function ResultsExplorer({
         fluids={groups.fluids}
         otherNames={[...partNames, ...sensorNames]}
       />
-      <section className="explorer__section" aria-label="Domain">
-        <ul className="explorer__list">
-          <SpecialItem
-            name="Air Drag"
-            status={simulation.settings.airDrag ? 'Enabled' : 'Not enabled'}
-          />
-          <SpecialItem name="Periodic Boundary" status="Not defined" />
-        </ul>
-      </section>
+      <DomainItems simulation={simulation} />
     </aside>
   )
 }

@@ -15,3 +15,7 @@ clipMaskInfoAtom.debugLabel = 'clipMaskInfoAtom'
  */
 export const sensorDataVersionAtom = atom(0)
 sensorDataVersionAtom.debugLabel = 'sensorDataVersionAtom'
+
+/** The Results explorer's Air Drag item: the air drag grid is drawn over the results. */
+export const airDragGridVisibleAtom = atom(false)
+airDragGridVisibleAtom.debugLabel = 'airDragGridVisibleAtom'

@@ -1,5 +1,9 @@
 import type { Sensor, VolumeClip } from '../../../../../domain/meshes.ts'
-import type { OverlayIntent, VolumeClipView } from '../../../../../engine/overlayProtocol.ts'
+import type {
+  AirDragGridOverlay,
+  OverlayIntent,
+  VolumeClipView,
+} from '../../../../../engine/overlayProtocol.ts'
 import {
   OBJECT_COLOURS,
   sensorObjectView,
@@ -26,14 +30,16 @@ export function volumeClipOverlay(clip: VolumeClip): VolumeClipView {
   }
 }
 
-/** The whole list, as the engine takes it. */
+/** The whole list, as the engine takes it (with the air drag grid when there is one). */
 export function overlaysIntent(
   sensors: readonly Sensor[],
   clips: readonly VolumeClip[],
+  airDragGrid: AirDragGridOverlay | null = null,
 ): OverlayIntent {
   return {
     type: 'set_overlays',
     sensors: sensors.map((sensor) => sensorObjectView(sensor, false)),
     clips: clips.map(volumeClipOverlay),
+    airDragGrid,
   }
 }

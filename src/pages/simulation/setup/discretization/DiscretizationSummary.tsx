@@ -12,6 +12,7 @@ import { messagesOf, type DiscretizationSummary } from './discretizationModel.ts
 const ROLE_LABELS: Record<DiscretizedPart['role'], string> = {
   fluid: 'Fluid',
   wall: 'Wall',
+  open_boundary: 'Open boundary',
   none: 'No particles',
 }
 
@@ -80,6 +81,14 @@ export function DiscretizationSummaryView({ summary }: { summary: Discretization
           <td />
           <td>{formatCount(summary.wallCount)}</td>
         </tr>
+        {(summary.openBoundaryCount ?? 0) > 0 && (
+          <tr>
+            <th scope="row">Open boundaries</th>
+            <td />
+            <td />
+            <td>{formatCount(summary.openBoundaryCount!)}</td>
+          </tr>
+        )}
         <tr className="discretization__total">
           <th scope="row">Total</th>
           <td />

@@ -171,5 +171,8 @@ describe('part warnings', () => {
     const holed = makePart(2, 'Lid', 'rigid')
     if (holed.shape.info) holed.shape.info.holes = [{ center: [0, 0, 0], size: 0.1 }]
     expect(partWarnings(holed)).toEqual([PART_MESSAGES.partIssues])
+    // a plane (an inlet's face) is open by design: its hole is no issue
+    const plane = { ...holed, shape: { ...holed.shape, type: 'plane' } } as typeof holed
+    expect(partWarnings(plane)).toEqual([])
   })
 })

@@ -198,15 +198,19 @@ export function neighbourOf(
 
 /**
  * What a part warns about: 'Part has potential issues. Check Information tab for details.' when
- * its mesh has holes or non-manifold edges or the server flags it, the server's warnings, and the
- * latest discretization's errors and warnings about it (`discretizationMessages`), each once.
+ * its mesh has holes or non-manifold edges (not a plane's: open by design, as the server's
+ * geometryWarnings has it) or the server flags it, the server's warnings, and the latest
+ * discretization's errors and warnings about it (`discretizationMessages`), each once.
  */
 export function partWarnings(
   part: Pick<Part, 'hasWarnings' | 'warnings' | 'shape'>,
   discretizationMessages: readonly { description: string }[] = [],
 ): string[] {
   const info = part.shape.info
-  const meshIssues = info !== null && (info.holes.length > 0 || info.nonManifold.length > 0)
+  const meshIssues =
+    info !== null &&
+    part.shape.type !== 'plane' &&
+    (info.holes.length > 0 || info.nonManifold.length > 0)
   const messages: string[] = meshIssues || part.hasWarnings ? [PART_MESSAGES.partIssues] : []
   messages.push(...part.warnings.map((w) => w.message))
   messages.push(...discretizationMessages.map((m) => m.description))
