@@ -20,7 +20,7 @@ import { markStorageRoot } from './queue/storageRoot.ts'
 const REAP_INTERVAL_MS = 1000
 
 /** The server's end of the queue: pg-boss, notifications, and worker events relayed to the hub. */
-async function startQueue(databaseUrl: string, db: Kysely<Database>, hub: LiveHub) {
+async function startQueue(databaseUrl: string, db: Kysely<Database>, hub: LiveHub, clock: Clock) {
   const boss = await startBoss(databaseUrl)
   const notifier = new Notifier(databaseUrl)
   const listener = new Listener(
@@ -32,7 +32,7 @@ async function startQueue(databaseUrl: string, db: Kysely<Database>, hub: LiveHu
     },
   )
   await listener.start()
-  setServerTaskQueue(db, createServerTaskQueue(db, boss, notifier))
+  setServerTaskQueue(db, createServerTaskQueue(db, boss, notifier, clock))
   return {
     jobs: createRemoteJobs(db, boss, notifier),
     dispatchTask: (kind: string, id: string, data: unknown) =>
@@ -75,7 +75,7 @@ export async function registerJobs(
   const { db, clock, dataDir } = options
   const hub = new LiveHub(db, clock)
   if (options.queue) await markStorageRoot(dataDir, db, clock.nowIso())
-  const remote = options.queue ? await startQueue(options.queue.databaseUrl, db, hub) : null
+  const remote = options.queue ? await startQueue(options.queue.databaseUrl, db, hub, clock) : null
   const runner = new JobRunner({
     db,
     clock,

@@ -25,6 +25,7 @@ import {
   expireTaskLeases,
   releaseTaskLease,
   renewTaskLeases,
+  takeCancelMark,
   takeTaskLease,
   taskKey,
 } from './taskLeases.ts'
@@ -108,6 +109,8 @@ export class JobWorker {
   #loop: Promise<void> = Promise.resolve()
   #heartbeat: NodeJS.Timeout | undefined
   #lastRenewalMs = Date.now()
+  /** A renewal is under way (a beat that finds one waits for it, or drops all when it hangs). */
+  #renewing = false
   #stopReaper: (() => Promise<void>) | null = null
   /** Set when a job was handed back for want of cores: wait for one of ours to end. */
   #waitingForCores = false
@@ -170,20 +173,33 @@ export class JobWorker {
     }
   }
 
-  /** Renews the leases; a job whose lease is gone (or not renewed in time) is dropped here. */
+  /**
+   * Renews the leases of what runs here; a job or task whose lease is gone is dropped here. A beat
+   * that comes late (this process starved of CPU, its event loop busy) renews all the same: a
+   * renewal only succeeds on a lease that has not expired, which no other process can have taken.
+   * Only while a renewal hangs or fails for most of a lease is everything dropped first, since
+   * another process may take it any moment. A dropped job's or task's lease is no longer renewed:
+   * it expires and a reaper queues the work again.
+   */
   async #beat(): Promise<void> {
     const runner = this.#runner
     if (!runner || this.#closed) return
     const beganMs = Date.now()
-    // Not renewed for most of a lease (renewals failing or hanging): another process may take
-    // our jobs any moment, so they stop here first.
-    if (beganMs - this.#lastRenewalMs > this.#ttlMs - this.#options.heartbeatMs) {
-      for (const jobId of this.#claimedAt.keys()) runner.detach(jobId)
-      for (const task of this.#tasks.values()) task.controller.abort(TASK_SHUTDOWN)
+    if (beganMs - this.#lastRenewalMs > this.#options.heartbeatMs * 2) console.warn()
+    if (this.#renewing) {
+      if (beganMs - this.#lastRenewalMs > this.#ttlMs - this.#options.heartbeatMs) this.#dropAll()
+      return
     }
+    this.#renewing = true
     try {
-      const held = new Set(await renewLeases(this.#options.db, this.workerId, this.#ttlMs))
-      const heldTasks = new Set(await renewTaskLeases(this.#options.db, this.workerId, this.#ttlMs))
+      const jobIds = [...this.#claimedAt.keys()]
+      const taskKeys = [...this.#tasks]
+        .filter(([, task]) => task.claimedMs !== Infinity && !this.#isDropped(task))
+        .map(([key]) => key)
+      const held = new Set(await renewLeases(this.#options.db, this.workerId, this.#ttlMs, jobIds))
+      const heldTasks = new Set(
+        await renewTaskLeases(this.#options.db, this.workerId, this.#ttlMs, taskKeys),
+      )
       this.#lastRenewalMs = beganMs
       for (const [key, task] of this.#tasks)
         if (task.claimedMs < beganMs && !heldTasks.has(key) && !task.controller.signal.aborted) {
@@ -195,11 +211,35 @@ export class JobWorker {
       for (const [jobId, claimedMs] of this.#claimedAt)
         if (claimedMs < beganMs && !held.has(jobId) && running.has(jobId)) {
           console.warn(`Job ${jobId}: lease lost to another process; dropped here`)
-          runner.detach(jobId)
+          this.#dropJob(jobId)
         }
     } catch (error) {
       console.warn(`Heartbeat failed: ${(error as Error).message}`)
+      if (Date.now() - this.#lastRenewalMs > this.#ttlMs - this.#options.heartbeatMs)
+        this.#dropAll()
+    } finally {
+      this.#renewing = false
     }
+  }
+
+  /** Renewals have not answered for most of a lease: everything running here stops first. */
+  #dropAll(): void {
+    if (this.#claimedAt.size > 0 || this.#tasks.size > 0)
+      console.warn('Leases not renewed for most of their life; the jobs running here are dropped')
+    for (const jobId of [...this.#claimedAt.keys()]) this.#dropJob(jobId)
+    for (const task of this.#tasks.values())
+      if (!task.controller.signal.aborted) task.controller.abort(TASK_SHUTDOWN)
+  }
+
+  /** A job stops here and its lease is no longer renewed (runner.detach: nothing more written). */
+  #dropJob(jobId: number): void {
+    this.#runner?.detach(jobId)
+    this.#claimedAt.delete(jobId)
+  }
+
+  /** A task stopped by this worker (not by a user's cancel, which ends it and gives the lease back). */
+  #isDropped(task: RunningTask): boolean {
+    return task.controller.signal.aborted && task.controller.signal.reason === TASK_SHUTDOWN
   }
 
   #freeCores(): number {
@@ -306,7 +346,10 @@ export class JobWorker {
           throw error
         })
       await boss.complete(name, message.id).catch(() => undefined)
-      if (!claimed) return
+      if (!claimed) {
+        if (await takeCancelMark(db, key)) console.warn(`Task ${key}: canceled before it started`)
+        return
+      }
       task.claimedMs = Date.now()
       if (this.#closed) task.controller.abort(TASK_SHUTDOWN)
       try {

@@ -42,15 +42,24 @@ export async function takeLease(
 }
 
 /**
- * The worker's heartbeat: pushes the expiry of all its leases forward. Returns the ids of the
- * jobs it still holds (a lease taken over by another process is missing from the answer).
+ * The worker's heartbeat: pushes the expiry of its leases of these jobs (those it still runs)
+ * forward. Returns the ids of the jobs it still holds (a lease taken over by another process is
+ * missing from the answer). A lease of a job it no longer runs (dropped when its renewals were
+ * late) is left to expire, so a reaper queues that job again.
  */
-export async function renewLeases(db: Db, workerId: string, ttlMs: number): Promise<number[]> {
+export async function renewLeases(
+  db: Db,
+  workerId: string,
+  ttlMs: number,
+  jobIds: readonly number[],
+): Promise<number[]> {
+  if (jobIds.length === 0) return []
   const nowMs = await databaseNowMs(db)
   const rows = await db
     .updateTable('job_leases')
     .set({ heartbeat_ms: nowMs, expires_ms: nowMs + ttlMs })
     .where('worker_id', '=', workerId)
+    .where('job_id', 'in', jobIds)
     .where('expires_ms', '>=', nowMs)
     .returning('job_id')
     .execute()

@@ -167,10 +167,12 @@ describe.skipIf(isDialectUnavailable('postgres'))('job leases [postgres]', () =>
     expect(lease.worker_id).toBe(winner)
     expect(lease.expires_ms - lease.heartbeat_ms).toBe(60_000)
     // the heartbeat renews the winner's lease only
-    expect(await renewLeases(db, winner, 60_000)).toContain(job.id)
-    expect(await renewLeases(db, winner === 'worker-a' ? 'worker-b' : 'worker-a', 60_000)).toEqual(
-      [],
-    )
+    expect(await renewLeases(db, winner, 60_000, [job.id])).toEqual([job.id])
+    expect(
+      await renewLeases(db, winner === 'worker-a' ? 'worker-b' : 'worker-a', 60_000, [job.id]),
+    ).toEqual([])
+    // only the jobs it names: one it no longer runs is left to expire
+    expect(await renewLeases(db, winner, 60_000, [])).toEqual([])
     const row = await db
       .selectFrom('jobs')
       .select(['state', 'attempts'])
@@ -187,7 +189,7 @@ describe.skipIf(isDialectUnavailable('postgres'))('job leases [postgres]', () =>
     expect(await takeExpiredLeases(db)).not.toContain(job.id)
     await db.updateTable('job_leases').set({ expires_ms: 0 }).where('job_id', '=', job.id).execute()
     // the dead worker can no longer renew it
-    expect(await renewLeases(db, 'dead', 60_000)).toEqual([])
+    expect(await renewLeases(db, 'dead', 60_000, [job.id])).toEqual([])
     const [first, second] = await Promise.all([takeExpiredLeases(db), takeExpiredLeases(db)])
     expect([...first, ...second].filter((id) => id === job.id)).toHaveLength(1)
 
@@ -278,8 +280,9 @@ describe.skipIf(isDialectUnavailable('postgres'))('job leases [postgres]', () =>
         )
     expect(await lease('w1', 60_000)).toBe(true)
     expect(await lease('w2', 60_000)).toBe(false)
-    expect(await renewTaskLeases(db, 'w1', 60_000)).toEqual(['export:41'])
-    expect(await renewTaskLeases(db, 'w2', 60_000)).toEqual([])
+    expect(await renewTaskLeases(db, 'w1', 60_000, ['export:41'])).toEqual(['export:41'])
+    expect(await renewTaskLeases(db, 'w2', 60_000, ['export:41'])).toEqual([])
+    expect(await renewTaskLeases(db, 'w1', 60_000, ['export:42'])).toEqual([])
     expect(await isTaskLeased(db, 'export:41')).toBe(true)
     await expireTaskLeases(db, 'w1')
     expect(await isTaskLeased(db, 'export:41')).toBe(false)

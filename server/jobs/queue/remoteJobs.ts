@@ -1,10 +1,11 @@
 import type PgBoss from 'pg-boss'
+import type { Clock } from '../../clock.ts'
 import type { Db } from '../jobContext.ts'
 import type { RemoteJobs } from '../types.ts'
 import { isLeased } from './leases.ts'
 import { CHANNELS, type Notifier } from './notify.ts'
 import { isQueuedKind, queueName, type QueuedJob, type QueuedTask } from './pgBoss.ts'
-import { isTaskLeased, taskKey } from './taskLeases.ts'
+import { isTaskLeased, markTaskCanceled, taskKey } from './taskLeases.ts'
 import type { ServerTaskQueue } from './tasks.ts'
 
 /** A stop request to the worker running a job, or a task (its taskKey) (CHANNELS.control). */
@@ -45,17 +46,27 @@ export async function dispatchTask(
 }
 
 /** The server's task queue (tasks.ts ServerTaskQueue) over pg-boss and notifications. */
-export function createServerTaskQueue(db: Db, boss: PgBoss, notifier: Notifier): ServerTaskQueue {
+export function createServerTaskQueue(
+  db: Db,
+  boss: PgBoss,
+  notifier: Notifier,
+  clock: Clock,
+): ServerTaskQueue {
+  async function stop(kind: string, id: string): Promise<boolean> {
+    const task = taskKey(kind, id)
+    if (!(await isTaskLeased(db, task))) return false
+    await notifier.notify(CHANNELS.control, { task } satisfies ControlMessage)
+    const until = Date.now() + TASK_END_WAIT_MS
+    while (Date.now() < until && (await isTaskLeased(db, task)))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    return true
+  }
   return {
     dispatch: (kind, id, data) => dispatchTask(boss, notifier, kind, id, data),
-    async stop(kind, id) {
-      const task = taskKey(kind, id)
-      if (!(await isTaskLeased(db, task))) return false
-      await notifier.notify(CHANNELS.control, { task } satisfies ControlMessage)
-      const until = Date.now() + TASK_END_WAIT_MS
-      while (Date.now() < until && (await isTaskLeased(db, task)))
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      return true
+    stop,
+    async cancel(kind, id) {
+      if (await markTaskCanceled(db, kind, id, clock.nowIso())) return false
+      return stop(kind, id)
     },
     isLeased: (kind, id) => isTaskLeased(db, taskKey(kind, id)),
   }

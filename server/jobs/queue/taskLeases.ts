@@ -14,6 +14,16 @@ export function taskKey(kind: string, id: string): string {
   return `${kind}:${id}`
 }
 
+/**
+ * The holder of a lease that stands for a cancel: the task (one without a row of its own, a
+ * statistics range) was canceled before any worker took it. A worker's claim then finds the lease
+ * held, drops the task and the mark; a reaper drops a mark that outlived its message.
+ */
+export const CANCELED_HOLDER = '(canceled)'
+
+/** A cancel's mark lasts as long as pg-boss keeps a queued message (14 days). */
+export const CANCEL_MARK_TTL_MS = 14 * 24 * 60 * 60 * 1000
+
 /** An expired lease taken by a reaper: what the task was, and what it was queued with. */
 export interface AbandonedTask {
   kind: string
@@ -61,13 +71,57 @@ export async function takeTaskLease(
   return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1
 }
 
-/** The heartbeat: renews the worker's task leases; returns the keys it still holds. */
-export async function renewTaskLeases(db: Db, workerId: string, ttlMs: number): Promise<string[]> {
+/**
+ * Marks a task that no worker holds as canceled (a lease held by CANCELED_HOLDER), so that no
+ * worker ever runs it. False when a worker holds it (that worker must be asked to stop it).
+ */
+export async function markTaskCanceled(
+  db: Db,
+  kind: string,
+  id: string,
+  nowIso: string,
+): Promise<boolean> {
+  return db
+    .transaction()
+    .execute((trx) =>
+      takeTaskLease(
+        trx,
+        { kind, id, data: null, workerId: CANCELED_HOLDER, ttlMs: CANCEL_MARK_TTL_MS },
+        nowIso,
+      ),
+    )
+}
+
+/**
+ * A worker whose claim found the task held: true when the holder is a cancel's mark, which is
+ * dropped (the task's message was taken: nothing runs it any more).
+ */
+export async function takeCancelMark(db: Db, task: string): Promise<boolean> {
+  const deleted = await db
+    .deleteFrom('task_leases')
+    .where('task', '=', task)
+    .where('worker_id', '=', CANCELED_HOLDER)
+    .executeTakeFirst()
+  return Number(deleted.numDeletedRows) === 1
+}
+
+/**
+ * The heartbeat: renews the worker's leases of these tasks (those it still runs); returns the keys
+ * it still holds. A lease of a task it no longer runs is left to expire for a reaper.
+ */
+export async function renewTaskLeases(
+  db: Db,
+  workerId: string,
+  ttlMs: number,
+  tasks: readonly string[],
+): Promise<string[]> {
+  if (tasks.length === 0) return []
   const nowMs = await databaseNowMs(db)
   const rows = await db
     .updateTable('task_leases')
     .set({ heartbeat_ms: nowMs, expires_ms: nowMs + ttlMs })
     .where('worker_id', '=', workerId)
+    .where('task', 'in', tasks)
     .where('expires_ms', '>=', nowMs)
     .returning('task')
     .execute()
@@ -92,13 +146,14 @@ export async function expireTaskLeases(db: Db, workerId: string): Promise<void> 
     .execute()
 }
 
-/** Whether a live lease holds the task (a worker runs it). */
+/** Whether a live lease holds the task (a worker runs it; a cancel's mark is none). */
 export async function isTaskLeased(db: Db, task: string): Promise<boolean> {
   const nowMs = await databaseNowMs(db)
   const row = await db
     .selectFrom('task_leases')
     .select('task')
     .where('task', '=', task)
+    .where('worker_id', '!=', CANCELED_HOLDER)
     .where('expires_ms', '>=', nowMs)
     .executeTakeFirst()
   return row !== undefined
@@ -106,7 +161,7 @@ export async function isTaskLeased(db: Db, task: string): Promise<boolean> {
 
 /**
  * Takes the expired task leases of these kinds (those this process has runners for) away, each by
- * exactly one reaper.
+ * exactly one reaper. An expired cancel's mark is dropped (its message is gone), not returned.
  */
 export async function takeExpiredTaskLeases(
   db: Db,
@@ -116,7 +171,7 @@ export async function takeExpiredTaskLeases(
   const nowMs = await databaseNowMs(db)
   const expired = await db
     .selectFrom('task_leases')
-    .select(['task', 'kind', 'data'])
+    .select(['task', 'kind', 'data', 'worker_id'])
     .where('expires_ms', '<', nowMs)
     .where('kind', 'in', kinds)
     .execute()
@@ -127,7 +182,7 @@ export async function takeExpiredTaskLeases(
       .where('task', '=', row.task)
       .where('expires_ms', '<', nowMs)
       .executeTakeFirst()
-    if (Number(deleted.numDeletedRows) === 1)
+    if (Number(deleted.numDeletedRows) === 1 && row.worker_id !== CANCELED_HOLDER)
       taken.push({
         kind: row.kind,
         id: row.task.slice(row.kind.length + 1),

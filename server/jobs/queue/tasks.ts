@@ -54,6 +54,12 @@ export interface ServerTaskQueue {
    * False when no worker holds it.
    */
   stop(kind: TaskKind, id: string): Promise<boolean>
+  /**
+   * Cancels a task without a row of its own (a statistics range): one no worker has taken yet is
+   * marked so that none ever runs it (a worker that takes its message drops it); one a worker
+   * runs is stopped as `stop` does. True when a worker held it.
+   */
+  cancel(kind: TaskKind, id: string): Promise<boolean>
   /** Whether a worker holds the task's lease. */
   isLeased(kind: TaskKind, id: string): Promise<boolean>
 }

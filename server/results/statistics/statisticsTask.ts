@@ -71,8 +71,8 @@ export async function runRemoteStatistics(
   }
   const unsubscribe = subscribeTaskFrames(id, (frame) => forward(frame as ResultsServerFrame))
   const onAbort = () => {
-    void queue.stop('statistics', id).then((held) => {
-      // Not taken by a worker yet (or already over): the session ends it itself.
+    void queue.cancel('statistics', id).then((held) => {
+      // Not taken by a worker yet (now none will) or already over: the session ends it itself.
       if (!held)
         forward({ type: 'stats.calc.done', requestId: request.requestId, state: 'canceled' })
     })
