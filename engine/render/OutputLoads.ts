@@ -1,14 +1,13 @@
 /**
  * The results scene's loads: which outputs of the run are loaded, loading or failed, loads through
- * the data-worker pool (the shown output first, then the playback window: one batch of
- * DATA_LOAD_BATCH outputs ahead, as many as fit in the memory budget), cancels loads no longer
+ * the data-worker pool (the shown output first, then the playback window: whole batches of
+ * DATA_LOAD_BATCH outputs reaching PLAYBACK_LEAD_S ahead, as many as fit in the memory budget), cancels loads no longer
  * wanted, receives outputs on the data workers' ports and frees what nobody draws (GPU buffers, and
  * column buffers back to a data worker's pool) once it has been unused for UNUSED_OUTPUTS_CLEAR_MS
  * (spec/results.md §9), or sooner when the outputs held outgrow the budget (memoryBudget.ts).
  */
-import { DATA_LOAD_BATCH, UNUSED_OUTPUTS_CLEAR_MS } from '../../domain/constants.ts'
+import { UNUSED_OUTPUTS_CLEAR_MS } from '../../domain/constants.ts'
 import type { WrittenDataset } from '../../domain/outputFormat.ts'
-import type { ColourRange } from '../../domain/results.ts'
 import { isAbortError } from '../data/scheduler.ts'
 import type {
   DataToRenderMessage,
@@ -19,10 +18,16 @@ import type {
   RenderableOutput,
 } from '../protocol.ts'
 import type { ClipMaskSpec } from '../overlayProtocol.ts'
-import { createOutputMasks, type OutputMasks } from './ClipMasks.ts'
+import { createOutputMasks } from './ClipMasks.ts'
 import type { SceneHost } from './host.ts'
-import { NO_MEMORY_READINGS, outputMemoryBudget, type MemoryReadings } from './memoryBudget.ts'
-import type { OutputView } from './OutputView.ts'
+import {
+  NO_MEMORY_READINGS,
+  outputBytes,
+  outputMemoryBudget,
+  type MemoryReadings,
+} from './memoryBudget.ts'
+import type { LoadedOutput, LoadWishes } from './outputLoadTypes.ts'
+import { playbackWindow } from './playbackWindow.ts'
 
 /** How long after a load's reply its output may still arrive before the load counts as failed. */
 const MISSING_OUTPUT_GRACE_MS = 2000
@@ -33,25 +38,6 @@ interface OutputEntry {
   estimatedBytes: number
 }
 
-/** An output in memory. */
-export interface LoadedOutput {
-  outputNo: number
-  dataset: WrittenDataset
-  runKey: string
-  output: RenderableOutput
-  view: OutputView | null
-  /** Data ranges per colour binding (a vector magnitude costs a pass over the columns). */
-  dataRanges: Map<string, ColourRange | null>
-  /** Its buffers are on the GPU already (staged ahead of playback). */
-  uploaded: boolean
-  /** The shown volume clips' masks over its fluids. */
-  masks: OutputMasks
-  /** Its column and mesh buffers' bytes. */
-  bytes: number
-  /** Since when nobody wants or retains it (engine clock, ms); null while in use. */
-  unusedSinceMs: number | null
-}
-
 interface PendingLoad {
   outputNo: number
   dataset: WrittenDataset
@@ -59,21 +45,7 @@ interface PendingLoad {
   priority: LoadPriority
 }
 
-/** What the loads need to know of the display. */
-export interface LoadWishes {
-  /** Output numbers wanted, the shown one first. */
-  wanted: readonly number[]
-  /**
-   * Outputs to keep once loaded, the most useful first (the playback loop ahead): kept, not loaded,
-   * while they fit in the memory budget with the wanted ones, so that the next loop shows them at
-   * once instead of loading every output again. Absent: only the wanted ones are kept.
-   */
-  retained?: readonly number[]
-  dataset: WrittenDataset
-  playing: boolean
-  /** The output on screen (kept while playback starts from it). */
-  displayed: LoadedOutput | null
-}
+export type { LoadedOutput, LoadWishes } from './outputLoadTypes.ts'
 
 /** Loads of the outputs of one run. */
 export class OutputLoads {
@@ -230,11 +202,16 @@ export class OutputLoads {
   }
 
   /**
-   * The playback window: the shown output and the outputs after it in play order (`upcoming`), at
-   * most one batch (DATA_LOAD_BATCH) ahead and no more than the memory budget holds (each output
-   * counted at the mean size of the outputs of `dataset` held, else at its estimate).
+   * The playback window (playbackWindow.ts): the shown output and the outputs after it in play
+   * order (`upcoming`), reaching PLAYBACK_LEAD_S ahead at `outputsPerSecond` in whole batches of
+   * DATA_LOAD_BATCH, no more than the memory budget holds (each output counted at the mean size
+   * of the outputs of `dataset` held, else at its estimate).
    */
-  playbackWindow(upcoming: readonly number[], dataset: WrittenDataset): number[] {
+  playbackWindow(
+    upcoming: readonly number[],
+    dataset: WrittenDataset,
+    outputsPerSecond: number,
+  ): number[] {
     let heldBytes = 0
     let heldCount = 0
     for (const loaded of this.loaded.values())
@@ -242,17 +219,13 @@ export class OutputLoads {
         heldBytes += loaded.bytes
         heldCount++
       }
-    const meanBytes = heldCount > 0 ? heldBytes / heldCount : null
-    const window: number[] = []
-    let bytes = 0
-    for (const outputNo of upcoming) {
-      if (window.length > DATA_LOAD_BATCH) break
-      bytes += meanBytes ?? this.#outputInfo.get(outputNo)?.estimatedBytes ?? 0
-      // The shown output and the next one are wanted whatever their size.
-      if (window.length >= 2 && bytes > this.#budgetBytes) break
-      window.push(outputNo)
-    }
-    return window
+    return playbackWindow({
+      upcoming,
+      outputsPerSecond,
+      meanBytes: heldCount > 0 ? heldBytes / heldCount : null,
+      estimatedBytes: (outputNo) => this.#outputInfo.get(outputNo)?.estimatedBytes ?? 0,
+      budgetBytes: this.#budgetBytes,
+    })
   }
 
   /** The device's memory and the page's, as measured: the budget follows them. */
@@ -393,18 +366,6 @@ export class OutputLoads {
     this.errors.set(outputNo, `Output ${outputNo} could not be loaded. ${message}`)
     this.#host.requestFrame()
   }
-}
-
-/** The bytes an output holds in memory (its column and mesh buffers). */
-function outputBytes(output: RenderableOutput): number {
-  const buffers = new Set<ArrayBuffer>()
-  for (const object of output.objects) {
-    buffers.add(object.buffer)
-    if (object.mesh !== null) buffers.add(object.mesh.buffer)
-  }
-  let bytes = 0
-  for (const buffer of buffers) bytes += buffer.byteLength
-  return bytes
 }
 
 function errorMessage(error: unknown): string {

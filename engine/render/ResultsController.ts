@@ -6,7 +6,7 @@
  */
 import { PLAYBACK } from '../../domain/constants.ts'
 import type { WrittenDataset } from '../../domain/outputFormat.ts'
-import type { PickResult, RenderIntent, RenderSnapshot } from '../protocol.ts'
+import type { PickResult, RenderSnapshot } from '../protocol.ts'
 import { addVectors, fitCamera, subtractVectors, type Bounds } from './camera.ts'
 import type { EngineScene, SceneHost, ViewScene } from './host.ts'
 import { LoadStatusThrottle } from './loadStatus.ts'
@@ -15,34 +15,9 @@ import { OutputLoads } from './OutputLoads.ts'
 import { OutputView } from './OutputView.ts'
 import { PlaybackClock } from './playback.ts'
 import { ResultsClips } from './ResultsClips.ts'
+import { HOVER_PICK_POINT_LIMIT, type ResultsIntent } from './resultsIntents.ts'
 
-/**
- * Hover picks test at most this many points (≈10 ms on one core): hover runs every 30 ms and must
- * not starve the frames; a click tests every drawn point.
- */
-export const HOVER_PICK_POINT_LIMIT = 1_000_000
-
-/** The results' intents (the rest are the engine's or the setup scene's). */
-export type ResultsIntent = Extract<
-  RenderIntent,
-  {
-    type:
-      | 'set_outputs'
-      | 'show_output'
-      | 'set_dataset'
-      | 'set_detail'
-      | 'set_colour'
-      | 'set_material_display'
-      | 'set_part_view'
-      | 'set_vectors'
-      | 'play'
-      | 'pause'
-      | 'set_speed'
-      | 'set_memory_readings'
-      | 'pick'
-      | 'set_overlays'
-  }
->
+export { HOVER_PICK_POINT_LIMIT, type ResultsIntent } from './resultsIntents.ts'
 
 /** The results scene's state and logic. */
 export class ResultsController implements ViewScene {
@@ -147,6 +122,8 @@ export class ResultsController implements ViewScene {
         return
       case 'set_speed':
         this.#clock.setSpeed(this.#host.nowMs(), intent.speed)
+        // The window's lead is a time: a faster speed reaches more outputs ahead.
+        this.#syncLoads()
         return
       case 'set_memory_readings':
         this.#loads.setMemoryReadings({
@@ -360,7 +337,11 @@ export class ResultsController implements ViewScene {
     const playing = this.#clock.isPlaying()
     this.#loads.sync({
       wanted: playing
-        ? this.#loads.playbackWindow(this.#clock.upcomingOutputs(), this.#effectiveDataset())
+        ? this.#loads.playbackWindow(
+            this.#clock.upcomingOutputs(),
+            this.#effectiveDataset(),
+            1000 / this.#clock.frameIntervalMs(),
+          )
         : this.#clock.wantedOutputs(),
       retained: this.#clock.retainedOutputs(),
       dataset: this.#effectiveDataset(),

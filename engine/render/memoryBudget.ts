@@ -3,6 +3,7 @@
  * the loop kept for the next pass, outputs unused for less than 10 s): a share of the device's
  * memory, less what the page already uses beyond those outputs where the browser can measure it.
  */
+import type { RenderableOutput } from '../protocol.ts'
 
 const GIB = 1024 ** 3
 const MIB = 1024 ** 2
@@ -50,4 +51,16 @@ export function outputMemoryBudget(readings: MemoryReadings, heldBytes = 0): num
     budget = Math.min(budget, deviceBytes * PAGE_MEMORY_SHARE - otherBytes)
   }
   return Math.round(Math.min(MAX_OUTPUT_BUDGET_BYTES, Math.max(MIN_OUTPUT_BUDGET_BYTES, budget)))
+}
+
+/** The bytes an output holds in memory (its column and mesh buffers). */
+export function outputBytes(output: RenderableOutput): number {
+  const buffers = new Set<ArrayBuffer>()
+  for (const object of output.objects) {
+    buffers.add(object.buffer)
+    if (object.mesh !== null) buffers.add(object.mesh.buffer)
+  }
+  let bytes = 0
+  for (const buffer of buffers) bytes += buffer.byteLength
+  return bytes
 }

@@ -200,6 +200,17 @@ describe('outputs held by the render worker', () => {
     expect(requested()).not.toContain(DATA_LOAD_BATCH + 2)
   })
 
+  it('reaches 4 s ahead at speed 8: four batches of 30, where speed 1 has one', async () => {
+    const { engine, run, requested, last } = await start({ outputs: 300 })
+    engine.dispatch({ type: 'play', speed: 8, loop: true })
+    await run(300)
+    const shown = last().shownOutput ?? 0
+    const furthest = Math.max(...requested())
+    expect(furthest).toBeGreaterThanOrEqual(4 * DATA_LOAD_BATCH)
+    expect(furthest - shown).toBeGreaterThanOrEqual(4 * DATA_LOAD_BATCH - 1)
+    expect(furthest - shown).toBeLessThanOrEqual(4 * DATA_LOAD_BATCH + 1)
+  })
+
   it('shortens the playback window to what the memory budget holds', async () => {
     // 3 columns × 4 bytes × 2M particles = 24 MB an output.
     const { engine, run, requested, last } = await start({
