@@ -185,7 +185,6 @@ export class JobWorker {
     const runner = this.#runner
     if (!runner || this.#closed) return
     const beganMs = Date.now()
-    if (beganMs - this.#lastRenewalMs > this.#options.heartbeatMs * 2) console.warn()
     if (this.#renewing) {
       if (beganMs - this.#lastRenewalMs > this.#ttlMs - this.#options.heartbeatMs) this.#dropAll()
       return
