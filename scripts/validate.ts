@@ -6,7 +6,7 @@
  * validation/results.md and the plots (scripts/validateReport.ts), and exits 1 when a metric is
  * outside its tolerance. --quick runs the coarse vitest resolutions (a smoke test, tolerances of
  * the tests); --only runs some cases (hydrostatic, martin-moyce, lobovsky, closed-box, piston,
- * pointcloud, heat, viscosity, surface-tension, multiphase, rotating-bucket, open-channel, refinement) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
+ * pointcloud, heat, viscosity, surface-tension, multiphase, rotating-bucket, rotating-sector, open-channel, refinement) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
  * (a machine with more cores), with --threads solver threads each (default min(2, cores)); the
  * figures are the same as one after the other.
  */
@@ -28,6 +28,7 @@ import {
   runLaplaceCase,
   runAirDragCase,
   runOpenChannelCase,
+  runRotatingSectorCase,
   runStratifiedCase,
   runRayleighTaylorCase,
   runRotatingBucketCase,
@@ -104,6 +105,7 @@ const CASES = [
   'multiphase',
   'air-drag',
   'rotating-bucket',
+  'rotating-sector',
   'open-channel',
   'refinement',
 ] as const
@@ -131,6 +133,7 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   multiphase: quick ? [10] : [20, 30],
   'air-drag': quick ? [10] : [10, 20],
   'rotating-bucket': quick ? [6] : [8, 10],
+  'rotating-sector': quick ? [6] : [8, 10],
   'open-channel': quick ? [8] : [8, 16],
   refinement: quick ? [6] : [6, 9],
 }
@@ -210,6 +213,14 @@ async function runCase(name: CaseName, index: number): Promise<RunResult> {
           ...(quick ? { endS: 0.6, heldS: 0.2, tolerance: 0.1 } : {}),
         }),
       }
+    case 'rotating-sector':
+      return {
+        metrics: await runRotatingSectorCase({
+          particlesAcross: resolution,
+          threads,
+          ...(quick ? { endS: 0.6, heldS: 0.2, tolerance: 0.1 } : {}),
+        }),
+      }
     case 'refinement':
       return { metrics: await runRefinementCase({ particlesAcross: resolution, threads }) }
   }
@@ -281,6 +292,7 @@ function growthMetrics(name: CaseName, runs: RunResult[]): ValidationMetric[] {
     case 'multiphase':
     case 'air-drag':
     case 'rotating-bucket':
+    case 'rotating-sector':
     case 'open-channel':
     case 'refinement':
       // every checked figure at both resolutions: the finer one's must not be larger
