@@ -122,7 +122,39 @@ export interface RenderWorkerMemory {
 }
 
 /** bench/browser/page/frames.html: the real engine (engine/client.ts) on a canvas. */
+/** One data worker's share of a cache-read run (bench/browser/cacheReads.ts). */
+export interface CacheReadsWorkerRequest {
+  variant: 'load' | 'payloads'
+  simulationId: number
+  runId: number
+  outputs: { outputNo: number; bundleUrl: string }[]
+}
+
+export interface CacheReadsWorkerResult {
+  /** Milliseconds per output, in read order. */
+  loadMs: number[]
+  /** Outputs read whole from the cache. */
+  fromCache: number
+  /** Payload bytes read. */
+  bytes: number
+}
+
+/** Outputs read from the output cache by `workers` workers at once, each one output at a time. */
+export interface CacheReadsRequest extends Omit<CacheReadsWorkerRequest, 'outputs'> {
+  workers: number
+  outputs: { outputNo: number; bundleUrl: string }[]
+}
+
+export interface CacheReadsResult {
+  elapsedMs: number
+  loadMs: number[]
+  fromCache: number
+  bytes: number
+}
+
 export interface FramesPageApi extends BenchPageApi {
+  /** Reads outputs from the output cache in workers as the data workers do (cacheReads.ts). */
+  readCachedOutputs(request: CacheReadsRequest): Promise<CacheReadsResult>
   startEngine(size: { width: number; height: number }): Promise<void>
   showOutput(request: ShowOutputRequest): Promise<FrameResult>
   setDetail(level: BenchDetailLevel, timeoutMs: number): Promise<FrameResult>

@@ -10,6 +10,8 @@ import type { RenderSnapshot } from '../../../engine/protocol.ts'
 import type {
   BareDrawRequest,
   BareDrawResult,
+  CacheReadsResult,
+  CacheReadsWorkerResult,
   FrameResult,
   FramesPageApi,
   PlaybackResult,
@@ -296,6 +298,26 @@ const api: FramesPageApi = {
     } finally {
       await cache.close()
     }
+  },
+
+  async readCachedOutputs(request) {
+    const { workers, outputs, ...shared } = request
+    const startMs = performance.now()
+    const results = await Promise.all(
+      Array.from({ length: workers }, (_, index) =>
+        runInWorker<unknown, CacheReadsWorkerResult>(
+          new Worker(new URL('./cacheReads.worker.ts', import.meta.url), { type: 'module' }),
+          { ...shared, outputs: outputs.filter((_, n) => n % workers === index) },
+        ),
+      ),
+    )
+    const result: CacheReadsResult = {
+      elapsedMs: performance.now() - startMs,
+      loadMs: results.flatMap((part) => part.loadMs),
+      fromCache: results.reduce((sum, part) => sum + part.fromCache, 0),
+      bytes: results.reduce((sum, part) => sum + part.bytes, 0),
+    }
+    return result
   },
 
   drawBare: (request) =>
