@@ -204,6 +204,35 @@ describe('rotational periodic boundary', () => {
     expect(hashes[1]).toBe(hashes[0])
   })
 
+  it('resumes from a checkpoint as if it had not stopped (the images are made again)', async () => {
+    const s = slice(90)
+    const hash = (snap: {
+      positions: Float64Array
+      velocities: Float64Array
+      density: Float64Array
+    }) =>
+      createHash('sha256')
+        .update(snap.positions)
+        .update(snap.velocities)
+        .update(snap.density)
+        .digest('hex')
+    const first = await createSolver(sectorConfig(s, 3))
+    const second = await createSolver(sectorConfig(s, 3))
+    try {
+      for (let step = 0; step < 5; step++) first.step()
+      second.restore(first.checkpoint())
+      for (let step = 0; step < 5; step++) {
+        first.step()
+        second.step()
+      }
+      expect(second.snapshot().count).toBe(first.snapshot().count)
+      expect(hash(second.snapshot())).toBe(hash(first.snapshot()))
+    } finally {
+      await first.dispose()
+      await second.dispose()
+    }
+  })
+
   it('refuses what it cannot run, by name', async () => {
     const s = slice(90)
     const config = sectorConfig(s)
