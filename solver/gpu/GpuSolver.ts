@@ -22,7 +22,6 @@ import {
 } from '../sph/config.ts'
 import type { Integrator } from '../sph/config.ts'
 import { prepareParticles } from '../sph/prepare.ts'
-import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { ParticleArrays } from '../sph/particles.ts'
 import type { CheckpointHeader } from '../sph/checkpoint.ts'
 import {
@@ -41,10 +40,11 @@ import { gpuGrid } from './grid.ts'
 import { GpuPasses, HISTORY_STRIDE, MAX_BATCH_STEPS } from './passes.ts'
 import { buildParams, F32_MAX } from './params.ts'
 import type { GpuState } from './snapshot.ts'
+import { packParticles, unpackParticles } from './hostState.ts'
+import type { ForcePassMeasurement } from './measure.ts'
+import { measureForcePass } from './measure.ts'
 import { buildGpuSnapshot } from './snapshot.ts'
 import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
-
-const FLUID = PARTICLE_KIND.fluid
 
 /** Creates a GPU solver, or refuses (SolverSetupError) what the GPU backend does not implement. */
 export async function createGpuSolver(
@@ -76,9 +76,23 @@ export class GpuSolver {
   #arrays: ParticleArrays
   #partIds: number[]
   #referenceBox: Box
+  /** Fluid outside it is deleted (calcDomainActive: the reference box), or null. */
+  #deletionBox: Box | null
   #passes: GpuPasses
-  #count: number
-  #fluidCount: number
+  /** Moving parts (config.wallMotion): wall particles keep their rest position on the host. */
+  #moving: boolean
+  /** Particles in the host arrays (the upload's source, a download's result). */
+  #hostCount: number
+  /** Index in the host arrays of each particle id there (-1: none). */
+  #hostIndex: Int32Array
+  /** Particles uploaded: the GPU's buffers hold these, the deleted ones flagged after the rest. */
+  #count = 0
+  /** Fluid particles uploaded. */
+  #fluidCount = 0
+  /** Particles deleted before the upload (a checkpoint's, the upload's own). */
+  #deletedBefore = { outside: 0, invalid: 0 }
+  /** Particles the GPU deleted since the upload (the last batch's history). */
+  #deleted = { outside: 0, invalid: 0, fluid: 0 }
   #fixedDtS: number | null
   #timeS = 0
   #step = 0
@@ -103,7 +117,11 @@ export class GpuSolver {
     this.#arrays = setup.arrays
     this.#partIds = setup.partIds
     this.#referenceBox = setup.referenceBox
-    this.#count = setup.count
+    this.#deletionBox = config.settings.calcDomainActive ? setup.referenceBox : null
+    this.#moving = config.wallMotion !== undefined
+    this.#hostCount = setup.count
+    this.#hostIndex = new Int32Array(Math.max(setup.arrays.capacity, 1)).fill(-1)
+    for (let i = 0; i < setup.count; i++) this.#hostIndex[setup.arrays.particleId[i]!] = i
     this.#fixedDtS = config.settings.dynamicTimeStep
       ? null
       : (options.fixedTimeStepS ?? initialTimeStep(constants, options))
@@ -111,10 +129,8 @@ export class GpuSolver {
       walls: resolveBoundary(config.settings, options) !== 'dynamic',
       shifting: constants.shiftingCode !== SHIFTING_CODE.zero,
     })
-    this.#fluidCount = 0
-    for (let i = 0; i < this.#count; i++) if (setup.arrays.kind[i] === FLUID) this.#fluidCount++
-    this.#writeParams()
     this.#upload()
+    this.#writeParams()
   }
 
   /** The uniform block (see PARAMS in shaderCommon.ts). */
@@ -126,28 +142,30 @@ export class GpuSolver {
       integrator: this.#integrator,
       cfl: this.#options.cfl,
       fixedDtS: this.#fixedDtS,
+      deletionBox: this.#deletionBox,
     })
     this.gpu.device.queue.writeBuffer(this.#passes.buffers.params, 0, buffer)
     this.#passes.setCount(this.#count)
   }
 
-  /** The particle arrays (any order) into the GPU's state buffers. */
+  /**
+   * The host arrays into the GPU's state buffers, the deletion counters reset; what the CPU's
+   * sort would delete now is left out and counted (packParticles).
+   */
   #upload(): void {
-    const a = this.#arrays
-    const n = this.#count
-    const posm = new Float32Array(4 * n)
-    const velr = new Float32Array(4 * n)
-    const info = new Uint32Array(4 * n)
-    for (let i = 0; i < n; i++) {
-      posm.set([a.posX[i]!, a.posY[i]!, a.posZ[i]!, a.mass[i]!], 4 * i)
-      velr.set([a.velX[i]!, a.velY[i]!, a.velZ[i]!, a.rho[i]!], 4 * i)
-      info.set([a.particleId[i]!, a.partIndex[i]!, a.kind[i]! | (a.noSlip[i]! << 1), 0], 4 * i)
-    }
+    const packed = packParticles(this.#arrays, this.#hostCount, this.#deletionBox)
+    this.#deletedBefore.invalid += packed.invalid
+    this.#deletedBefore.outside += packed.outside
+    const kept = packed.kept
+    this.#count = kept
+    this.#fluidCount = packed.fluid
+    this.#deleted = { outside: 0, invalid: 0, fluid: 0 }
     const queue = this.gpu.device.queue
     const b = this.#passes.buffers
-    queue.writeBuffer(b.posm, 0, posm)
-    queue.writeBuffer(b.velr, 0, velr)
-    queue.writeBuffer(b.info, 0, info)
+    queue.writeBuffer(b.posm, 0, packed.posm.subarray(0, 4 * kept))
+    queue.writeBuffer(b.velr, 0, packed.velr.subarray(0, 4 * kept))
+    queue.writeBuffer(b.info, 0, packed.info.subarray(0, 4 * kept))
+    queue.writeBuffer(b.deleted, 0, new Uint32Array(4))
   }
 
   /** The GPU's state, copied back: cell order, four lanes per particle. */
@@ -162,29 +180,16 @@ export class GpuSolver {
     }
   }
 
-  /**
-   * The GPU's state into the particle arrays at each particle's id (the order prepareParticles
-   * filled them in, so fields the GPU does not carry stay with their particle).
-   */
+  /** The GPU's kept particles into the host arrays, in the GPU's order (unpackParticles). */
   async #download(): Promise<void> {
-    const { posm, velr, info } = await this.#readState()
-    const a = this.#arrays
-    for (let i = 0; i < this.#count; i++) {
-      const o = 4 * i
-      const id = info[o]!
-      a.posX[id] = a.refX[id] = posm[o]!
-      a.posY[id] = a.refY[id] = posm[o + 1]!
-      a.posZ[id] = a.refZ[id] = posm[o + 2]!
-      a.mass[id] = posm[o + 3]!
-      a.velX[id] = velr[o]!
-      a.velY[id] = velr[o + 1]!
-      a.velZ[id] = velr[o + 2]!
-      a.rho[id] = velr[o + 3]!
-      a.particleId[id] = id
-      a.partIndex[id] = info[o + 1]!
-      a.kind[id] = info[o + 2]! & 1
-      a.noSlip[id] = (info[o + 2]! >> 1) & 1
-    }
+    const state = await this.#readState()
+    const host = unpackParticles(state, this.#count, this.#arrays, {
+      count: this.#hostCount,
+      indexOfId: this.#hostIndex,
+      moving: this.#moving,
+    })
+    this.#hostCount = host.count
+    this.#hostIndex = host.indexOfId
   }
 
   describe(): {
@@ -199,10 +204,15 @@ export class GpuSolver {
       name: this.gpu.info.name,
       integrator: this.#integrator,
       constants: structuredClone(this.#constants),
-      particleCount: this.#count,
+      particleCount: this.#kept(),
       cells: this.grid.shape.cells,
       fixedDtS: this.#fixedDtS,
     }
+  }
+
+  /** Particles kept: uploaded, less those the GPU deleted since. */
+  #kept(): number {
+    return this.#count - this.#deleted.outside - this.#deleted.invalid
   }
 
   report(): SolverStepReport {
@@ -210,10 +220,10 @@ export class GpuSolver {
       step: this.#step,
       timeS: this.#timeS,
       dtS: this.#lastDtS,
-      particleCount: this.#count,
-      fluidCount: this.#fluidCount,
-      deletedOutside: 0,
-      deletedInvalid: 0,
+      particleCount: this.#kept(),
+      fluidCount: this.#fluidCount - this.#deleted.fluid,
+      deletedOutside: this.#deletedBefore.outside + this.#deleted.outside,
+      deletedInvalid: this.#deletedBefore.invalid + this.#deleted.invalid,
       interactions: this.#interactions,
     }
   }
@@ -286,8 +296,13 @@ export class GpuSolver {
       this.#timeS += dt
       this.#step++
       this.#lastDtS = dt
-      this.#interactions =
-        counts[HISTORY_STRIDE * s + 1]! + counts[HISTORY_STRIDE * s + 2]! * 2 ** 32
+      const slot = HISTORY_STRIDE * s
+      this.#interactions = counts[slot + 1]! + counts[slot + 2]! * 2 ** 32
+      this.#deleted = {
+        outside: counts[slot + 3]!,
+        invalid: counts[slot + 4]!,
+        fluid: counts[slot + 5]!,
+      }
       hooks.onStep?.(this.report())
     }
     return remaining <= 0
@@ -303,6 +318,7 @@ export class GpuSolver {
       step: this.#step,
       partIds: this.#partIds,
       materialId: this.#materialId,
+      capacity: this.#arrays.capacity,
     })
   }
 
@@ -313,13 +329,14 @@ export class GpuSolver {
   /** The CPU solver's checkpoint format: either backend resumes from the other's. */
   async checkpoint(): Promise<Uint8Array> {
     await this.#download()
+    const report = this.report()
     const header: CheckpointHeader = {
-      count: this.#count,
+      count: this.#hostCount,
       timeS: this.#timeS,
       step: this.#step,
       fixedDtS: this.#fixedDtS,
-      deletedOutside: 0,
-      deletedInvalid: 0,
+      deletedOutside: report.deletedOutside,
+      deletedInvalid: report.deletedInvalid,
       fingerprint: this.#fingerprint(),
       referenceBox: structuredClone(this.#referenceBox),
     }
@@ -329,54 +346,28 @@ export class GpuSolver {
   restore(bytes: Uint8Array): void {
     const header = decodeCheckpointHeader(bytes)
     checkFingerprint(header, this.#fingerprint(), this.#arrays.capacity)
-    if (header.deletedOutside + header.deletedInvalid > 0 || header.count !== this.#count)
-      throw new SolverSetupError('The GPU solver cannot resume a run that deleted particles.')
     decodeCheckpointArrays(bytes, header, this.#arrays)
+    this.#hostCount = header.count
+    this.#hostIndex.fill(-1)
+    for (let i = 0; i < header.count; i++) this.#hostIndex[this.#arrays.particleId[i]!] = i
     this.#timeS = header.timeS
     this.#step = header.step
     this.#fixedDtS = header.fixedDtS
+    this.#deletedBefore = { outside: header.deletedOutside, invalid: header.deletedInvalid }
+    this.#referenceBox = header.referenceBox
+    if (this.#deletionBox) this.#deletionBox = header.referenceBox
     this.#lastDtS = 0
-    this.#writeParams()
     this.#upload()
+    this.#writeParams()
   }
 
-  /**
-   * For tests and the bench: sorts, runs one interaction (pressures, walls, forces) at the
-   * current state and reads each particle's derivatives back, ordered by particle id: (ax, ay,
-   * az, dρ/dt) × count. With `extraPasses`, that many more force passes run after it, timed, and
-   * the pair interactions of one pass are counted.
-   */
-  async forcePass(
-    extraPasses = 0,
-  ): Promise<{ derivatives: Float32Array; seconds: number; interactionsPerPass: number }> {
-    const device = this.gpu.device
-    const p = this.#passes
-    let encoder = device.createCommandEncoder()
-    p.encodeSort(encoder)
-    encoder.clearBuffer(p.buffers.stats)
-    const pass = encoder.beginComputePass()
-    p.encodeInteract(pass)
-    pass.end()
-    device.queue.submit([encoder.finish()])
-    const stats = new Uint32Array(await p.read(p.buffers.stats, 16))
-    const interactionsPerPass = stats[2]! + stats[3]! * 2 ** 32
-    const started = performance.now()
-    if (extraPasses > 0) {
-      encoder = device.createCommandEncoder()
-      p.encodeForcesOnly(encoder, extraPasses)
-      device.queue.submit([encoder.finish()])
-      await device.queue.onSubmittedWorkDone()
-    }
-    const seconds = (performance.now() - started) / 1000
-    encoder = device.createCommandEncoder()
-    encoder.clearBuffer(p.buffers.stats)
-    device.queue.submit([encoder.finish()])
-    const n = this.#count
-    const acc = new Float32Array(await p.read(p.buffers.acc, 16 * n))
-    const info = new Uint32Array(await p.read(p.buffers.info, 16 * n))
-    const derivatives = new Float32Array(4 * n)
-    for (let i = 0; i < n; i++) derivatives.set(acc.subarray(4 * i, 4 * i + 4), 4 * info[4 * i]!)
-    return { derivatives, seconds, interactionsPerPass }
+  /** For tests and the bench: one force pass measured (measure.ts measureForcePass). */
+  forcePass(extraPasses = 0): Promise<ForcePassMeasurement> {
+    return measureForcePass(this.gpu.device, this.#passes, {
+      count: this.#count,
+      capacity: this.#arrays.capacity,
+      extraPasses,
+    })
   }
 
   /** Times `steps` full steps (at most MAX_BATCH_STEPS) in one submission; the state advances. */

@@ -22,9 +22,15 @@ fn main(
 ) {
   let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
+  let flags = info[i].z;
+  if ((flags & DELETED_FLAG) != 0u) {
+    // neither fluid (V > 0) nor wall (V < 0): the force pass skips it
+    rec1[i] = vec4<f32>(0.0);
+    return;
+  }
   let pm = posm[i];
   let vr = velr[i];
-  if ((info[i].z & 1u) != 0u) {
+  if ((flags & WALL_FLAG) != 0u) {
     // the wall's pressure stays the last extrapolation's (snapshots read it; the extrapolation
     // rewrites it before any force pass)
     rec0[i] = vec4<f32>(pm.xyz, rec0[i].w);
@@ -64,7 +70,7 @@ fn main(
   let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
   let m = info[i];
-  if ((m.z & 1u) == 0u) { return; }
+  if ((m.z & (WALL_FLAG | DELETED_FLAG)) != WALL_FLAG) { return; }
   let noSlip = f32((m.z >> 1u) & 1u);
   let xi = rec0[i].xyz;
   let vw = rec1[i].xyz;

@@ -3,6 +3,7 @@
  * particle count and the constants of solver/sph deriveConstants in float32 lanes.
  */
 import type { Integrator, SphConstants } from '../sph/config.ts'
+import type { Box } from '../sph/grid.ts'
 import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
 import { SHIFT_MAX_DP } from '../sph/shifting.ts'
 import { viscousTimeStepLimit } from '../sph/timeStep.ts'
@@ -21,6 +22,8 @@ export interface ParamsInput {
   cfl: number
   /** The fixed time step, or null for the variable one. */
   fixedDtS: number | null
+  /** Fluid outside this box is deleted (calcDomainActive), or null. */
+  deletionBox: Box | null
 }
 
 /** The uniform block's bytes. */
@@ -43,5 +46,8 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   const dtMin = (1e-3 * cfl * k.h) / k.speedOfSound
   f.set([dtMin, input.fixedDtS ?? 0, g.shape.scanPer, g.shape.scanBlocks], 32)
   f.set([1 / k.kernelAtDp, k.shiftingCode, SHIFT_MAX_DP * k.particleDiameter, 0], 36)
+  const box = input.deletionBox
+  f.set(box ? box.min.map(clampF32) : [-F32_MAX, -F32_MAX, -F32_MAX], 40)
+  f.set(box ? box.max.map(clampF32) : [F32_MAX, F32_MAX, F32_MAX], 44)
   return buffer
 }

@@ -4,7 +4,7 @@
  * and the Runge–Kutta stages. Nothing here waits for the GPU; GpuSolver.ts submits and reads.
  */
 import { FORCE_SHADER, PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
-import { SCAN_WORKGROUP, WORKGROUP } from './shaderCommon.ts'
+import { HISTORY_STRIDE, SCAN_WORKGROUP, WORKGROUP } from './shaderCommon.ts'
 import {
   COUNT_SHADER,
   SCAN_BLOCKS_SHADER,
@@ -30,10 +30,9 @@ const MAX_GROUPS_X = 65535
 
 /** Largest number of steps one submission holds (the history buffer's slots). */
 export const MAX_BATCH_STEPS = 64
-/** u32 per history slot: dt bits, then the step's interactions (low, high). */
-export const HISTORY_STRIDE = 3
-/** Bytes of the uniform block (10 vec4). */
-export const PARAMS_BYTES = 10 * 16
+export { HISTORY_STRIDE }
+/** Bytes of the uniform block (12 vec4). */
+export const PARAMS_BYTES = 12 * 16
 
 /** The particle and grid buffers. */
 export interface GpuBuffers {
@@ -54,6 +53,8 @@ export interface GpuBuffers {
   stats: GPUBuffer
   control: GPUBuffer
   history: GPUBuffer
+  /** Particles deleted since the upload: outside the domain, not finite, fluid among them. */
+  deleted: GPUBuffer
 }
 
 export interface GridShape {
@@ -94,20 +95,28 @@ export function createBuffers(device: GPUDevice, capacity: number, grid: GridSha
     stats: make(32),
     control: make(16),
     history: make(4 * HISTORY_STRIDE * MAX_BATCH_STEPS),
+    deleted: make(16),
   }
 }
 
-/** The end-of-step shader: the step's pair count into its history slot, the counters reset. */
+/**
+ * The end-of-step shader: the step's pair count and the deletions so far into its history slot,
+ * the counters reset.
+ */
 const FINISH_SHADER = /* wgsl */ `
 struct Control { dt: f32, remaining: f32, index: u32, pad: u32 }
 @group(0) @binding(0) var<storage, read_write> stats: array<u32>;
 @group(0) @binding(1) var<storage, read> control: Control;
 @group(0) @binding(2) var<storage, read_write> history: array<u32>;
+@group(0) @binding(3) var<storage, read> deleted: array<u32>;
 @compute @workgroup_size(1)
 fn main() {
   let slot = ${HISTORY_STRIDE}u * (control.index - 1u);
   history[slot + 1u] = stats[2];
   history[slot + 2u] = stats[3];
+  history[slot + 3u] = deleted[0];
+  history[slot + 4u] = deleted[1];
+  history[slot + 5u] = deleted[2];
   stats[2] = 0u;
   stats[3] = 0u;
   // the shifting's fastest fluid particle is found after this
@@ -211,7 +220,15 @@ export class GpuPasses {
         entries: resources.map((buffer, binding) => ({ binding, resource: { buffer } })),
       }),
     })
-    this.#count_ = pass(p.count, [b.params, b.posm, b.info, b.cellCount, b.rank])
+    this.#count_ = pass(p.count, [
+      b.params,
+      b.posm,
+      b.info,
+      b.cellCount,
+      b.rank,
+      b.deleted,
+      b.control,
+    ])
     this.#scanReduce = pass(p.scanReduce, [b.params, b.cellCount, b.blockSums])
     this.#scanBlocks = pass(p.scanBlocks, [b.params, b.blockSums])
     this.#scanDown = pass(p.scanDown, [b.params, b.cellCount, b.blockSums, b.cellStart])
@@ -241,7 +258,7 @@ export class GpuPasses {
       b.velr,
     ])
     this.#dt = pass(p.dt, [b.params, b.stats, b.control, b.history])
-    this.#finish = pass(p.finish, [b.stats, b.control, b.history])
+    this.#finish = pass(p.finish, [b.stats, b.control, b.history, b.deleted])
     this.#rk = p.rk.map((pipeline) =>
       pass(pipeline, [b.params, b.posm, b.velr, b.acc, b.info, b.start, b.sum, b.control]),
     )

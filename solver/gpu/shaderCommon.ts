@@ -7,12 +7,17 @@
  *
  * Buffers (one entry per particle in cell order after each sort):
  *   posm  vec4 (x, y, z, mass)           velr  vec4 (vx, vy, vz, ρ)
- *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1, cell)
+ *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1 | deleted << 2, cell)
  *   rec0  vec4 (x, y, z, p)              rec1  vec4 (vx, vy, vz, ±V), V = m/ρ, walls −m/ρ0
  *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip)
  *   acc   vec4 (ax, ay, az, dρ/dt)       start, sum: 2 vec4 per particle (RK4)
  */
 export const WORKGROUP = 64
+/**
+ * u32 per history slot: dt bits, the step's interactions (low, high), then the particles deleted
+ * since the upload (outside the domain, not finite, fluid among them) at the step's end.
+ */
+export const HISTORY_STRIDE = 6
 export const SCAN_WORKGROUP = 256
 
 /** The uniform block every shader reads; filled by GpuSolver.ts (#writeParams). */
@@ -28,8 +33,15 @@ struct Params {
   k4: vec4<f32>,       // ρ max, cfl, acoustic cfl, viscous limit 0.125 h²/ν
   k5: vec4<f32>,       // dt floor, fixed dt (0: variable), scan elements per thread, scan blocks
   k6: vec4<f32>,       // 1/W(dp), shifting (0 none, 1 sun17, 2 lyu21), largest shift, 0
+  domainMin: vec4<f32>, // calculation domain (calcDomainActive): fluid outside it is deleted
+  domainMax: vec4<f32>, // (±3.4e38 without one)
 }
 @group(0) @binding(0) var<uniform> P: Params;
+
+// flags of info.z: a wall particle (else fluid), a particle deleted (left the calculation domain,
+// or a coordinate not finite: it sits after the last cell, every pass skips it)
+const WALL_FLAG = 1u;
+const DELETED_FLAG = 4u;
 
 fn cellCoords(p: vec3<f32>) -> vec3<u32> {
   let q = floor((p - P.origin.xyz) * P.origin.w);

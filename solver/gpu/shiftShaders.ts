@@ -24,7 +24,7 @@ fn main(
 ) {
   let i = particleIndex(gid, groups);
   var v2 = 0.0;
-  if (i < P.codes.x && (info[i].z & 1u) == 0u) {
+  if (i < P.codes.x && (info[i].z & (WALL_FLAG | DELETED_FLAG)) == 0u) {
     let v = velr[i].xyz;
     v2 = dot(v, v);
   }
@@ -63,7 +63,7 @@ fn main(
   let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
   let m = info[i];
-  if ((m.z & 1u) != 0u) { return; }
+  if ((m.z & (WALL_FLAG | DELETED_FLAG)) != 0u) { return; }
   let scale = 4.0 * P.k0.x * sqrt(bitcast<f32>(stats[4])) * control.dt;
   let lyu = P.k6.y == 2.0;
   let support2 = P.k0.y;

@@ -1,10 +1,11 @@
 /**
- * Snapshots of the GPU backend: its state buffers, copied back in cell order, ordered by particle
- * id (the GPU deletes none, so ids are 0 .. n − 1 and the id is the index).
+ * Snapshots of the GPU backend: its state buffers, copied back in cell order, the particles kept
+ * (not deleted) ordered by particle id like the CPU's snapshot.
  */
 import type { SphConstants } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
+import { DELETED } from './hostState.ts'
 
 const FLUID = PARTICLE_KIND.fluid
 
@@ -17,16 +18,29 @@ export interface GpuState {
 }
 
 /**
- * The snapshot of `n` particles: fluid pressure from the density (Tait, in double precision like
- * the CPU's snapshot), walls' the last extrapolation's.
+ * The snapshot of the kept ones of `count` particles in the buffers (ids below `capacity`):
+ * fluid pressure from the density (Tait, in double precision like the CPU's snapshot), walls' the
+ * last extrapolation's.
  */
 export function buildGpuSnapshot(
   state: GpuState,
-  n: number,
+  count: number,
   k: SphConstants,
-  at: { timeS: number; step: number; partIds: readonly number[]; materialId: number },
+  at: {
+    timeS: number
+    step: number
+    partIds: readonly number[]
+    materialId: number
+    capacity: number
+  },
 ): SolverSnapshot {
   const { posm, velr, info, rec0 } = state
+  // ids are unique and below the capacity: order by id through an index table
+  const indexOfId = new Int32Array(Math.max(at.capacity, 1)).fill(-1)
+  for (let i = 0; i < count; i++) if (!(info[4 * i + 2]! & DELETED)) indexOfId[info[4 * i]!] = i
+  const order: number[] = []
+  for (let id = 0; id < indexOfId.length; id++) if (indexOfId[id]! >= 0) order.push(indexOfId[id]!)
+  const n = order.length
   const snapshot: SolverSnapshot = {
     timeS: at.timeS,
     step: at.step,
@@ -41,12 +55,11 @@ export function buildGpuSnapshot(
     partId: new Int32Array(n),
     materialId: new Int32Array(n),
   }
-  for (let i = 0; i < n; i++) {
-    const o = 4 * i
-    const s = info[o]!
+  for (let s = 0; s < n; s++) {
+    const o = 4 * order[s]!
     const kind = info[o + 2]! & 1
     const rho = velr[o + 3]!
-    snapshot.particleIds[s] = s
+    snapshot.particleIds[s] = info[o]!
     snapshot.positions.set(posm.subarray(o, o + 3), 3 * s)
     snapshot.velocities.set(velr.subarray(o, o + 3), 3 * s)
     snapshot.pressure[s] =

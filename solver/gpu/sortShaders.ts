@@ -2,14 +2,25 @@
  * The counting sort by cell on the GPU: counts with atomics, a three-pass exclusive scan of the
  * counts into cell starts, and the scatter into cell order (see shaderCommon.ts for the buffers).
  */
-import { PARAMS, SCAN_COMMON, SCAN_WORKGROUP, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, PARAMS, SCAN_COMMON, SCAN_WORKGROUP, WORKGROUP } from './shaderCommon.ts'
 
-/** Counting sort, first pass: each particle's cell and its rank among the particles of that cell. */
-export const COUNT_SHADER = /* wgsl */ `${PARAMS}
+/**
+ * Counting sort, first pass: each particle's cell and its rank among the particles of that cell.
+ * Deletion as the CPU's sort (grid.ts CellSorter): a particle with a coordinate that is not
+ * finite, and a fluid particle outside the calculation domain, is flagged deleted and counted
+ * (deleted: outside, not finite, fluid among them) in a step that is taken (time left to the
+ * batch's target); deleted particles go to the bucket after the
+ * last cell, so that the scatter puts them after every kept particle and no stencil reaches them.
+ */
+export const COUNT_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
 @group(0) @binding(1) var<storage, read> posm: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> info: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read_write> cellCount: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> rank: array<u32>;
+@group(0) @binding(5) var<storage, read_write> deleted: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read> control: Control;
+
+const EXPONENT = 0x7f800000u;
 
 @compute @workgroup_size(${WORKGROUP})
 fn main(
@@ -18,8 +29,29 @@ fn main(
 ) {
   let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
-  let cell = cellIndex(cellCoords(posm[i].xyz));
-  info[i].w = cell;
+  let m = info[i];
+  var flags = m.z;
+  var cell = P.dims.w;
+  // a step after the batch's target time is not taken: nothing is deleted there
+  let deleting = control.remaining > 0.0;
+  if ((flags & DELETED_FLAG) == 0u) {
+    let p = posm[i].xyz;
+    let fluid = (flags & WALL_FLAG) == 0u;
+    // a coordinate is not finite when its exponent bits are all set (no NaN compare in WGSL)
+    let bits = bitcast<vec3<u32>>(p) & vec3<u32>(EXPONENT);
+    if (deleting && any(bits == vec3<u32>(EXPONENT))) {
+      flags = flags | DELETED_FLAG;
+      atomicAdd(&deleted[1], 1u);
+      if (fluid) { atomicAdd(&deleted[2], 1u); }
+    } else if (deleting && fluid && (any(p < P.domainMin.xyz) || any(p > P.domainMax.xyz))) {
+      flags = flags | DELETED_FLAG;
+      atomicAdd(&deleted[0], 1u);
+      atomicAdd(&deleted[2], 1u);
+    } else {
+      cell = cellIndex(cellCoords(p));
+    }
+  }
+  info[i] = vec4<u32>(m.x, m.y, flags, cell);
   rank[i] = atomicAdd(&cellCount[cell], 1u);
 }
 `

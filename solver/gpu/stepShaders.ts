@@ -1,7 +1,7 @@
 /**
  * The time step and the Runge–Kutta stages on the GPU (see shaderCommon.ts for the buffers).
  */
-import { CONTROL, PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, HISTORY_STRIDE, PARAMS, WORKGROUP } from './shaderCommon.ts'
 
 /**
  * The time step on the GPU (timeStep.ts variableTimeStep): CFL · min(√(h/|a|max),
@@ -32,8 +32,8 @@ fn main() {
   if (dt * (1.0 + 1e-4) >= remaining) { dt = max(remaining, 0.0); }
   control.remaining = remaining - dt;
   control.dt = dt;
-  // slot: dt, then the step's pair count (HISTORY_STRIDE of passes.ts)
-  history[3u * control.index] = dt;
+  // slot: dt, then the step's pair count and deletions (the finish shader)
+  history[${HISTORY_STRIDE}u * control.index] = dt;
   control.index = control.index + 1u;
 }
 `
@@ -61,7 +61,7 @@ fn main(
 ) {
   let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
-  if ((info[i].z & 1u) != 0u) { return; }
+  if ((info[i].z & (WALL_FLAG | DELETED_FLAG)) != 0u) { return; }
   let dt = control.dt;
   var stepLength = 0.5 * dt;
   if (STAGE == 3u) { stepLength = dt; }

@@ -57,7 +57,6 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (boundary === 'riemann' && options.riemannWallNormal === 'fluid')
     refused.push('riemannWallNormal: fluid (GPU: the wall normal only)')
   if (options.wallShear === 'logLaw') refused.push('wallShear: logLaw (GPU: viscous walls only)')
-  if (settings.calcDomainActive) refused.push('calcDomainActive (not yet on GPU)')
   if (options.periodicY) refused.push('periodicY (not yet on GPU)')
   if (config.rotationalPeriodic) refused.push('periodic boundary (not yet on GPU)')
   if (config.wallMotion) refused.push('moving parts (not yet on GPU)')
