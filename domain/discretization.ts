@@ -51,6 +51,11 @@ export const DiscretizationSummarySchema = v.object({
   wallCount: v.number(),
   /** The open boundaries' buffer particles, in particleCount (absent before they were counted). */
   openBoundaryCount: v.optional(v.number()),
+  /**
+   * Refinement zones: `split` particles become `children` at the run's start, counted so in
+   * particleCount (absent without refinement).
+   */
+  refinement: v.optional(v.object({ split: v.number(), children: v.number() })),
   parts: v.array(DiscretizedPartSchema),
   /** The fluid's particles × dp³ and the fluid parts' own volumes, m³. */
   fluidParticleVolume: v.optional(v.number()),

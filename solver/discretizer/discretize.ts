@@ -18,7 +18,14 @@ import { formatCount, report, type IssueLists } from './issues.ts'
 import { estimateSitesOfBox } from './lattice.ts'
 import { prepareParts } from './prepareParts.ts'
 import { addCloudsToSummary, placeReferenceClouds, referenceDiameter } from './referenceClouds.ts'
-import { addOpenBoundariesToSummary, reportFillResults, summarize } from './summary.ts'
+import {
+  addOpenBoundariesToSummary,
+  addRefinementToSummary,
+  reportFillResults,
+  summarize,
+} from './summary.ts'
+import { countRefinement } from './refinement.ts'
+import { setupRefinementTests } from './refinementParts.ts'
 import {
   DiscretizationCanceledError,
   type Discretization,
@@ -347,23 +354,27 @@ export function discretize(setup: RunSetup, options: DiscretizeOptions = {}): Di
       up,
       errors: issues.errors,
       warnings: issues.warnings,
-      summary: addOpenBoundariesToSummary(
-        addCloudsToSummary(
-          summarize({
-            prepared,
-            fills,
-            walls: wallParts,
-            layers,
+      // the run splits the particles in refinement zones at its start (refinement.ts)
+      summary: addRefinementToSummary(
+        addOpenBoundariesToSummary(
+          addCloudsToSummary(
+            summarize({
+              prepared,
+              fills,
+              walls: wallParts,
+              layers,
+              dp,
+              estimate,
+              durationMs: performance.now() - startMs,
+            }),
+            clouds,
             dp,
-            estimate,
-            durationMs: performance.now() - startMs,
-          }),
-          clouds,
+          ),
+          buffers,
+          setup.parts,
           dp,
         ),
-        buffers,
-        setup.parts,
-        dp,
+        countRefinement(positions, count, setupRefinementTests(setup)),
       ),
     },
     setup.periodics?.[0],

@@ -114,6 +114,54 @@ export interface ZoneTest {
   contains: (x: number, y: number, z: number) => boolean
 }
 
+/** The tests of the zones that can run (others are the caller's to refuse). */
+export function zoneTests(
+  zones: readonly Pick<Refinement, 'name' | 'level' | 'mesh'>[],
+): ZoneTest[] {
+  return zones.flatMap((zone) => {
+    const divisions = refinementDivisions(zone.level)
+    const contains = zoneContains(zone.mesh)
+    return divisions !== null && contains ? [{ divisions, contains }] : []
+  })
+}
+
+/** Each particle's divisions (the finest zone holding its centre; 1: none), and the totals. */
+function splitDivisions(
+  positions: ArrayLike<number>,
+  n: number,
+  tests: readonly ZoneTest[],
+): { divisionsOf: Uint8Array; split: number; total: number } {
+  const divisionsOf = new Uint8Array(n).fill(1)
+  let total = 0
+  let split = 0
+  for (let i = 0; i < n; i++) {
+    const x = positions[3 * i]!
+    const y = positions[3 * i + 1]!
+    const z = positions[3 * i + 2]!
+    for (const test of tests)
+      if (test.divisions > divisionsOf[i]! && test.contains(x, y, z))
+        divisionsOf[i] = test.divisions
+    const d = divisionsOf[i]!
+    total += d * d * d
+    if (d > 1) split++
+  }
+  return { divisionsOf, split, total }
+}
+
+/**
+ * What refineParticles would do to `n` particles at `positions` (xyz), without making them: the
+ * particles split and the particles made from them (the discretizer's summary reports it).
+ */
+export function countRefinement(
+  positions: ArrayLike<number>,
+  n: number,
+  tests: readonly ZoneTest[],
+): RefinementReport {
+  if (tests.length === 0) return { split: 0, children: 0 }
+  const { split, total } = splitDivisions(positions, n, tests)
+  return { split, children: total - (n - split) }
+}
+
 /** What refineParticles did: the particles split and the particles made from them. */
 export interface RefinementReport {
   split: number
@@ -132,28 +180,10 @@ export function refineParticles(
   dp: number,
   more: readonly ZoneTest[] = [],
 ): { particles: SolverParticles; report: RefinementReport } {
-  const tests: ZoneTest[] = zones.flatMap((zone) => {
-    const divisions = refinementDivisions(zone.level)
-    const contains = zoneContains(zone.mesh)
-    return divisions !== null && contains ? [{ divisions, contains }] : []
-  })
-  tests.push(...more)
+  const tests = [...zoneTests(zones), ...more]
   const n = particles.kinds.length
-  const divisionsOf = new Uint8Array(n).fill(1)
   const { positions } = particles
-  let total = 0
-  let split = 0
-  for (let i = 0; i < n; i++) {
-    const x = positions[3 * i]!
-    const y = positions[3 * i + 1]!
-    const z = positions[3 * i + 2]!
-    for (const test of tests)
-      if (test.divisions > divisionsOf[i]! && test.contains(x, y, z))
-        divisionsOf[i] = test.divisions
-    const d = divisionsOf[i]!
-    total += d * d * d
-    if (d > 1) split++
-  }
+  const { divisionsOf, split, total } = splitDivisions(positions, n, tests)
   if (split === 0) return { particles, report: { split: 0, children: 0 } }
   const out = {
     positions: new Float64Array(3 * total),

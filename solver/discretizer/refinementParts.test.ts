@@ -99,6 +99,10 @@ describe('refinement parts', () => {
     const config = createRunSolverConfig(options)
     // the 500 particles below z = 0.05 become 27 each (level 0.3: dp/3)
     expect(config.particles.kinds.length).toBe(500 + 500 * 27)
+    // the discretizer's summary counts what the run will hold
+    expect(particles.summary.refinement).toEqual({ split: 500, children: 500 * 27 })
+    expect(particles.summary.particleCount).toBe(config.particles.kinds.length)
+    expect(particles.count).toBe(1000)
     const spacings = config.particles.spacings!
     let volume = 0
     for (let i = 0; i < spacings.length; i++) volume += spacings[i]! ** 3

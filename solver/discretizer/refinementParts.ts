@@ -22,7 +22,8 @@ import {
   type TriangleMesh,
 } from '../geometry/mesh.ts'
 import { placePartGeometry } from './partGeometry.ts'
-import { refinementDivisions, type ZoneTest } from './refinement.ts'
+import type { RunSetup } from '../setup.ts'
+import { refinementDivisions, zoneTests, type ZoneTest } from './refinement.ts'
 
 /** Largest bucket grid per axis (buckets² per projection). */
 const MAX_BUCKETS = 128
@@ -182,4 +183,11 @@ export function refinementPartZones(
     const mesh = refinementPartMesh(part, meshes)
     return typeof mesh === 'string' ? [] : [{ divisions, contains: meshContains(mesh) }]
   })
+}
+
+/** Every refinement of a setup that can run: its zones, then its refinement parts. */
+export function setupRefinementTests(
+  setup: Pick<RunSetup, 'refinements' | 'parts' | 'meshes'>,
+): ZoneTest[] {
+  return [...zoneTests(setup.refinements ?? []), ...refinementPartZones(setup.parts, setup.meshes)]
 }

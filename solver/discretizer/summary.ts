@@ -179,3 +179,20 @@ export function addOpenBoundariesToSummary(
     parts: [...summary.parts, ...entries],
   }
 }
+
+/**
+ * The summary with the refinement the run applies at its start (refinement.ts: each particle in a
+ * zone becomes n³): `split` particles become `children`, so the total the run holds is
+ * particleCount − split + children.
+ */
+export function addRefinementToSummary(
+  summary: DiscretizationSummary,
+  report: { split: number; children: number },
+): DiscretizationSummary {
+  if (report.split === 0) return summary
+  return {
+    ...summary,
+    particleCount: summary.particleCount - report.split + report.children,
+    refinement: { split: report.split, children: report.children },
+  }
+}

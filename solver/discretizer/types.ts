@@ -97,6 +97,11 @@ export interface DiscretizationSummary {
   wallCount: number
   /** The open boundaries' buffer particles (fluid kind), counted in particleCount, not fluidCount. */
   openBoundaryCount?: number
+  /**
+   * The refinement zones' split at the run's start (refinement.ts): `split` particles become
+   * `children`, counted so in particleCount (not in fluidCount, wallCount or the parts').
+   */
+  refinement?: { split: number; children: number }
   parts: PartDiscretizationSummary[]
   materials: MaterialDiscretizationSummary[]
   /** Fluid volume from particles vs the fluid parts' volumes below their fill height, m³. */

@@ -81,6 +81,17 @@ export function DiscretizationSummaryView({ summary }: { summary: Discretization
           <td />
           <td>{formatCount(summary.wallCount)}</td>
         </tr>
+        {summary.refinement && (
+          <tr>
+            <th scope="row">Refinement</th>
+            <td />
+            <td>
+              {formatCount(summary.refinement.split)} split into{' '}
+              {formatCount(summary.refinement.children)}
+            </td>
+            <td>+{formatCount(summary.refinement.children - summary.refinement.split)}</td>
+          </tr>
+        )}
         {(summary.openBoundaryCount ?? 0) > 0 && (
           <tr>
             <th scope="row">Open boundaries</th>
