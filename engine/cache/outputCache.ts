@@ -121,16 +121,24 @@ export class IndexedDbOutputCache implements OutputCache {
     return chunks ?? null
   }
 
-  /** Every payload in one readonly transaction (records and chunks requested together). */
+  /**
+   * Every payload in a readonly transaction of its own, all at once: the browser hands out a
+   * transaction's results in request order, each large value read whole before the next is given,
+   * so separate transactions let the reads of an output's objects overlap. None writes (see
+   * {@link TOUCH_FLUSH_MS}), so none waits for another.
+   */
   async getMany(keys: readonly OutputCacheKey[]): Promise<(Uint8Array[] | null)[]> {
     if (keys.length === 0) return []
-    const ids = keys.map(formatCacheKey)
     const database = await this.#open()
-    const transaction = database.transaction(['entries', 'chunks'], 'readonly')
-    const entries = transaction.objectStore('entries')
-    const chunkStore = transaction.objectStore('chunks')
+    const ids = keys.map(formatCacheKey)
     const read = await Promise.all(
-      ids.map((id) => Promise.all([entries.get(id), chunkStore.getAll(chunkRange(id))])),
+      ids.map((id) => {
+        const transaction = database.transaction(['entries', 'chunks'], 'readonly')
+        return Promise.all([
+          transaction.objectStore('entries').get(id),
+          transaction.objectStore('chunks').getAll(chunkRange(id)),
+        ])
+      }),
     )
     const invalid: string[] = []
     const found = read.map(([entry, chunks]) => {

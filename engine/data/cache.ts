@@ -37,8 +37,8 @@ export interface OutputCache {
    */
   get(key: OutputCacheKey): Promise<Uint8Array[] | null>
   /**
-   * Several payloads in one read (IndexedDB: one transaction, where {@link get} each would take
-   * its own): for each key, in order, what {@link get} would give.
+   * Several payloads at once (an output's objects): for each key, in order, what {@link get} would
+   * give. IndexedDB: the reads overlap, and none waits for a write.
    */
   getMany(keys: readonly OutputCacheKey[]): Promise<(Uint8Array[] | null)[]>
   /**

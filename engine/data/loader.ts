@@ -186,7 +186,7 @@ async function readCachedPayloads(
   const found = new Map<string, Uint8Array>()
   let read: (Uint8Array[] | null)[]
   try {
-    // One read for all of them (one IndexedDB transaction, not one per object).
+    // All of them at once (IndexedDB: overlapping readonly transactions).
     read = await context.cache.getMany(
       objectIds.map((objectId) => cacheKeyOf(request.key, request.dataset, objectId)),
     )
