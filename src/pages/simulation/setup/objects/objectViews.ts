@@ -1,6 +1,6 @@
 import { airDragCellCount, type AirDragDomain } from '../../../../../domain/airDrag.ts'
 import type { Refinement } from '../../../../../domain/meshes.ts'
-import type { PeriodicBoundary } from '../../../../../domain/periodic.ts'
+import { sliceFrame, type PeriodicBoundary } from '../../../../../domain/periodic.ts'
 import type { Vec3 } from '../../../../../domain/vector.ts'
 import type { SetupObjectView } from '../../../../../engine/setupProtocol.ts'
 import {
@@ -102,15 +102,6 @@ export function airDragView(
   })
 }
 
-function normalize(v: Vec3): Vec3 | null {
-  const length = Math.hypot(...v)
-  return length > 0 ? [v[0] / length, v[1] / length, v[2] / length] : null
-}
-
-function cross(a: Vec3, b: Vec3): Vec3 {
-  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
 /**
  * The two faces of a rotational slice: from the axis through the centre, a face at
  * sliceRotation and one at sliceRotation + sliceAngle (degrees, right-handed about the axis, 0
@@ -118,14 +109,10 @@ function cross(a: Vec3, b: Vec3): Vec3 {
  * arc between them. Null while a value is unset or the axis is zero.
  */
 export function periodicSlice(periodic: PeriodicBoundary, radius: number): number[] | null {
-  const center = fullVector(periodic.center)
-  const axisVector = fullVector(periodic.axis)
-  const axis = axisVector && normalize(axisVector)
-  if (center === null || axis === null) return null
-  if (periodic.sliceAngle === null || periodic.sliceRotation === null) return null
-  const helper: Vec3 = Math.abs(axis[2]) < 0.9 ? [0, 0, 1] : [1, 0, 0]
-  const e1 = normalize(cross(helper, axis)) as Vec3
-  const e2 = cross(axis, e1)
+  // the solver's frame of the slice (domain/periodic.ts), so the faces drawn are the ones it cuts
+  const frame = sliceFrame(periodic)
+  if (frame === null || periodic.sliceAngle === null || periodic.sliceRotation === null) return null
+  const { center, axis, e1, e2 } = frame
   const direction = (deg: number): Vec3 => {
     const r = (deg * Math.PI) / 180
     return [0, 1, 2].map((i) => Math.cos(r) * e1[i]! + Math.sin(r) * e2[i]!) as Vec3
