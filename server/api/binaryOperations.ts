@@ -4,17 +4,8 @@
  * /api/openapi.json describes every call the server answers.
  */
 
-const ERROR_BODY = { $ref: '#/components/schemas/ApiErrorBody' }
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ERROR_BODY } },
-})
-const idParameter = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  schema: { type: 'integer', minimum: 1 },
-}
+import { errorResponse, idParameter } from './operationParts.ts'
+import { VM_BINARY_OPERATIONS } from './vmOperations.ts'
 
 /** `?v=` of a setup download URL: the content hash, so a changed file is a new URL. */
 const versionParameter = (of: string) => ({
@@ -39,6 +30,7 @@ const setupFileResponses = (what: string, notFound: string) => ({
 
 /** Operations by path (under /api, `{param}` syntax) and lower-case method. */
 export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
+  ...VM_BINARY_OPERATIONS,
   '/api/simulations/{id}/download': {
     get: {
       operationId: 'downloadSimulation',
@@ -305,6 +297,20 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
         400: errorResponse('wrong_input (not a PNG or JPEG) or body_keys_missing'),
         401: errorResponse('unauthorized'),
         413: errorResponse('payload_too_large'),
+      },
+    },
+  },
+  '/api/simulations/{id}/images': {
+    get: {
+      operationId: 'listSimulationImages',
+      summary:
+        "The simulation's images (its post image and those uploaded for it), newest first, each with its url",
+      parameters: [idParameter],
+      responses: {
+        200: { description: 'The images: id, name, contentType, sizeBytes, createdAt, url' },
+        400: errorResponse('validation_error: id not a positive integer'),
+        401: errorResponse('unauthorized'),
+        404: errorResponse('resource_not_found: no such simulation you can see'),
       },
     },
   },
