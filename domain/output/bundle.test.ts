@@ -12,7 +12,8 @@ import {
 } from '../outputFormat.ts'
 import { DATASETS } from '../results.ts'
 import { readBundle, readObjectStream } from './reader.ts'
-import { writeBundle, writeObjectStream, type BundleEntryInput } from './writer.ts'
+import { writeObjectStream } from './objectStream.ts'
+import { writeBundle, type BundleEntryInput } from './writer.ts'
 
 function expectFormatError(run: () => unknown, code: OutputFormatErrorCode): void {
   try {

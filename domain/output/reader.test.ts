@@ -18,7 +18,8 @@ import {
   type OutputFormatErrorCode,
 } from '../outputFormat.ts'
 import { readBundle, readObjectStream } from './reader.ts'
-import { writeBundle, writeObjectStream, type ObjectStreamMeta } from './writer.ts'
+import { writeObjectStream, type ObjectStreamMeta } from './objectStream.ts'
+import { writeBundle } from './writer.ts'
 
 const META: ObjectStreamMeta = {
   simulationId: 1,

@@ -1,5 +1,5 @@
 /** The synthetic tank's walls (particles and a pressure-coloured mesh) and its outflow patch. */
-import type { MeshInput } from './writer.ts'
+import type { MeshInput } from './objectStream.ts'
 import { createPressureModel, WATER_DENSITY, type FlowModel } from './syntheticFlow.ts'
 
 /** The tank's floor and four side walls, one particle layer half a spacing outside the water. */

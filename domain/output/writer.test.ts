@@ -9,13 +9,8 @@ import {
   type OutputFormatErrorCode,
 } from '../outputFormat.ts'
 import { readObjectStream } from './reader.ts'
-import {
-  computeFiniteRange,
-  writeObjectStream,
-  writeOutput,
-  type ObjectStreamMeta,
-  type OutputInput,
-} from './writer.ts'
+import { computeFiniteRange, writeObjectStream, type ObjectStreamMeta } from './objectStream.ts'
+import { writeOutput, type OutputInput } from './writer.ts'
 
 const META: ObjectStreamMeta = {
   simulationId: 42,

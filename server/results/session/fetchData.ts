@@ -3,7 +3,7 @@ import { ClipMaskError, computeClipMask } from '../../../domain/clipMask.ts'
 import type { VolumeClip } from '../../../domain/meshes.ts'
 import { objectFile } from '../../../domain/output/layout.ts'
 import { readObjectStream } from '../../../domain/output/reader.ts'
-import { writeObjectStream } from '../../../domain/output/writer.ts'
+import { writeObjectStream } from '../../../domain/output/objectStream.ts'
 import {
   ATTRIBUTE_COLUMNS,
   MASK_COLUMN,
