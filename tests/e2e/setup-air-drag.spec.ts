@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { SetupPage } from './pages/SetupPage.ts'
 
@@ -59,4 +60,19 @@ test('builds a water block in a wind with the air drag domain, runs it and opens
     .poll(async () => Number((await points.innerText()).replace(/\D/g, '')), { timeout: 60_000 })
     .toBeGreaterThan(0)
   await setup.shot('results')
+
+  // The Air Drag item offers the domain's grid (fetched as a binary): cells of 0.1 m, drawn over
+  // the results while 'Show grid' is checked (from the keyboard here).
+  const item = page.getByRole('listitem', { name: 'Air Drag' })
+  await expect(item).toContainText(/Grid \d+ × \d+ × \d+ cells of 0\.1 m/)
+  const show = item.getByRole('checkbox', { name: 'Show grid' })
+  await show.focus()
+  await page.keyboard.press('Space')
+  await expect(show).toBeChecked()
+  const results = await new AxeBuilder({ page }).analyze()
+  const serious = results.violations.filter(
+    (v) => v.impact === 'critical' || v.impact === 'serious',
+  )
+  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([])
+  await setup.shot('air-drag-grid')
 })

@@ -60,9 +60,9 @@ function AirDragItem({ simulation }: { simulation: Simulation }) {
           <label htmlFor="air-drag-grid-visible" className="explorer__name">
             Show grid
           </label>
-          <span className="explorer__status">{gridText(grid.data)}</span>
         </div>
       )}
+      {on && grid.data && <p className="explorer__hint">{gridText(grid.data)}</p>}
       {on && grid.isError && (
         <p className="explorer__hint">The air drag grid could not be loaded.</p>
       )}
