@@ -5,14 +5,21 @@
  */
 import * as Comlink from 'comlink'
 import { IndexedDbOutputCache } from '../engine/cache/outputCache.ts'
+import { BufferPool, workerPoolBytes } from '../engine/data/bufferPool.ts'
 import { NO_OUTPUT_CACHE } from '../engine/data/cache.ts'
 import { createDataWorkerApi } from '../engine/data/dataWorker.ts'
 import { setupMeshTransferables } from '../engine/data/setupGeometry.ts'
 import { setupTransferables } from '../engine/data/setupLoader.ts'
-import type { DataWorkerApi } from '../engine/protocol.ts'
+import { MAX_DATA_WORKERS, type DataWorkerApi } from '../engine/protocol.ts'
+
+const deviceMemory = (globalThis.navigator as { deviceMemory?: number } | undefined)?.deviceMemory
 
 const logic = createDataWorkerApi({
   fetch: (input, init) => fetch(input, init),
+  // Idle buffers sit outside the render worker's output budget: each worker keeps its share only.
+  pool: new BufferPool({
+    maxRetainedBytes: workerPoolBytes(deviceMemory ?? null, MAX_DATA_WORKERS),
+  }),
   // Without IndexedDB (Node, some private modes) every load goes to the network.
   cache: typeof indexedDB === 'undefined' ? NO_OUTPUT_CACHE : new IndexedDbOutputCache(),
 })

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { BufferPool, MIN_POOLED_BYTES, sizeClassOf } from './bufferPool.ts'
+import {
+  BufferPool,
+  DEFAULT_MAX_RETAINED_BYTES,
+  MIN_POOLED_BYTES,
+  sizeClassOf,
+  workerPoolBytes,
+} from './bufferPool.ts'
 
 const MB = 1024 ** 2
 
@@ -67,5 +73,28 @@ describe('BufferPool', () => {
     expect(pool.counts().idle).toBe(1)
     pool.clear()
     expect(pool.retainedBytes()).toBe(0)
+  })
+})
+
+describe('workerPoolBytes', () => {
+  it('splits a sixteenth of the device over the data workers, so twelve pools stay within it', () => {
+    // Chromium's largest reading, 8 GiB, and the pool of twelve workers: 512 MiB in all.
+    expect(workerPoolBytes(8, 12) * 12).toBeCloseTo(512 * MB, -3)
+    expect(workerPoolBytes(8, 12)).toBeGreaterThan(40 * MB) // a 1M-particle bundle still fits
+    expect(workerPoolBytes(null, 12)).toBe(workerPoolBytes(4, 12))
+    expect(workerPoolBytes(0.25, 12)).toBe(16 * MB)
+    expect(workerPoolBytes(8, 1)).toBe(DEFAULT_MAX_RETAINED_BYTES)
+  })
+
+  it('keeps no buffer larger than its cap, so the cap bounds the idle bytes', () => {
+    const pool = new BufferPool({ maxRetainedBytes: workerPoolBytes(2, 12) })
+    pool.release(new ArrayBuffer(24 * MB))
+    expect(pool.retainedBytes()).toBe(0)
+    pool.release(new ArrayBuffer(5 * MB))
+    pool.release(new ArrayBuffer(5 * MB))
+    expect(pool.retainedBytes()).toBe(10 * MB)
+    pool.release(new ArrayBuffer(5 * MB))
+    pool.release(new ArrayBuffer(5 * MB))
+    expect(pool.retainedBytes()).toBeLessThanOrEqual(workerPoolBytes(2, 12))
   })
 })

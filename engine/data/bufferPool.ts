@@ -10,6 +10,27 @@
 export const MIN_POOLED_BYTES = 64 * 1024
 /** Default cap on bytes kept idle in a pool (oldest dropped first). */
 export const DEFAULT_MAX_RETAINED_BYTES = 512 * 1024 ** 2
+/**
+ * Share of the device's memory that the idle buffers of all data workers together may keep, on
+ * top of the render worker's output budget (1/8, engine/render/memoryBudget.ts): the pools sit
+ * outside that budget, so without a share of their own twelve workers could keep 6 GiB idle.
+ */
+export const POOL_MEMORY_SHARE = 1 / 16
+/** Device memory assumed where navigator.deviceMemory is absent, as the output budget does. */
+const DEFAULT_DEVICE_MEMORY_GIB = 4
+/** A pool below this reuses too little to be worth keeping (one 1M-particle fast dataset). */
+const MIN_WORKER_POOL_BYTES = 16 * 1024 ** 2
+
+/**
+ * The idle bytes one of `workerCount` data workers may keep: {@link POOL_MEMORY_SHARE} of the
+ * device's memory split over the workers, between 16 MiB and {@link DEFAULT_MAX_RETAINED_BYTES}.
+ */
+export function workerPoolBytes(deviceMemoryGiB: number | null, workerCount: number): number {
+  const deviceGiB =
+    deviceMemoryGiB !== null && deviceMemoryGiB > 0 ? deviceMemoryGiB : DEFAULT_DEVICE_MEMORY_GIB
+  const share = (deviceGiB * 1024 ** 3 * POOL_MEMORY_SHARE) / Math.max(1, workerCount)
+  return Math.round(Math.min(DEFAULT_MAX_RETAINED_BYTES, Math.max(MIN_WORKER_POOL_BYTES, share)))
+}
 
 /** The size class of a request: the smallest 2^k × (1 + j/8) that holds `bytes`. */
 export function sizeClassOf(bytes: number): number {
