@@ -4,7 +4,7 @@
  * /api/openapi.json describes every call the server answers.
  */
 
-import { errorResponse, idParameter } from './operationParts.ts'
+import { errorResponse, fileUploadBody, idParameter } from './operationParts.ts'
 import { VM_BINARY_OPERATIONS } from './vmOperations.ts'
 
 /** `?v=` of a setup download URL: the content hash, so a changed file is a new URL. */
@@ -98,20 +98,7 @@ export const BINARY_OPERATIONS: Record<string, Record<string, object>> = {
       summary:
         'Upload a CAD (STEP) file to a simulation; its import tree is read in a job (spec/setup.md §7)',
       parameters: [idParameter],
-      requestBody: {
-        required: true,
-        content: {
-          'multipart/form-data': {
-            schema: {
-              type: 'object',
-              required: ['file'],
-              properties: {
-                file: { type: 'string', format: 'binary', description: '.stp or .step' },
-              },
-            },
-          },
-        },
-      },
+      requestBody: fileUploadBody('.stp or .step'),
       responses: {
         201: {
           description:
