@@ -43,6 +43,7 @@ import type { GpuState } from './snapshot.ts'
 import { packParticles, unpackParticles } from './hostState.ts'
 import type { ForcePassMeasurement } from './measure.ts'
 import { measureForcePass } from './measure.ts'
+import { GpuWallMotion } from './wallMotion.ts'
 import { buildGpuSnapshot } from './snapshot.ts'
 import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
 
@@ -81,6 +82,8 @@ export class GpuSolver {
   #passes: GpuPasses
   /** Moving parts (config.wallMotion): wall particles keep their rest position on the host. */
   #moving: boolean
+  /** Moving parts: the part maps and the steps in two halves (wallMotion.ts). */
+  #motion: GpuWallMotion | null
   /** Particles in the host arrays (the upload's source, a download's result). */
   #hostCount: number
   /** Index in the host arrays of each particle id there (-1: none). */
@@ -128,9 +131,15 @@ export class GpuSolver {
     this.#passes = new GpuPasses(gpu.device, setup.arrays.capacity, grid.shape, {
       walls: resolveBoundary(config.settings, options) !== 'dynamic',
       shifting: constants.shiftingCode !== SHIFTING_CODE.zero,
+      moving: this.#moving,
+      parts: setup.partIds.length,
     })
+    this.#motion = config.wallMotion
+      ? new GpuWallMotion(gpu.device, this.#passes, setup.partIds, config.wallMotion)
+      : null
     this.#upload()
     this.#writeParams()
+    this.#motion?.place(this.#timeS)
   }
 
   /** The uniform block (see PARAMS in shaderCommon.ts). */
@@ -166,6 +175,7 @@ export class GpuSolver {
     queue.writeBuffer(b.velr, 0, packed.velr.subarray(0, 4 * kept))
     queue.writeBuffer(b.info, 0, packed.info.subarray(0, 4 * kept))
     queue.writeBuffer(b.deleted, 0, new Uint32Array(4))
+    if (this.#moving) queue.writeBuffer(b.ref, 0, packed.ref.subarray(0, 4 * kept))
   }
 
   /** The GPU's state, copied back: cell order, four lanes per particle. */
@@ -283,9 +293,12 @@ export class GpuSolver {
     const control = new ArrayBuffer(16)
     new Float32Array(control).set([0, Math.min(left, F32_MAX)])
     device.queue.writeBuffer(p.buffers.control, 0, control)
-    const encoder = device.createCommandEncoder()
-    for (let s = 0; s < steps; s++) p.encodeStep(encoder)
-    device.queue.submit([encoder.finish()])
+    if (this.#motion) await this.#motion.steps(steps, this.#timeS)
+    else {
+      const encoder = device.createCommandEncoder()
+      for (let s = 0; s < steps; s++) p.encodeStep(encoder)
+      device.queue.submit([encoder.finish()])
+    }
     const history = await p.read(p.buffers.history, 4 * HISTORY_STRIDE * steps)
     const remaining = new Float32Array(await p.read(p.buffers.control, 16))[1]!
     const dts = new Float32Array(history)
@@ -359,6 +372,7 @@ export class GpuSolver {
     this.#lastDtS = 0
     this.#upload()
     this.#writeParams()
+    this.#motion?.place(this.#timeS)
   }
 
   /** For tests and the bench: one force pass measured (measure.ts measureForcePass). */

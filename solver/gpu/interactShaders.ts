@@ -51,7 +51,7 @@ fn main(
 `
 
 /**
- * Generalized wall (walls.ts extrapolateWalls, walls at rest: a_w = 0): p_w = max(0, (Σ p_f W +
+ * Generalized wall (walls.ts extrapolateWalls; a_w = 0 unless MOVING): p_w = max(0, (Σ p_f W +
  * g·Σ ρ_f r_wf W)/Σ W), ρ_w from the inverse equation of state, viscous velocity 2 v_w − ṽ_f.
  */
 export const WALL_SHADER = /* wgsl */ `${PARAMS}
@@ -61,6 +61,9 @@ export const WALL_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(4) var<storage, read> info: array<vec4<u32>>;
 @group(0) @binding(5) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read> acc: array<vec4<f32>>;
+// moving parts: the wall's acceleration a_w (acc.xyz, wallMotion.ts PLACE_SHADER) enters as g − a_w
+override MOVING: bool = false;
 
 @compute @workgroup_size(${WORKGROUP})
 fn main(
@@ -100,7 +103,9 @@ fn main(
   }
   if (sumW > 0.0) {
     let invW = 1.0 / sumW;
-    var p = (sumP + dot(P.k2.xyz, sumR)) * invW;
+    var g = P.k2.xyz;
+    if (MOVING) { g = g - acc[i].xyz; }
+    var p = (sumP + dot(g, sumR)) * invW;
     if (p < 0.0) { p = 0.0; }
     let density = clamp(P.k1.y * pow(p / P.k1.z + 1.0, 1.0 / P.k1.w), P.k3.w, P.k4.x);
     rec0[i].w = p;

@@ -4,7 +4,7 @@
  * and the Runge–Kutta stages. Nothing here waits for the GPU; GpuSolver.ts submits and reads.
  */
 import { FORCE_SHADER, PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
-import { HISTORY_STRIDE, SCAN_WORKGROUP, WORKGROUP } from './shaderCommon.ts'
+import { HISTORY_STRIDE, WORKGROUP } from './shaderCommon.ts'
 import {
   COUNT_SHADER,
   SCAN_BLOCKS_SHADER,
@@ -14,90 +14,23 @@ import {
 } from './sortShaders.ts'
 import { SHIFT_SHADER, SPEED_SHADER } from './shiftShaders.ts'
 import { DT_SHADER, RK_SHADER } from './stepShaders.ts'
+import type { GpuBuffers, GridShape } from './buffers.ts'
+import { createBuffers, MAP_READ, USAGE } from './buffers.ts'
+import { PLACE_SHADER, SCATTER_REF_SHADER } from './wallMotion.ts'
 
-// WebGPU's flag values (the spec's numbers; Dawn's globals are not installed on globalThis)
-export const USAGE = {
-  mapRead: 1,
-  copySrc: 4,
-  copyDst: 8,
-  uniform: 64,
-  storage: 128,
-} as const
-export const MAP_READ = 1
+export type { GpuBuffers, GridShape } from './buffers.ts'
+export { HISTORY_STRIDE }
+export {
+  createBuffers,
+  gridShape,
+  MAP_READ,
+  MAX_BATCH_STEPS,
+  PARAMS_BYTES,
+  USAGE,
+} from './buffers.ts'
 
 /** WebGPU's guaranteed workgroups per dispatch dimension (4.2 M particles at 64 per group). */
 const MAX_GROUPS_X = 65535
-
-/** Largest number of steps one submission holds (the history buffer's slots). */
-export const MAX_BATCH_STEPS = 64
-export { HISTORY_STRIDE }
-/** Bytes of the uniform block (12 vec4). */
-export const PARAMS_BYTES = 12 * 16
-
-/** The particle and grid buffers. */
-export interface GpuBuffers {
-  params: GPUBuffer
-  posm: GPUBuffer
-  velr: GPUBuffer
-  info: GPUBuffer
-  rank: GPUBuffer
-  rec0: GPUBuffer
-  rec1: GPUBuffer
-  wall: GPUBuffer
-  acc: GPUBuffer
-  start: GPUBuffer
-  sum: GPUBuffer
-  cellCount: GPUBuffer
-  cellStart: GPUBuffer
-  blockSums: GPUBuffer
-  stats: GPUBuffer
-  control: GPUBuffer
-  history: GPUBuffer
-  /** Particles deleted since the upload: outside the domain, not finite, fluid among them. */
-  deleted: GPUBuffer
-}
-
-export interface GridShape {
-  cells: number
-  /** Scan: cells per thread and blocks of SCAN_WORKGROUP threads. */
-  scanPer: number
-  scanBlocks: number
-}
-
-/** Cells per scan thread so that the blocks stay at most 16384 (one workgroup scans their sums). */
-export function gridShape(cells: number): GridShape {
-  const scanPer = Math.max(1, Math.ceil((cells + 1) / (SCAN_WORKGROUP * 16384)))
-  const scanBlocks = Math.ceil((cells + 1) / (SCAN_WORKGROUP * scanPer))
-  return { cells, scanPer, scanBlocks }
-}
-
-export function createBuffers(device: GPUDevice, capacity: number, grid: GridShape): GpuBuffers {
-  const n = Math.max(capacity, 1)
-  const storage = USAGE.storage | USAGE.copySrc | USAGE.copyDst
-  const make = (bytes: number, usage: number = storage) =>
-    device.createBuffer({ size: Math.max(16, Math.ceil(bytes / 16) * 16), usage })
-  return {
-    params: make(PARAMS_BYTES, USAGE.uniform | USAGE.copyDst),
-    posm: make(16 * n),
-    velr: make(16 * n),
-    info: make(16 * n),
-    rank: make(4 * n),
-    rec0: make(16 * n),
-    rec1: make(16 * n),
-    wall: make(16 * n),
-    acc: make(16 * n),
-    start: make(32 * n),
-    sum: make(32 * n),
-    cellCount: make(4 * (grid.cells + 1)),
-    cellStart: make(4 * (grid.cells + 1)),
-    blockSums: make(4 * grid.scanBlocks),
-    // |a|² max, viscous rate max, pair count (low, high), fluid speed² max (float bits)
-    stats: make(32),
-    control: make(16),
-    history: make(4 * HISTORY_STRIDE * MAX_BATCH_STEPS),
-    deleted: make(16),
-  }
-}
 
 /**
  * The end-of-step shader: the step's pair count and the deletions so far into its history slot,
@@ -144,6 +77,9 @@ interface Pipelines {
   rk: GPUComputePipeline[]
   speed: GPUComputePipeline
   shift: GPUComputePipeline
+  wallMoving: GPUComputePipeline
+  place: GPUComputePipeline
+  scatterRef: GPUComputePipeline
 }
 
 const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
@@ -174,6 +110,9 @@ function pipelinesFor(device: GPUDevice): Pipelines {
     rk: [1, 2, 3, 4].map((STAGE) => make(RK_SHADER, { STAGE })),
     speed: make(SPEED_SHADER),
     shift: make(SHIFT_SHADER),
+    wallMoving: make(WALL_SHADER, { MOVING: 1 }),
+    place: make(PLACE_SHADER),
+    scatterRef: make(SCATTER_REF_SHADER),
   }
   pipelinesOf.set(device, pipelines)
   return pipelines
@@ -199,18 +138,20 @@ export class GpuPasses {
   #shift: Pass
   #walls: boolean
   #shifting: boolean
+  /** Moving parts: the ref scatter and the wall placements at the three times of a step. */
+  #moving: { scatterRef: Pass; place: Pass[] } | null
 
   constructor(
     device: GPUDevice,
     capacity: number,
     grid: GridShape,
-    options: { walls: boolean; shifting: boolean },
+    options: { walls: boolean; shifting: boolean; moving: boolean; parts: number },
   ) {
     this.#device = device
     this.#grid = grid
     this.#walls = options.walls
     this.#shifting = options.shifting
-    const b = createBuffers(device, capacity, grid)
+    const b = createBuffers(device, capacity, grid, options)
     this.buffers = b
     const p = pipelinesFor(device)
     const pass = (pipeline: GPUComputePipeline, resources: GPUBuffer[]): Pass => ({
@@ -245,7 +186,25 @@ export class GpuPasses {
       b.acc,
     ])
     this.#pressure = pass(p.pressure, [b.params, b.posm, b.velr, b.info, b.rec0, b.rec1])
-    this.#wall = pass(p.wall, [b.params, b.rec0, b.rec1, b.velr, b.info, b.cellStart, b.wall])
+    this.#wall = pass(options.moving ? p.wallMoving : p.wall, [
+      b.params,
+      b.rec0,
+      b.rec1,
+      b.velr,
+      b.info,
+      b.cellStart,
+      b.wall,
+      b.acc,
+    ])
+    // the rest positions are scattered into the wall buffer (rewritten by the wall pass) and back
+    this.#moving = options.moving
+      ? {
+          scatterRef: pass(p.scatterRef, [b.params, b.ref, b.info, b.rank, b.cellStart, b.wall]),
+          place: b.maps.map((maps) =>
+            pass(p.place, [b.params, b.ref, b.info, maps, b.posm, b.velr, b.acc]),
+          ),
+        }
+      : null
     this.#force = pass(p.force, [
       b.params,
       b.rec0,
@@ -310,10 +269,24 @@ export class GpuPasses {
     this.#dispatch(pass, this.#scanBlocks, 1)
     this.#dispatch(pass, this.#scanDown, this.#grid.scanBlocks)
     this.#perParticle(pass, this.#scatter)
+    if (this.#moving) this.#perParticle(pass, this.#moving.scatterRef)
     pass.end()
     encoder.copyBufferToBuffer(b.rec0, 0, b.posm, 0, 16 * n)
     encoder.copyBufferToBuffer(b.rec1, 0, b.velr, 0, 16 * n)
     encoder.copyBufferToBuffer(b.acc, 0, b.info, 0, 16 * n)
+    if (this.#moving) encoder.copyBufferToBuffer(b.wall, 0, b.ref, 0, 16 * n)
+  }
+
+  /** Moving parts: the walls placed by the maps of slot 0, 1 or 2 (a step's t, t + dt/2, t + dt). */
+  #place(pass: GPUComputePassEncoder, slot: number): void {
+    if (this.#moving) this.#perParticle(pass, this.#moving.place[slot]!)
+  }
+
+  /** Moving parts: the walls placed by slot 0's maps (after an upload). */
+  encodePlace(encoder: GPUCommandEncoder): void {
+    const pass = encoder.beginComputePass()
+    this.#place(pass, 0)
+    pass.end()
   }
 
   /** Pressures, wall extrapolation and forces at the current state. */
@@ -326,20 +299,36 @@ export class GpuPasses {
   /**
    * One RK4 step: sort, interactions at t (their maxima choose dt on the GPU), then the four
    * stages with interactions between them, the step's pair count into the history, and the
-   * particle shifting when the settings ask for it.
+   * particle shifting when the settings ask for it. With moving parts the host reads dt between
+   * the two halves (encodeStepStart, encodeStepEnd) to write the maps of t + dt/2 and t + dt.
    */
   encodeStep(encoder: GPUCommandEncoder): void {
+    this.encodeStepStart(encoder)
+    this.encodeStepEnd(encoder)
+  }
+
+  /** The step's sort, walls placed at t, interactions at t and the time step. */
+  encodeStepStart(encoder: GPUCommandEncoder): void {
     this.encodeSort(encoder)
     // the time step uses the first pass's maxima only
     encoder.clearBuffer(this.buffers.stats, 0, 8)
     const pass = encoder.beginComputePass()
+    this.#place(pass, 0)
     this.encodeInteract(pass)
     this.#dispatch(pass, this.#dt, 1)
+    pass.end()
+  }
+
+  /** The four stages (walls placed at t + dt/2 and t + dt, as the CPU), the end of the step. */
+  encodeStepEnd(encoder: GPUCommandEncoder): void {
+    const pass = encoder.beginComputePass()
     this.#perParticle(pass, this.#rk[0]!)
+    this.#place(pass, 1)
     this.encodeInteract(pass)
     this.#perParticle(pass, this.#rk[1]!)
     this.encodeInteract(pass)
     this.#perParticle(pass, this.#rk[2]!)
+    this.#place(pass, 2)
     this.encodeInteract(pass)
     this.#perParticle(pass, this.#rk[3]!)
     this.#dispatch(pass, this.#finish, 1)
@@ -374,7 +363,9 @@ export class GpuPasses {
   }
 
   destroy(): void {
-    const buffers: GPUBuffer[] = Object.values(this.buffers as unknown as Record<string, GPUBuffer>)
-    for (const buffer of buffers) buffer.destroy()
+    const buffers = Object.values(
+      this.buffers as unknown as Record<string, GPUBuffer | GPUBuffer[]>,
+    )
+    for (const buffer of buffers.flat()) buffer.destroy()
   }
 }

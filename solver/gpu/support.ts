@@ -59,7 +59,6 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (options.wallShear === 'logLaw') refused.push('wallShear: logLaw (GPU: viscous walls only)')
   if (options.periodicY) refused.push('periodicY (not yet on GPU)')
   if (config.rotationalPeriodic) refused.push('periodic boundary (not yet on GPU)')
-  if (config.wallMotion) refused.push('moving parts (not yet on GPU)')
   if ((config.openBoundaries ?? []).length > 0) refused.push('open boundaries (not yet on GPU)')
   // variable resolution: particles of more than one spacing (refinement zones)
   const spacings = config.particles.spacings
