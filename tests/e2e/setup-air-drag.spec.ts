@@ -61,10 +61,11 @@ test('builds a water block in a wind with the air drag domain, runs it and opens
     .toBeGreaterThan(0)
   await setup.shot('results')
 
-  // The Air Drag item offers the domain's grid (fetched as a binary): cells of 0.1 m, drawn over
-  // the results while 'Show grid' is checked (from the keyboard here).
+  // The Air Drag item offers the domain's grid (fetched as a binary): the 2 m box typed above in
+  // cells of 0.1 m (each Size component kept: the form once lost edits made in quick turn), drawn
+  // over the results while 'Show grid' is checked (from the keyboard here).
   const item = page.getByRole('listitem', { name: 'Air Drag' })
-  await expect(item).toContainText(/Grid \d+ × \d+ × \d+ cells of 0\.1 m/)
+  await expect(item).toContainText('Grid 20 × 20 × 20 cells of 0.1 m')
   const show = item.getByRole('checkbox', { name: 'Show grid' })
   await show.focus()
   await page.keyboard.press('Space')

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { AirDragDomainUpdate } from '../../../../../domain/airDrag.ts'
+import type { AirDragDomain, AirDragDomainUpdate } from '../../../../../domain/airDrag.ts'
 import type { MeshBody, RefinementUpdate } from '../../../../../domain/meshes.ts'
 import type { PeriodicBoundaryUpdate } from '../../../../../domain/periodic.ts'
 import { callApi } from '../../../../api/index.ts'
@@ -20,8 +20,13 @@ export function useRefinementsQuery(simulationId: number) {
   })
 }
 
+const airDragDomainInput = (simulationId: number) => ({
+  ...paramsOf(simulationId),
+  query: { cache: 'true' as const },
+})
+
 export function useAirDragDomainQuery(simulationId: number) {
-  const input = { ...paramsOf(simulationId), query: { cache: 'true' as const } }
+  const input = airDragDomainInput(simulationId)
   return useQuery({
     queryKey: routeKey('getAirDragDomain', input),
     queryFn: ({ signal }) => callApi('getAirDragDomain', input, { signal }),
@@ -77,12 +82,21 @@ export function useDeleteRefinementMutation() {
   })
 }
 
-/** PUT the air drag domain ('Updating air drag domain failed'). */
+/**
+ * PUT the air drag domain ('Updating air drag domain failed'), applied to the cache at once: the
+ * form's next edit (Size y after Size x) is built on this one, not on the value before it.
+ */
 export function useUpdateAirDragDomainMutation(simulationId: number) {
   return useSetupMutation({
     mutationFn: (update: AirDragDomainUpdate) =>
       callApi('updateAirDragDomain', { ...paramsOf(simulationId), body: update }),
     failure: { title: 'Updating air drag domain failed' },
+    optimistic: [
+      {
+        queryKey: routeKey('getAirDragDomain', airDragDomainInput(simulationId)),
+        update: (domain: AirDragDomain, update: AirDragDomainUpdate) => ({ ...domain, ...update }),
+      },
+    ],
     invalidate: ['getAirDragDomain'],
   })
 }
