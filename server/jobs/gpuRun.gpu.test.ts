@@ -56,13 +56,8 @@ describeEachDialect('the GPU solver through the API', (dialect) => {
     const coarse = await server.request('PUT', path(), {
       token,
       body: {
-        // the GPU deletes no particles yet: calcDomainActive is refused there (solver/gpu/README.md)
-        settings: {
-          particleDiameter: DP,
-          endTime: 0.006,
-          outputTimeInterval: 0.001,
-          calcDomainActive: false,
-        },
+        // the demo's own deletion boundary (calcDomainActive) stays: the GPU deletes as the CPU
+        settings: { particleDiameter: DP, endTime: 0.006, outputTimeInterval: 0.001 },
       },
     })
     expect(coarse.status).toBe(200)
