@@ -30,7 +30,7 @@ const periodicFieldOf = (path: string) => `periodic.${path.replace(/^periodics?\
  */
 export function PeriodicBoundaryForm({ simulation }: SideFormProps<'periodicBoundary'>) {
   const periodic = usePeriodicsQuery(simulation.id).data?.[0]
-  const update = useUpdatePeriodicMutation()
+  const update = useUpdatePeriodicMutation(simulation.id)
   const remove = useDeletePeriodicMutation()
   const refusals = useRefusals(periodicFieldOf)
   const setup = useSetupEditable()

@@ -89,7 +89,7 @@ export function RefinementForm({ simulation, form }: SideFormProps<'refinement'>
   const refinement = useRefinementsQuery(simulation.id).data?.find(
     (r) => r.id === form.refinementId,
   )
-  const update = useUpdateRefinementMutation()
+  const update = useUpdateRefinementMutation(simulation.id)
   const remove = useDeleteRefinementMutation()
   const refusals = useRefusals(refinementFieldOf)
   const setup = useSetupEditable()

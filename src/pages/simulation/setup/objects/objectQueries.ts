@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { AirDragDomain, AirDragDomainUpdate } from '../../../../../domain/airDrag.ts'
-import type { MeshBody, RefinementUpdate } from '../../../../../domain/meshes.ts'
-import type { PeriodicBoundaryUpdate } from '../../../../../domain/periodic.ts'
+import type { Mesh, MeshBody, Refinement, RefinementUpdate } from '../../../../../domain/meshes.ts'
+import type { PeriodicBoundary, PeriodicBoundaryUpdate } from '../../../../../domain/periodic.ts'
 import { callApi } from '../../../../api/index.ts'
 import { routeKey } from '../../../../queries/queries.ts'
 import { paramsOf } from '../queries/setupQueries.ts'
@@ -63,13 +63,37 @@ export interface RefinementEdit {
   mesh?: { meshId: number; body: MeshBody }
 }
 
-export function useUpdateRefinementMutation() {
+/** A zone with an edit applied, for the optimistic list (the server's answer replaces it). */
+function applyRefinementEdit(zone: Refinement, { update, mesh }: RefinementEdit): Refinement {
+  const { appearance, ...fields } = update ?? {}
+  return {
+    ...zone,
+    ...fields,
+    appearance: { ...zone.appearance, ...appearance },
+    mesh: mesh ? ({ ...zone.mesh, ...mesh.body } as Mesh) : zone.mesh,
+  }
+}
+
+/**
+ * PUT a zone and its mesh, applied to the list at once: the form's next edit (Center y after
+ * Center x) is built on this one, not on the value before it.
+ */
+export function useUpdateRefinementMutation(simulationId: number) {
   return useSetupMutation({
     mutationFn: async ({ refinementId, update, mesh }: RefinementEdit) => {
       if (mesh) await callApi('updateMesh', { ...paramsOf(mesh.meshId), body: mesh.body })
       return callApi('updateRefinement', { ...paramsOf(refinementId), body: update ?? {} })
     },
     failure: { action: 'update', entity: 'refinement' },
+    optimistic: [
+      {
+        queryKey: routeKey('listRefinements', paramsOf(simulationId)),
+        update: (zones: Refinement[], edit: RefinementEdit) =>
+          zones.map((zone) =>
+            zone.id === edit.refinementId ? applyRefinementEdit(zone, edit) : zone,
+          ),
+      },
+    ],
     invalidate: ['listRefinements'],
   })
 }
@@ -126,11 +150,21 @@ export function useAddPeriodicMutation(simulationId: number) {
   })
 }
 
-export function useUpdatePeriodicMutation() {
+/** PUT a periodic boundary, applied to the list at once (as the air drag domain's edits are). */
+export function useUpdatePeriodicMutation(simulationId: number) {
   return useSetupMutation({
     mutationFn: ({ id, update }: { id: number; update: PeriodicBoundaryUpdate }) =>
       callApi('updatePeriodic', { ...paramsOf(id), body: update }),
     failure: { action: 'update', entity: 'periodic' },
+    optimistic: [
+      {
+        queryKey: routeKey('listPeriodics', paramsOf(simulationId)),
+        update: (list: PeriodicBoundary[], edit: { id: number; update: PeriodicBoundaryUpdate }) =>
+          list.map((periodic) =>
+            periodic.id === edit.id ? { ...periodic, ...edit.update } : periodic,
+          ),
+      },
+    ],
     invalidate: ['listPeriodics'],
   })
 }
