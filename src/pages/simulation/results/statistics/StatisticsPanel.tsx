@@ -1,13 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useEffectEvent, useId, useMemo, useState } from 'react'
-import { POLL_INTERVALS_MS } from '../../../../../domain/constants.ts'
-import { isJobSucceeded } from '../../../../../domain/jobs.ts'
 import type { Simulation } from '../../../../../domain/projects.ts'
 import {
   ATTRIBUTES,
-  OUTPUT_MODES,
-  SENSOR_STATISTICS_OPERATIONS,
   STATISTICS_MESSAGES,
   checkStatisticsConfig,
   outputTime,
@@ -16,19 +11,13 @@ import {
   showsLoadPrompt,
   statisticsOutputs,
   type AttributeName,
-  type OutputMode,
   type StatisticsConfig,
   type StatisticsOperation,
 } from '../../../../../domain/results.ts'
-import { callApi } from '../../../../api/index.ts'
 import { Spinner } from '../../../../components/Spinner.tsx'
-import { useResultsSession, useResultsSessionSnapshot } from '../../../../state/resultsSession.ts'
 import { viewportStateAtom } from '../../../../state/viewportAtoms.ts'
 import { addChartDatasetAtom } from '../charts/chartStore.ts'
-import { sensorDataVersionAtom } from '../explorer/explorerAtoms.ts'
 import {
-  OPERATION_LABELS,
-  OUTPUT_MODE_LABELS,
   PANEL_STATE_MESSAGES,
   canComputeOperations,
   chartDatasetOf,
@@ -49,77 +38,9 @@ import {
   subAttributeLabel,
 } from './statisticsModel.ts'
 import { useStatisticsCalculation } from './useStatisticsCalculation.ts'
-import { RangeInputs } from './RangeInputs.tsx'
+import { OperationsFields, OutputsFields } from './StatisticsFields.tsx'
+import { useSessionQueries } from './useSessionQueries.ts'
 import { StatisticsResults as Results } from './StatisticsResults.tsx'
-
-/** Queries of the session, keyed by simulation (the session itself is shared per simulation). */
-function useSessionQueries(simulation: Simulation) {
-  const session = useResultsSession(simulation.id)
-  const simId = simulation.id
-  const opens = useResultsSessionSnapshot(session).opens
-  const queryClient = useQueryClient()
-  // Requests that failed because the socket dropped are asked again once the session is back
-  // (counted by opens: a quick drop and reopen may never show another status to React).
-  useEffect(() => {
-    if (opens < 2) return
-    void queryClient.invalidateQueries({
-      queryKey: ['resultsSession', simId],
-      predicate: (query) => query.state.status === 'error',
-    })
-  }, [opens, simId, queryClient])
-  // A run still writing outputs gets new ones: ask at the outputs poll rate.
-  const writing = simulation.state === 'running' || simulation.state === 'stopping'
-  const attributes = useQuery({
-    queryKey: ['resultsSession', simId, 'stats.info'],
-    queryFn: () => (session ? session.fetchStatisticsInfo(simId) : Promise.reject(new Error())),
-    enabled: session !== null,
-  })
-  const outputs = useQuery({
-    queryKey: ['resultsSession', simId, 'fetch.available_outputs'],
-    queryFn: () => (session ? session.fetchAvailableOutputs(simId) : Promise.reject(new Error())),
-    enabled: session !== null,
-    refetchInterval: writing ? POLL_INTERVALS_MS.outputs : false,
-  })
-  const lastOutputNo = outputs.data?.reduce((last, o) => Math.max(last, o.outputNo), -1) ?? -1
-  const info = useQuery({
-    queryKey: ['resultsSession', simId, 'fetch.info', lastOutputNo],
-    queryFn: () =>
-      session ? session.fetchInfo(simId, [lastOutputNo]) : Promise.reject(new Error()),
-    enabled: session !== null && lastOutputNo >= 0,
-  })
-  const clips = useQuery({
-    queryKey: ['resultsSession', simId, 'volume_clips'],
-    queryFn: ({ signal }) =>
-      callApi('listVolumeClips', { params: { id: String(simId) }, query: {} }, { signal }),
-    // The clips are optional here: without them the panel just offers no mask.
-    retry: false,
-  })
-  const recomputation = useQuery({
-    queryKey: ['resultsSession', simId, 'sensor_outputs/recomputation'],
-    queryFn: ({ signal }) =>
-      callApi('getSensorRecomputation', { params: { id: String(simId) } }, { signal }),
-    retry: false,
-    refetchInterval: (query) => {
-      const state = query.state.data?.state
-      return state === 'scheduled' || state === 'running'
-        ? POLL_INTERVALS_MS.sensorRecomputation
-        : false
-    },
-  })
-  // Sensor states per output and the sensors among the objects change when a recomputation ends
-  // (the record says 'done'; the explorer bumps the sensor data version): ask for both again, so
-  // a sensor added and computed shows here without a reload (issue 14).
-  const recomputationDone = isJobSucceeded(recomputation.data?.state ?? 'unknown')
-  const sensorDataVersion = useAtomValue(sensorDataVersionAtom)
-  useEffect(() => {
-    if (!recomputationDone && sensorDataVersion === 0) return
-    void queryClient.invalidateQueries({
-      queryKey: ['resultsSession', simId, 'fetch.available_outputs'],
-    })
-    void queryClient.invalidateQueries({ queryKey: ['resultsSession', simId, 'fetch.info'] })
-  }, [recomputationDone, sensorDataVersion, simId, queryClient])
-  return { session, attributes, outputs, lastOutputNo, info, clips, recomputation }
-}
 
 /**
  * The Statistics table panel of the Results screen (spec/results.md §4 "Statistics results
@@ -358,91 +279,21 @@ export function StatisticsPanel({ simulation }: { simulation: Simulation }) {
             </select>
           </div>
         )}
-        <div className="field">
-          <label className="field__label" htmlFor={`${ids}-mode`}>
-            Outputs
-          </label>
-          <select
-            id={`${ids}-mode`}
-            className="select"
-            value={config.outputMode}
-            onChange={(event) => update({ outputMode: event.target.value as OutputMode })}
-          >
-            {OUTPUT_MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {OUTPUT_MODE_LABELS[mode]}
-              </option>
-            ))}
-          </select>
-        </div>
-        {config.outputMode === 'outputRange' && (
-          <RangeInputs
-            idPrefix={`${ids}-output`}
-            unitLabel="output"
-            range={config.outputRange}
-            step={1}
-            max={context.lastOutputNo}
-            errors={[issueFor('outputRange.0'), issueFor('outputRange.1')]}
-            onChange={(outputRange) => update({ outputRange })}
-          />
-        )}
-        {config.outputMode === 'timeRange' && (
-          <RangeInputs
-            idPrefix={`${ids}-time`}
-            unitLabel="time (s)"
-            range={config.timeRange}
-            step={intervalS > 0 ? intervalS : 'any'}
-            max={outputTime(context.lastOutputNo, intervalS)}
-            errors={[issueFor('timeRange.0'), issueFor('timeRange.1')]}
-            onChange={(timeRange) => update({ timeRange })}
-          />
-        )}
-        {config.outputMode === 'current' && issueFor('output') && (
-          <p className="field__error">{issueFor('output')}</p>
-        )}
-        <fieldset className="stats-panel__group">
-          <legend className="field__label">Operations</legend>
-          {offeredOperations(attributeInfo).map((op) => (
-            <label key={op} className="stats-panel__check">
-              <input
-                type="checkbox"
-                checked={op in config.operations}
-                onChange={(event) => toggleOperation(op, event.target.checked)}
-              />
-              {OPERATION_LABELS[op]}
-            </label>
-          ))}
-        </fieldset>
-        {config.outputMode !== 'current' && configOperations(config).length > 0 && (
-          <fieldset className="stats-panel__group">
-            <legend className="field__label">Over all outputs</legend>
-            {configOperations(config).map((op) => (
-              <span key={op} className="stats-panel__aggregator">
-                <label htmlFor={`${ids}-over-${op}`}>{OPERATION_LABELS[op]}</label>
-                <select
-                  id={`${ids}-over-${op}`}
-                  className="select"
-                  aria-label={`${OPERATION_LABELS[op]} over outputs`}
-                  value={config.operations[op]}
-                  onChange={(event) =>
-                    update({
-                      operations: {
-                        ...config.operations,
-                        [op]: event.target.value as StatisticsOperation,
-                      },
-                    })
-                  }
-                >
-                  {SENSOR_STATISTICS_OPERATIONS.map((aggregator) => (
-                    <option key={aggregator} value={aggregator}>
-                      {OPERATION_LABELS[aggregator]}
-                    </option>
-                  ))}
-                </select>
-              </span>
-            ))}
-          </fieldset>
-        )}
+        <OutputsFields
+          idPrefix={ids}
+          config={config}
+          lastOutputNo={context.lastOutputNo}
+          intervalS={intervalS}
+          issueFor={issueFor}
+          onChange={update}
+        />
+        <OperationsFields
+          idPrefix={ids}
+          config={config}
+          offered={offeredOperations(attributeInfo)}
+          onToggle={toggleOperation}
+          onChange={update}
+        />
         <div className="stats-panel__actions">
           {config.outputMode !== 'current' && (
             <button
