@@ -11,16 +11,7 @@
  * live in that process). Writes the screenshot to /tmp/dive-million/results.png.
  * Heavy: run it alone, e.g. `nice -n 10 npm run million`.
  */
-import { spawn } from 'node:child_process'
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
@@ -36,6 +27,9 @@ import {
   DEMO_SIMULATION_NAME,
   DEMO_USERS,
 } from '../server/db/demoAccounts.ts'
+
+import { apiClient, startServer, type Json } from './demoApi.ts'
+import { cpuSeconds, directoryBytes, memorySampler, residentBytes } from './processStats.ts'
 
 const REPO_ROOT = join(import.meta.dirname, '..')
 
@@ -64,101 +58,6 @@ const OUTPUT_INTERVAL = option('interval', 0.0003)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`
 
-/** Resident memory of a process from /proc: now and its peak (VmHWM), bytes. */
-function residentBytes(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const field = (name: string) =>
-    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024
-  return { rss: field('VmRSS'), peak: field('VmHWM') }
-}
-
-/** CPU time of a process (user + system, all its threads), s: /proc/PID/stat at 100 ticks a second. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-/** Samples a process's resident memory every 200 ms, keeping the peak of each named phase. */
-function memorySampler(pid: number) {
-  const peaks = new Map<string, number>()
-  let phase = 'start'
-  const sample = () => {
-    try {
-      const { rss } = residentBytes(pid)
-      peaks.set(phase, Math.max(peaks.get(phase) ?? 0, rss))
-    } catch {
-      // the process is gone
-    }
-  }
-  const timer = setInterval(sample, 200)
-  return {
-    phase(name: string) {
-      sample()
-      phase = name
-      sample()
-    },
-    peaks,
-    stop: () => clearInterval(timer),
-  }
-}
-
-async function startServer(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIVE_DATA_DIR: dataDir, DATABASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  child.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[server] ${chunk.toString()}`))
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-      const match = /http:\/\/localhost:(\d+)/.exec(stdout)
-      if (match) resolve(Number(match[1]))
-    })
-    child.on('exit', (code) => reject(new Error(`the server exited (${code})`)))
-  })
-  return { child, baseUrl: `http://127.0.0.1:${port}` }
-}
-
-type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function logIn(baseUrl: string): Promise<string> {
-  const reply = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: DEMO_USERS.manager.email, password: DEMO_PASSWORD }),
-  })
-  if (reply.status !== 200) throw new Error(`login: ${reply.status} ${await reply.text()}`)
-  return ((await reply.json()) as { accessToken: string }).accessToken
-}
-
-/** JSON calls as the demo manager; logs in again when the access token expired (15 min). */
-function apiClient(baseUrl: string) {
-  let token: string | null = null
-  const call = async (method: string, path: string, body?: unknown) => {
-    token ??= await logIn(baseUrl)
-    return fetch(`${baseUrl}/api${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-  }
-  return async (method: string, path: string, body?: unknown): Promise<Json> => {
-    let reply = await call(method, path, body)
-    if (reply.status === 401) {
-      token = null
-      reply = await call(method, path, body)
-    }
-    const text = await reply.text()
-    if (reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${text}`)
-    return text === '' ? {} : (JSON.parse(text) as Json)
-  }
-}
-
 /** A box part spanning [min, min + size] (stl_cube meshes are centred on their translation). */
 function box(min: readonly number[], size: readonly number[]) {
   return {
@@ -166,16 +65,6 @@ function box(min: readonly number[], size: readonly number[]) {
     dimensions: [...size],
     translation: size.map((s, i) => min[i]! + s / 2),
   }
-}
-
-/** Bytes of the files under a directory. */
-function directoryBytes(path: string): number {
-  let total = 0
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    const full = join(path, entry.name)
-    total += entry.isDirectory() ? directoryBytes(full) : statSync(full).size
-  }
-  return total
 }
 
 async function openInResults(baseUrl: string, simulationId: number, lastOutput: number) {
