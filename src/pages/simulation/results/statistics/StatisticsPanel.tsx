@@ -20,7 +20,6 @@ import { addChartDatasetAtom } from '../charts/chartStore.ts'
 import {
   PANEL_STATE_MESSAGES,
   canComputeOperations,
-  chartDatasetOf,
   configKey,
   configOperations,
   defaultAttributeInfo,
@@ -37,6 +36,7 @@ import {
   selectionKey,
   subAttributeLabel,
 } from './statisticsModel.ts'
+import { chartDatasetOf } from './statisticsCalculation.ts'
 import { useStatisticsCalculation } from './useStatisticsCalculation.ts'
 import { OperationsFields, OutputsFields } from './StatisticsFields.tsx'
 import { useSessionQueries } from './useSessionQueries.ts'

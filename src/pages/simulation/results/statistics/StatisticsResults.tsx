@@ -9,11 +9,10 @@ import { Spinner } from '../../../../components/Spinner.tsx'
 import {
   OPERATION_LABELS,
   attributeAxisLabel,
-  calculationMessage,
   configOperations,
   displayValue,
-  type StatisticsResult,
 } from './statisticsModel.ts'
+import { calculationMessage, type StatisticsResult } from './statisticsCalculation.ts'
 
 export function StatisticsResults(props: {
   panelMessage: string | null

@@ -1,22 +1,24 @@
 import { describe, expect, it } from 'vitest'
 import type { OutputObject, StatisticsConfig } from '../../../../../domain/results.ts'
 import {
-  applyStatisticsFrame,
-  calculationMessage,
   canComputeOperations,
-  chartDatasetOf,
-  combineEnds,
   defaultAttributeInfo,
   defaultSelection,
   masksOfClip,
   offeredOperations,
   operationsRecord,
   panelStateOf,
-  planStatisticsRequests,
   selectableObjects,
-  startedResult,
   subAttributeLabel,
 } from './statisticsModel.ts'
+import {
+  applyStatisticsFrame,
+  calculationMessage,
+  chartDatasetOf,
+  combineEnds,
+  planStatisticsRequests,
+  startedResult,
+} from './statisticsCalculation.ts'
 
 const OBJECTS: OutputObject[] = [
   { id: 10, kind: 'wall_boundary', name: 'Tank' },

@@ -8,7 +8,7 @@ import {
   planStatisticsRequests,
   startedResult,
   type StatisticsResult,
-} from './statisticsModel.ts'
+} from './statisticsCalculation.ts'
 import { statisticsJobAtom } from '../../sidebar/statisticsJob.ts'
 
 /** Frames are folded into React state at most this often, so a long stream re-renders ~10×/s. */
