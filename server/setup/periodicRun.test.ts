@@ -4,7 +4,7 @@ import { unsupportedObjectsMessage } from '../../domain/rest/setupObjectRoutes.t
 import { discretize } from '../../solver/discretizer/discretize.ts'
 import { checkRunStart, createRunSolverConfig } from '../../solver/run/runConfig.ts'
 import { PARTICLE_KIND } from '../../solver/sph/particles.ts'
-import { insideSlice } from '../../solver/sph/periodicRotation.ts'
+import { insideSlice } from '../../solver/sph/rotationalSlice.ts'
 import { createSolver } from '../../solver/sph/SphSolver.ts'
 import { loadRunSetup } from './loadRunSetup.ts'
 import { useSetupApi } from './setupApiTesting.ts'

@@ -7,7 +7,7 @@
  */
 import type { PeriodicBoundary } from '../../domain/periodic.ts'
 import { sliceFrame } from '../../domain/periodic.ts'
-import { insideSlice } from '../sph/periodicRotation.ts'
+import { insideSlice } from '../sph/rotationalSlice.ts'
 import type { Discretization } from './types.ts'
 
 /** The discretization cut to the periodic boundary's slice (unchanged without one). */

@@ -19,7 +19,7 @@ import { deriveAirDragConstants } from './airDragField.ts'
 import type { RotatingFrame } from './rotatingFrame.ts'
 import { deriveRotatingFrame, frameHead } from './rotatingFrame.ts'
 import type { SolverOpenBoundary } from './openBoundary.ts'
-import type { RotationalSlice } from './periodicRotation.ts'
+import type { RotationalSlice } from './rotationalSlice.ts'
 export type { SolverOpenBoundary } from './openBoundary.ts'
 
 // the run-start checks live in support.ts; solver/run imports them from here

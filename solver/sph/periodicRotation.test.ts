@@ -11,7 +11,7 @@ import {
   sliceCount,
   wrapIntoSlice,
   type RotationalSlice,
-} from './periodicRotation.ts'
+} from './rotationalSlice.ts'
 import { supportedSettings, WATER } from './scenarios.ts'
 import { createSolver, solverInternals } from './SphSolver.ts'
 
