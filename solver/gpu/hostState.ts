@@ -19,11 +19,11 @@ export const DELETED = 4
 
 /** The state buffers' contents of the kept particles, and what was left out. */
 export interface PackedParticles {
-  posm: Float32Array
-  velr: Float32Array
-  info: Uint32Array
+  posm: Float32Array<ArrayBuffer>
+  velr: Float32Array<ArrayBuffer>
+  info: Uint32Array<ArrayBuffer>
   /** Rest positions (x, y, z, 0): moving walls are placed from them. */
-  ref: Float32Array
+  ref: Float32Array<ArrayBuffer>
   kept: number
   fluid: number
   /** Fluid outside the deletion box, left out. */

@@ -22,7 +22,7 @@ export function motionMaps(
   partIds: readonly number[],
   motion: WallMotion,
   timeS: number,
-): Float32Array {
+): Float32Array<ArrayBuffer> {
   const eps = MOTION_DIFFERENCE_S
   const out = new Float32Array(Math.max(1, partIds.length) * MOTION_VEC4_PER_PART * 4)
   const [geometry, before, now, after] = [0, 1, 2, 3].map(() => identityTransform()) as [
