@@ -4,7 +4,7 @@
  * writes bytes (joining cached chunks, interleaving positions) may take twice a memcpy of what it writes.
  */
 import { readBundle, readObjectStream } from '../../domain/output/reader.ts'
-import { MAX_CHUNK_BYTES } from '../../engine/cache/outputCache.ts'
+import { MAX_CHUNK_BYTES } from '../../engine/cache/outputCacheStore.ts'
 import { BufferPool } from '../../engine/data/bufferPool.ts'
 import { NO_OUTPUT_CACHE, formatCacheKey, type OutputCache } from '../../engine/data/cache.ts'
 import {

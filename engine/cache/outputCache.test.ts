@@ -1,12 +1,8 @@
 import 'fake-indexeddb/auto'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CacheQuotaError, type OutputCacheKey } from '../data/cache.ts'
-import {
-  IndexedDbOutputCache,
-  MAX_CHUNK_BYTES,
-  TOUCH_FLUSH_MS,
-  type IndexedDbOutputCacheOptions,
-} from './outputCache.ts'
+import { IndexedDbOutputCache, type IndexedDbOutputCacheOptions } from './outputCache.ts'
+import { MAX_CHUNK_BYTES, TOUCH_FLUSH_MS } from './outputCacheStore.ts'
 
 let databaseCount = 0
 const openCaches: IndexedDbOutputCache[] = []

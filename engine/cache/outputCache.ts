@@ -5,7 +5,7 @@
  * least recently used first under a byte budget; kept across reloads; dropped when the run changes.
  * Used only inside data workers, so every IndexedDB write is off the main thread.
  */
-import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
+import type { IDBPTransaction } from 'idb'
 import {
   CacheQuotaError,
   formatCacheKey,
@@ -13,49 +13,18 @@ import {
   type OutputCache,
   type OutputCacheKey,
 } from '../data/cache.ts'
-
-/** IndexedDB schema version. A bump drops every cached output (they are only a cache). */
-export const CACHE_SCHEMA_VERSION = 1
-
-/** Default database name (one per origin, shared by every data worker and tab). */
-export const CACHE_DATABASE_NAME = 'dive-output-cache'
-
-/**
- * Largest stored value. One big value per payload would need one contiguous allocation in the
- * browser's storage process for a 200 MB payload; 64 MB chunks keep each write and read bounded.
- */
-export const MAX_CHUNK_BYTES = 64 * 1024 * 1024
-
-/**
- * Reads mark their entries used in one write at most this often (ms) rather than a write per read:
- * a readwrite transaction on `entries` holds back every read of every data worker until it commits.
- */
-export const TOUCH_FLUSH_MS = 1000
-
-/** Share of the origin's quota (navigator.storage.estimate) the cache may fill by default. */
-export const DEFAULT_QUOTA_SHARE = 0.5
-
-/** One cached payload's record; its bytes are in the `chunks` store under [id, 0 … chunkCount − 1]. */
-interface CacheEntryRecord extends OutputCacheKey {
-  id: string
-  sizeBytes: number
-  chunkCount: number
-  lastUsedMs: number
-}
-
-interface OutputCacheSchema extends DBSchema {
-  entries: {
-    key: string
-    value: CacheEntryRecord
-    indexes: { bySimulation: number; byLastUsed: number }
-  }
-  chunks: {
-    key: [string, number]
-    value: ArrayBuffer
-  }
-}
-
-type CacheDatabase = IDBPDatabase<OutputCacheSchema>
+import {
+  CACHE_DATABASE_NAME,
+  chunkRange,
+  copyIntoChunks,
+  openCacheDatabase,
+  DEFAULT_QUOTA_SHARE,
+  MAX_CHUNK_BYTES,
+  TOUCH_FLUSH_MS,
+  type CacheDatabase,
+  type CacheEntryRecord,
+  type OutputCacheSchema,
+} from './outputCacheStore.ts'
 
 /** Options of {@link IndexedDbOutputCache}. */
 export interface IndexedDbOutputCacheOptions {
@@ -76,20 +45,6 @@ export interface IndexedDbOutputCacheOptions {
 function defaultEstimateStorage(): Promise<{ quota?: number; usage?: number }> {
   const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage
   return storage?.estimate ? storage.estimate() : Promise.resolve({})
-}
-
-function chunkRange(id: string): IDBKeyRange {
-  return IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER])
-}
-
-/** Copies `bytes` into chunks of at most `chunkBytes`, each its own ArrayBuffer (synchronously). */
-function copyIntoChunks(bytes: Uint8Array, chunkBytes: number): ArrayBuffer[] {
-  if (bytes.length === 0) return [new ArrayBuffer(0)]
-  const chunks: ArrayBuffer[] = []
-  for (let start = 0; start < bytes.length; start += chunkBytes) {
-    chunks.push(bytes.slice(start, Math.min(bytes.length, start + chunkBytes)).buffer)
-  }
-  return chunks
 }
 
 /** IndexedDB-backed {@link OutputCache}. One instance per data worker; all share the database. */
@@ -393,19 +348,9 @@ export class IndexedDbOutputCache implements OutputCache {
 
   #open(): Promise<CacheDatabase> {
     if (this.#database) return this.#database
-    const opening = openDB<OutputCacheSchema>(this.#databaseName, CACHE_SCHEMA_VERSION, {
-      upgrade(database) {
-        // Cached outputs are disposable: any older schema is dropped, never migrated.
-        for (const name of [...database.objectStoreNames]) database.deleteObjectStore(name)
-        const entries = database.createObjectStore('entries', { keyPath: 'id' })
-        entries.createIndex('bySimulation', 'simulationId')
-        entries.createIndex('byLastUsed', 'lastUsedMs')
-        database.createObjectStore('chunks')
-      },
-      blocking: () => {
-        // Another tab opens a newer schema: let it, and reopen on the next call.
-        void this.close()
-      },
+    const opening = openCacheDatabase(this.#databaseName, {
+      // Another tab opens a newer schema: let it, and reopen on the next call.
+      blocking: () => void this.close(),
       terminated: () => {
         this.#database = null
       },

@@ -5,7 +5,8 @@
  */
 import { deleteDB } from 'idb'
 import { createEngine, type Engine, type EngineState } from '../../../engine/client.ts'
-import { CACHE_DATABASE_NAME, IndexedDbOutputCache } from '../../../engine/cache/outputCache.ts'
+import { IndexedDbOutputCache } from '../../../engine/cache/outputCache.ts'
+import { CACHE_DATABASE_NAME } from '../../../engine/cache/outputCacheStore.ts'
 import type { RenderSnapshot } from '../../../engine/protocol.ts'
 import type {
   BareDrawRequest,

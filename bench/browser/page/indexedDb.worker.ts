@@ -3,7 +3,8 @@
  * ArrayBuffer chunks, one transaction) and the product's IndexedDbOutputCache.
  */
 import { openDB } from 'idb'
-import { IndexedDbOutputCache, MAX_CHUNK_BYTES } from '../../../engine/cache/outputCache.ts'
+import { IndexedDbOutputCache } from '../../../engine/cache/outputCache.ts'
+import { MAX_CHUNK_BYTES } from '../../../engine/cache/outputCacheStore.ts'
 import type { IndexedDbBenchRequest, IndexedDbBenchResult } from './api.ts'
 
 const scope = self as unknown as {
