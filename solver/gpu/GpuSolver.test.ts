@@ -14,7 +14,7 @@ import { buildTankParticles, supportedSettings, WATER } from '../sph/scenarios.t
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
-import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
+import { gpuFitProblem, gpuMemoryNeeded, gpuUnsupportedSettings } from './support.ts'
 import type { SolverOpenBoundary } from '../sph/openBoundaryZone.ts'
 
 let gpu: GpuContext | null = null
@@ -249,5 +249,14 @@ describe('GPU backend', () => {
     expect(gpuFitProblem(5_000_000, 1_000_000, card)).toBe(
       'This case does not fit the GPU Small card: 5,000,000 particles need buffers of 152.6 MiB, the card allows 128 MiB (at most 4,194,304 particles). Run it on the CPU.',
     )
+  })
+
+  it('counts the walls’ rest positions of moving parts in the GPU memory', () => {
+    // 196 bytes per particle, 16 more with moving parts, 8 per cell (and one more cell entry)
+    expect(gpuMemoryNeeded(1_000_000, 99)).toEqual({ bytes: 196_000_800, largestBuffer: 32e6 })
+    expect(gpuMemoryNeeded(1_000_000, 99, true)).toEqual({
+      bytes: 212_000_800,
+      largestBuffer: 32e6,
+    })
   })
 })

@@ -39,11 +39,14 @@ import type { GpuGrid } from './grid.ts'
 import { gpuGrid } from './grid.ts'
 import { GpuPasses, HISTORY_STRIDE, MAX_BATCH_STEPS } from './passes.ts'
 import { buildParams, F32_MAX } from './params.ts'
+import type { GpuSolverDescription } from './params.ts'
 import type { GpuState } from './snapshot.ts'
-import { packParticles, unpackParticles } from './hostState.ts'
+import { packParticles, unpackParticles, writePacked } from './hostState.ts'
 import type { ForcePassMeasurement } from './measure.ts'
 import { measureForcePass } from './measure.ts'
 import { GpuWallMotion } from './wallMotion.ts'
+import type { GpuProbeReader } from './probes.ts'
+import { GpuProbes, hostProbe } from './probes.ts'
 import { buildGpuSnapshot } from './snapshot.ts'
 import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
 
@@ -62,7 +65,8 @@ export async function createGpuSolver(
   const constants = deriveConstants(config, options, material)
   const setup = prepareParticles(config, options, constants)
   const grid = gpuGrid(setup.referenceBox, constants.support, setup.count)
-  const problem = gpuFitProblem(setup.count, grid.shape.cells, gpu.info)
+  const moving = config.wallMotion !== undefined
+  const problem = gpuFitProblem(setup.count, grid.shape.cells, gpu.info, moving)
   if (problem) throw new SolverSetupError(problem)
   return new GpuSolver(config, options, constants, material.id, setup, grid, gpu)
 }
@@ -165,17 +169,10 @@ export class GpuSolver {
     const packed = packParticles(this.#arrays, this.#hostCount, this.#deletionBox)
     this.#deletedBefore.invalid += packed.invalid
     this.#deletedBefore.outside += packed.outside
-    const kept = packed.kept
-    this.#count = kept
+    this.#count = packed.kept
     this.#fluidCount = packed.fluid
     this.#deleted = { outside: 0, invalid: 0, fluid: 0 }
-    const queue = this.gpu.device.queue
-    const b = this.#passes.buffers
-    queue.writeBuffer(b.posm, 0, packed.posm.subarray(0, 4 * kept))
-    queue.writeBuffer(b.velr, 0, packed.velr.subarray(0, 4 * kept))
-    queue.writeBuffer(b.info, 0, packed.info.subarray(0, 4 * kept))
-    queue.writeBuffer(b.deleted, 0, new Uint32Array(4))
-    if (this.#moving) queue.writeBuffer(b.ref, 0, packed.ref.subarray(0, 4 * kept))
+    writePacked(this.gpu.device.queue, this.#passes.buffers, packed, this.#moving)
   }
 
   /** The GPU's state, copied back: cell order, four lanes per particle. */
@@ -202,14 +199,7 @@ export class GpuSolver {
     this.#hostIndex = host.indexOfId
   }
 
-  describe(): {
-    name: string
-    integrator: Integrator
-    constants: SphConstants
-    particleCount: number
-    cells: number
-    fixedDtS: number | null
-  } {
+  describe(): GpuSolverDescription {
     return {
       name: this.gpu.info.name,
       integrator: this.#integrator,
@@ -245,11 +235,7 @@ export class GpuSolver {
   async runUntil(timeS: number, hooks: RunHooks = {}): Promise<SolverStepReport> {
     while (timeS - this.#timeS > 1e-9 * Math.max(this.#lastDtS, 1e-12)) {
       const left = timeS - this.#timeS
-      const steps =
-        this.#lastDtS > 0
-          ? Math.min(MAX_BATCH_STEPS, Math.max(1, Math.ceil(left / this.#lastDtS) + 1))
-          : 1
-      const reached = await this.#batch(steps, left, hooks)
+      const reached = await this.#batch(this.#batchSteps(left), left, hooks)
       if (reached) this.#timeS = timeS
       if (hooks.shouldStop?.()) break
     }
@@ -263,12 +249,10 @@ export class GpuSolver {
   async advance(timeS: number): Promise<SolverStepReport[]> {
     const left = timeS - this.#timeS
     if (!(left > 0)) throw new RangeError(`The target time must lie ahead, got ${timeS} s.`)
-    const steps =
-      this.#lastDtS > 0
-        ? Math.min(MAX_BATCH_STEPS, Math.max(1, Math.ceil(left / this.#lastDtS) + 1))
-        : 1
     const reports: SolverStepReport[] = []
-    const reached = await this.#batch(steps, left, { onStep: (report) => reports.push(report) })
+    const reached = await this.#batch(this.#batchSteps(left), left, {
+      onStep: (report) => reports.push(report),
+    })
     if (reports.length === 0)
       throw new Error(`The GPU solver took no step at ${this.#timeS} s (no positive time step).`)
     if (reached) {
@@ -277,6 +261,24 @@ export class GpuSolver {
       if (last) last.timeS = timeS
     }
     return reports
+  }
+
+  /** Steps enough to cover `left` seconds at the last step's dt, at most MAX_BATCH_STEPS. */
+  #batchSteps(left: number): number {
+    if (!(this.#lastDtS > 0)) return 1
+    return Math.min(MAX_BATCH_STEPS, Math.max(1, Math.ceil(left / this.#lastDtS) + 1))
+  }
+
+  /** The run's sensor points (x, y, z each), probed after every step from now on (probes.ts). */
+  attachProbes(points: Float64Array): GpuProbeReader {
+    const mass = this.#constants.particleMass
+    const probes = new GpuProbes(this.gpu.device, this.#passes.buffers, points, mass)
+    this.#passes.probes?.destroy()
+    this.#passes.probes = probes
+    return {
+      read: (steps) => probes.read(steps),
+      start: (at, out) => hostProbe(this.#arrays, this.#hostCount, this.#constants, at, out),
+    }
   }
 
   /** One step of at most maxDtS. */

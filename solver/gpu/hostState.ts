@@ -12,6 +12,7 @@ import {
   PERSISTENT_INT_FIELDS,
 } from '../sph/particles.ts'
 import type { GpuState } from './snapshot.ts'
+import type { GpuBuffers } from './buffers.ts'
 
 const FLUID = PARTICLE_KIND.fluid
 /** info's deleted flag (DELETED_FLAG of shaderCommon.ts). */
@@ -130,4 +131,19 @@ export function unpackParticles(
     k++
   }
   return { count: k, indexOfId: index }
+}
+
+/** The kept particles of `packed` into the GPU's state buffers, the deletion counters reset. */
+export function writePacked(
+  queue: GPUQueue,
+  b: GpuBuffers,
+  packed: PackedParticles,
+  moving: boolean,
+): void {
+  const kept = packed.kept
+  queue.writeBuffer(b.posm, 0, packed.posm.subarray(0, 4 * kept))
+  queue.writeBuffer(b.velr, 0, packed.velr.subarray(0, 4 * kept))
+  queue.writeBuffer(b.info, 0, packed.info.subarray(0, 4 * kept))
+  queue.writeBuffer(b.deleted, 0, new Uint32Array(4))
+  if (moving) queue.writeBuffer(b.ref, 0, packed.ref.subarray(0, 4 * kept))
 }

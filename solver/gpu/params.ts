@@ -51,3 +51,13 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   f.set(box ? box.max.map(clampF32) : [F32_MAX, F32_MAX, F32_MAX], 44)
   return buffer
 }
+
+/** What GpuSolver.describe() tells. */
+export interface GpuSolverDescription {
+  name: string
+  integrator: Integrator
+  constants: SphConstants
+  particleCount: number
+  cells: number
+  fixedDtS: number | null
+}

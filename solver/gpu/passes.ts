@@ -17,6 +17,7 @@ import { DT_SHADER, RK_SHADER } from './stepShaders.ts'
 import type { GpuBuffers, GridShape } from './buffers.ts'
 import { createBuffers, MAP_READ, USAGE } from './buffers.ts'
 import { PLACE_SHADER, SCATTER_REF_SHADER } from './wallMotion.ts'
+import type { GpuProbes } from './probes.ts'
 
 export type { GpuBuffers, GridShape } from './buffers.ts'
 export { HISTORY_STRIDE }
@@ -140,6 +141,8 @@ export class GpuPasses {
   #shifting: boolean
   /** Moving parts: the ref scatter and the wall placements at the three times of a step. */
   #moving: { scatterRef: Pass; place: Pass[] } | null
+  /** The run's sensor points, probed at the end of every step (probes.ts), or null. */
+  probes: GpuProbes | null = null
 
   constructor(
     device: GPUDevice,
@@ -338,6 +341,8 @@ export class GpuPasses {
       this.#perParticle(pass, this.#pressure)
       this.#perParticle(pass, this.#shift)
     }
+    // the sensors read the step's end, after the shifting, as the CPU's after its step
+    this.probes?.encode(pass)
     pass.end()
   }
 
@@ -367,5 +372,6 @@ export class GpuPasses {
       this.buffers as unknown as Record<string, GPUBuffer | GPUBuffer[]>,
     )
     for (const buffer of buffers.flat()) buffer.destroy()
+    this.probes?.destroy()
   }
 }

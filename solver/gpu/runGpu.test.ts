@@ -155,20 +155,8 @@ describe('a run on the GPU backend', () => {
     }
   }, 400_000)
 
-  it('refuses sensors sampled during the run and settings it does not run, with a message', async (context) => {
+  it('refuses settings it does not run, with a message', async (context) => {
     if (!available) context.skip()
-    const sensors = await runSimulation(
-      runOptions(await dataDirectory(), {
-        setup: {
-          ...runOptions('').setup,
-          sensors: [{ id: 4, kind: 'point', points: [0.05, 0.05, 0.05], sampleRate: 100 }],
-        },
-      }),
-    )
-    expect(sensors).toMatchObject({ state: 'failed', reason: 'unsupported', lastOutputNo: null })
-    expect(sensors.message).toBe(
-      'The GPU solver does not sample sensors during the run yet (1 sensor has a sample rate). Run on the CPU solver, or remove the sample rate.',
-    )
     const symplectic = await runSimulation(
       runOptions(await dataDirectory(), { solverOptions: { integrator: 'symplectic' } }),
     )

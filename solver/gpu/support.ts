@@ -16,6 +16,8 @@ import type { GpuInfo } from './device.ts'
  * the Runge–Kutta start and sum (32 each).
  */
 export const GPU_BYTES_PER_PARTICLE = 8 * 16 + 4 + 2 * 32
+/** Bytes per particle that moving parts add (config.wallMotion): the walls' rest position. */
+export const GPU_MOVING_BYTES_PER_PARTICLE = 16
 /** Bytes per grid cell: its count and its start. */
 export const GPU_BYTES_PER_CELL = 8
 /** The largest buffer holds two vec4 per particle (the Runge–Kutta start and sum). */
@@ -67,17 +69,19 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   return refused
 }
 
-/** GPU memory of a case: total bytes and the largest single buffer. */
+/** GPU memory of a case (`moving`: it has moving parts): total bytes and the largest buffer. */
 export function gpuMemoryNeeded(
   particles: number,
   cells: number,
+  moving = false,
 ): { bytes: number; largestBuffer: number } {
+  const perParticle = GPU_BYTES_PER_PARTICLE + (moving ? GPU_MOVING_BYTES_PER_PARTICLE : 0)
   const largestBuffer = Math.max(
     GPU_LARGEST_BYTES_PER_PARTICLE * Math.max(particles, 1),
     4 * (cells + 1),
   )
   return {
-    bytes: GPU_BYTES_PER_PARTICLE * particles + GPU_BYTES_PER_CELL * (cells + 1),
+    bytes: perParticle * particles + GPU_BYTES_PER_CELL * (cells + 1),
     largestBuffer,
   }
 }
@@ -89,8 +93,13 @@ const MIB = 1024 * 1024
  * maxStorageBufferBindingSize), or null when it fits. WebGPU does not tell a card's total memory:
  * only the per-buffer limits are checked here; the total goes to the run log.
  */
-export function gpuFitProblem(particles: number, cells: number, info: GpuInfo): string | null {
-  const need = gpuMemoryNeeded(particles, cells)
+export function gpuFitProblem(
+  particles: number,
+  cells: number,
+  info: GpuInfo,
+  moving = false,
+): string | null {
+  const need = gpuMemoryNeeded(particles, cells, moving)
   const limit = Math.min(info.maxBufferSize, info.maxStorageBufferBindingSize)
   if (need.largestBuffer <= limit) return null
   const most = Math.floor(limit / GPU_LARGEST_BYTES_PER_PARTICLE)

@@ -14,7 +14,7 @@ import type {
   SolverStepReport,
 } from '../sph/solverTypes.ts'
 import type { GpuSolver } from '../gpu/GpuSolver.ts'
-import type { RunSensor } from '../setup.ts'
+import { cpuSensorReader, type SensorPointReader } from './sensorSeries.ts'
 
 /** Which solver runs: the CPU's threads or the GPU. */
 export const RUN_BACKENDS = ['cpu', 'gpu'] as const
@@ -26,8 +26,10 @@ export interface RunBackend {
   kind: RunBackendKind
   /** The GPU adapter's name ('NVIDIA H200', 'SwiftShader driver 5.0.0'); null on the CPU. */
   adapter: string | null
-  /** The CPU solver, for what reads its particles in place (sensors); null on the GPU. */
+  /** The CPU solver, for what reads its particles in place; null on the GPU. */
   cpu: Solver | null
+  /** The run's sensor points (sensorSeries.ts sensorPoints), probed at the solver's rate. */
+  sensors(points: Float64Array): RunSensorProbes
   describe(): SolverDescription
   report(): SolverStepReport
   /** The speedup over one thread that the CPU's work split allows; undefined on the GPU. */
@@ -40,12 +42,25 @@ export interface RunBackend {
   dispose(): Promise<void>
 }
 
+/**
+ * The sensor points of a run: `read` for the sampler (sensorSeries.ts) reads the step `select`
+ * chose of the last advance (-1: the state before the first step); on the GPU, `load` first reads
+ * back the steps of the last advance where a sample is due (the sampler's `due`), and only those.
+ */
+export interface RunSensorProbes {
+  read: SensorPointReader
+  load(due: readonly boolean[]): Promise<void>
+  select(step: number): void
+}
+
 /** The CPU solver as a backend: one step per advance, synchronous underneath. */
 function cpuBackend(solver: Solver): RunBackend {
   return {
     kind: 'cpu',
     adapter: null,
     cpu: solver,
+    // the probes read the solver's particles in place, after each step
+    sensors: () => ({ read: cpuSensorReader(solver), load: () => Promise.resolve(), select() {} }),
     describe: () => solver.describe(),
     report: () => solver.report(),
     expectedSpeedup: () => solver.workSplit().expectedSpeedup,
@@ -57,6 +72,35 @@ function cpuBackend(solver: Solver): RunBackend {
   }
 }
 
+/**
+ * The GPU's sensor points (GpuSolver.attachProbes): every step of a batch probed on the GPU, the
+ * due steps' values read back after the batch; before the first step, the host's arrays.
+ */
+function gpuSensorProbes(solver: GpuSolver, points: Float64Array): RunSensorProbes {
+  const probes = solver.attachProbes(points)
+  let loaded = new Map<number, Float32Array>()
+  let step = -1
+  return {
+    read(index, point, out) {
+      if (step < 0) return probes.start(point, out)
+      const values = loaded.get(step)
+      if (!values) throw new Error(`The sensor values of step ${step} of the batch were not read.`)
+      const at = 8 * index
+      out[0] = values[at]!
+      out[1] = values[at + 1]!
+      out[2] = values[at + 2]!
+      out[3] = values[at + 3]!
+      return values[at + 4]! > 0
+    },
+    async load(due) {
+      loaded = await probes.read(due.flatMap((take, k) => (take ? [k] : [])))
+    },
+    select(k) {
+      step = k
+    },
+  }
+}
+
 /** The GPU solver as a backend: one batch of steps (at most MAX_BATCH_STEPS) per advance. */
 function gpuBackend(solver: GpuSolver, config: SolverConfig): RunBackend {
   const options = resolveOptions(config.options)
@@ -65,6 +109,7 @@ function gpuBackend(solver: GpuSolver, config: SolverConfig): RunBackend {
     kind: 'gpu',
     adapter: solver.gpu.info.name,
     cpu: null,
+    sensors: (points) => gpuSensorProbes(solver, points),
     describe: () => {
       const d = solver.describe()
       return {
@@ -85,18 +130,6 @@ function gpuBackend(solver: GpuSolver, config: SolverConfig): RunBackend {
     restore: (bytes) => solver.restore(bytes),
     dispose: () => solver.dispose(),
   }
-}
-
-/**
- * What the GPU backend refuses in a run besides the solver's settings (which createGpuSolver
- * refuses): sensors sampled while the run steps, which read the CPU solver's particles in place.
- */
-export function gpuRunProblems(sensors: readonly RunSensor[] | undefined): string[] {
-  const count = sensors?.length ?? 0
-  if (count === 0) return []
-  return [
-    `The GPU solver does not sample sensors during the run yet (${count === 1 ? '1 sensor has' : `${count} sensors have`} a sample rate). Run on the CPU solver, or remove the sample rate.`,
-  ]
 }
 
 /**

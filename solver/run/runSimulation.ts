@@ -17,10 +17,10 @@ import { SolverSetupError } from '../sph/config.ts'
 import type { SolverStepReport } from '../sph/SphSolver.ts'
 import { addProfile } from '../sph/threads.ts'
 import { rotatingFrameMessage } from '../sph/rotatingFrame.ts'
-import { createRunBackend, gpuRunProblems, type RunBackend } from './runBackend.ts'
+import { createRunBackend, type RunBackend, type RunSensorProbes } from './runBackend.ts'
 import { describeRunNumerics } from './numerics.ts'
 import { checkRunStart, createRunSolverConfig } from './runConfig.ts'
-import { openSensorSampler, type SensorSampler } from './sensorSeries.ts'
+import { openSensorSampler, sensorPoints, type SensorSampler } from './sensorSeries.ts'
 import { writeFileAtomically, writeRunOutput, type OutputNames } from './outputs.ts'
 import { decodeRunCheckpoint, encodeRunCheckpoint } from './runCheckpoint.ts'
 import type {
@@ -157,13 +157,9 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
 
   const backendKind = options.backend ?? 'cpu'
   const problems = checkRunStart(options)
-  const gpuProblems = backendKind === 'gpu' ? gpuRunProblems(setup.sensors) : []
-  if (problems.length > 0 || gpuProblems.length > 0) {
-    const reason =
-      gpuProblems.length > 0 || problems.some((p) => p.startsWith('Unsupported'))
-        ? 'unsupported'
-        : 'error'
-    return finish('failed', reason, [...problems, ...gpuProblems].join(' '))
+  if (problems.length > 0) {
+    const reason = problems.some((p) => p.startsWith('Unsupported')) ? 'unsupported' : 'error'
+    return finish('failed', reason, problems.join(' '))
   }
   let solver: RunBackend
   try {
@@ -289,18 +285,22 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     }
     if (solver.adapter !== null) await log('INFO', `Running on the GPU: ${solver.adapter}.`)
     const resumed = options.resumeFromOutput != null
-    // the GPU backend refused sensors at the start (gpuRunProblems)
-    sampler = !solver.cpu
-      ? null
-      : await openSensorSampler(solver.cpu, {
+    const sensors = setup.sensors ?? []
+    // the sensors' points probed at the solver's rate (on the GPU: read back where a sample is due)
+    const probes: RunSensorProbes | null =
+      sensors.length > 0 ? solver.sensors(sensorPoints(sensors)) : null
+    sampler = probes
+      ? await openSensorSampler(probes.read, {
           dataDir,
           simulationId,
           runId,
-          sensors: setup.sensors ?? [],
+          sensors,
           startTimeS,
           resumed,
         })
+      : null
     if (!resumed) {
+      probes?.select(-1)
       sampler?.sample(startTimeS)
       await writeOutputAndCheckpoint()
     }
@@ -357,9 +357,13 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
         const reports = await solver.advance(targetS)
         const stepEnded = performance.now()
         addProfile('step', stepEnded - stepStarted)
+        // the GPU's probes of the batch's steps where a sample is due
+        if (sampler && probes && solver.kind === 'gpu')
+          await probes.load(sampler.due(reports.map((report) => report.timeS)))
         // the GPU reports a batch of steps: conditions see each (the state is the batch's end)
-        for (const report of reports) {
+        for (const [k, report] of reports.entries()) {
           last = report
+          probes?.select(k)
           sampler?.sample(report.timeS)
           const stop = await checkStop(report)
           if (stop) return stop

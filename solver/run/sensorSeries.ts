@@ -28,6 +28,36 @@ export const FLUSH_SAMPLES = 2048
 const RECORD_LENGTH = SENSOR_SERIES_RECORD.length
 const BYTES_PER_RECORD = RECORD_LENGTH * 8
 
+/**
+ * Reads the kernel-weighted pressure and fluid velocity at point `index` of the run's sensor points
+ * (sensorPoints: every sensor's points in order) into `out` (p, vx, vy, vz); false when dry.
+ */
+export type SensorPointReader = (index: number, point: Readonly<Vec3>, out: Float64Array) => boolean
+
+/** Every sensor's points in order, three numbers each: the indices a SensorPointReader takes. */
+export function sensorPoints(sensors: readonly RunSensor[]): Float64Array {
+  const out = new Float64Array(sensors.reduce((n, sensor) => n + sensor.points.length, 0))
+  let at = 0
+  for (const sensor of sensors) {
+    out.set(sensor.points, at)
+    at += sensor.points.length
+  }
+  return out
+}
+
+/** The CPU solver's probes (probes.ts, velocityProbe.ts) as a point reader. */
+export function cpuSensorReader(solver: Solver): SensorPointReader {
+  const velocity: Vec3 = [0, 0, 0]
+  return (_index, point, out) => {
+    if (!probeVelocity(solver, point, velocity)) return false
+    out[0] = probePressure(solver, point)
+    out[1] = velocity[0]
+    out[2] = velocity[1]
+    out[3] = velocity[2]
+    return true
+  }
+}
+
 /** What a run's sensors need besides the solver. */
 export interface SensorSamplerInput {
   dataDir: string
@@ -44,6 +74,11 @@ export interface SensorSamplerInput {
 export interface SensorSampler {
   /** Takes the samples due at the solver's time `timeS` (call after every step). */
   sample(timeS: number): void
+  /**
+   * Whether sample() would take a sample of some sensor at each of these times, called in this
+   * order (the state is left as it is): the steps of a GPU batch whose probes to read back.
+   */
+  due(timesS: readonly number[]): boolean[]
   /** Appends the buffered samples to the files. */
   flush(): Promise<void>
   /** Samples taken of a sensor so far (on disk and buffered). */
@@ -54,6 +89,8 @@ interface Track {
   sensor: RunSensor
   path: string
   points: Vec3[]
+  /** Index of the first point in sensorPoints(). */
+  firstPoint: number
   buffer: Float64Array
   buffered: number
   written: number
@@ -85,12 +122,14 @@ async function cutRecords(path: string, timeS: number): Promise<number> {
 
 /** The sensors' files opened for this run; null without sensors. */
 export async function openSensorSampler(
-  solver: Solver,
+  source: Solver | SensorPointReader,
   input: SensorSamplerInput,
 ): Promise<SensorSampler | null> {
   if (input.sensors.length === 0) return null
   const { dataDir, simulationId, runId } = input
+  const readPoint = typeof source === 'function' ? source : cpuSensorReader(source)
   const tracks: Track[] = []
+  let firstPoint = 0
   for (const sensor of input.sensors) {
     const path = join(dataDir, sensorSeriesFile(simulationId, runId, sensor.id, 'records'))
     await mkdir(dirname(path), { recursive: true })
@@ -116,6 +155,7 @@ export async function openSensorSampler(
       sensor,
       path,
       points,
+      firstPoint,
       buffer: new Float64Array(FLUSH_SAMPLES * RECORD_LENGTH),
       buffered: 0,
       written,
@@ -124,8 +164,9 @@ export async function openSensorSampler(
       tail: Promise.resolve(),
       failure: null,
     })
+    firstPoint += points.length
   }
-  const velocity: Vec3 = [0, 0, 0]
+  const values = new Float64Array(4)
 
   /** Queues the buffered samples for appending and empties the buffer. */
   const append = (track: Track): Promise<void> => {
@@ -147,14 +188,14 @@ export async function openSensorSampler(
     let vx = 0
     let vy = 0
     let vz = 0
-    for (const point of track.points) {
-      if (!probeVelocity(solver, point, velocity)) continue
+    track.points.forEach((point, k) => {
+      if (!readPoint(track.firstPoint + k, point, values)) return
       wet++
-      pressure += probePressure(solver, point)
-      vx += velocity[0]
-      vy += velocity[1]
-      vz += velocity[2]
-    }
+      pressure += values[0]!
+      vx += values[1]!
+      vy += values[2]!
+      vz += values[3]!
+    })
     const record = track.buffered * RECORD_LENGTH
     const b = track.buffer
     b[record] = timeS
@@ -167,20 +208,42 @@ export async function openSensorSampler(
     if (track.buffered === FLUSH_SAMPLES) void append(track)
   }
 
-  const due = (track: Track, timeS: number): boolean => {
+  /** Whether `track` samples at timeS, given the time of its next sample; that time after. */
+  const dueAt = (
+    track: Track,
+    nextTimeS: number,
+    timeS: number,
+  ): { due: boolean; nextTimeS: number } => {
     const rate = track.sensor.sampleRate
-    if (rate === 'every_step') return true
-    if (Number.isNaN(track.nextTimeS))
-      track.nextTimeS = (Math.floor(timeS * rate + 1e-9) + 1) / rate
-    if (timeS < track.nextTimeS - 1e-9 / rate) return false
+    if (rate === 'every_step') return { due: true, nextTimeS }
+    let next = nextTimeS
+    if (Number.isNaN(next)) next = (Math.floor(timeS * rate + 1e-9) + 1) / rate
+    if (timeS < next - 1e-9 / rate) return { due: false, nextTimeS: next }
     // the first step at or after k / rate takes the sample; the next one is due at (k + 1) / rate
-    track.nextTimeS = (Math.floor(timeS * rate + 1e-9) + 1) / rate
-    return true
+    return { due: true, nextTimeS: (Math.floor(timeS * rate + 1e-9) + 1) / rate }
+  }
+
+  const due = (track: Track, timeS: number): boolean => {
+    const answer = dueAt(track, track.nextTimeS, timeS)
+    track.nextTimeS = answer.nextTimeS
+    return answer.due
   }
 
   return {
     sample(timeS) {
       for (const track of tracks) if (due(track, timeS)) read(track, timeS)
+    },
+    due(timesS) {
+      const next = tracks.map((track) => track.nextTimeS)
+      return timesS.map((timeS) => {
+        let any = false
+        tracks.forEach((track, k) => {
+          const answer = dueAt(track, next[k]!, timeS)
+          next[k] = answer.nextTimeS
+          any ||= answer.due
+        })
+        return any
+      })
     },
     async flush() {
       await Promise.all(tracks.map(append))

@@ -1,0 +1,283 @@
+/**
+ * The run's sensors on the GPU (solver/run/sensorSeries.ts samples them at the solver's rate): a
+ * small pass after every step of a batch evaluates each sensor point's kernel sums (probes.ts and
+ * velocityProbe.ts of solver/sph, in float32) into that step's slot of a samples buffer, two vec4
+ * per point; the host reads back only the slots of the steps where a sample is due, so a batch
+ * stays one submission and the readback stays a few bytes per point.
+ *
+ *   slot s, point k: (p, vx, vy, vz), (wet, 0, 0, 0)
+ *
+ * p = Σ p_j W V_j / Σ W V_j over fluid and walls within 2h (walls: their last extrapolated
+ * pressure, V = m/ρ0), 0 without a fluid particle within 2h; v = Σ v_f W m/ρ_f / Σ W m/ρ_f over
+ * the fluid with the constant particle mass m, as velocityProbe.ts; wet when that Σ > 0. The cells searched reach two cells (4h) around the point's: the
+ * particles moved since the step's sort.
+ */
+import type { SphConstants } from '../sph/config.ts'
+import { KERNEL_CODE } from '../sph/config.ts'
+import { PARTICLE_KIND } from '../sph/particles.ts'
+import type { ParticleArrays } from '../sph/particles.ts'
+import type { GpuBuffers } from './buffers.ts'
+import { MAP_READ, MAX_BATCH_STEPS, USAGE } from './buffers.ts'
+import { CONTROL, PARAMS, WORKGROUP } from './shaderCommon.ts'
+
+/** vec4 per point and step slot. */
+const VEC4_PER_POINT = 2
+
+export const PROBE_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
+@group(0) @binding(1) var<storage, read> posm: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> velr: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> info: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read> rec0: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(6) var<storage, read> control: Control;
+@group(0) @binding(7) var<storage, read> points: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read_write> samples: array<vec4<f32>>;
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let m = arrayLength(&points);
+  let k = gid.x;
+  if (k >= m) { return; }
+  let x = points[k].xyz;
+  let c = vec3<i32>(cellCoords(x));
+  let dims = vec3<i32>(P.dims.xyz);
+  let rho0 = P.k1.y;
+  var sumW = 0.0;
+  var sumPW = 0.0;
+  var fluidNear = false;
+  var sumFW = 0.0;
+  var sumV = vec3<f32>(0.0);
+  let x0 = max(c.x - 2, 0);
+  let x1 = min(c.x + 2, dims.x - 1);
+  for (var z = max(c.z - 2, 0); z <= min(c.z + 2, dims.z - 1); z++) {
+    for (var y = max(c.y - 2, 0); y <= min(c.y + 2, dims.y - 1); y++) {
+      let first = u32(x0 + dims.x * (y + dims.y * z));
+      let begin = cellStart[first];
+      let end = cellStart[first + u32(x1 - x0) + 1u];
+      for (var j = begin; j < end; j++) {
+        let pm = posm[j];
+        let d = x - pm.xyz;
+        let r2 = dot(d, d);
+        if (r2 >= P.k0.y) { continue; }
+        let w = kernelW(sqrt(r2));
+        let flags = info[j].z;
+        if ((flags & DELETED_FLAG) != 0u) { continue; }
+        var pressure: f32;
+        var volume: f32;
+        if ((flags & WALL_FLAG) != 0u) {
+          pressure = rec0[j].w;
+          volume = pm.w / rho0;
+        } else {
+          fluidNear = true;
+          let vr = velr[j];
+          let ratio = vr.w / rho0;
+          var power: f32;
+          if (P.k1.w == 7.0) {
+            let r2r = ratio * ratio;
+            power = r2r * r2r * r2r * ratio;
+          } else {
+            power = pow(ratio, P.k1.w);
+          }
+          pressure = P.k1.z * (power - 1.0);
+          volume = pm.w / vr.w;
+          // the velocity's weights take the constant particle mass (velocityProbe.ts)
+          let fw = w * points[k].w / vr.w;
+          sumFW += fw;
+          sumV += fw * vr.xyz;
+        }
+        sumW += w * volume;
+        sumPW += pressure * w * volume;
+      }
+    }
+  }
+  var p = 0.0;
+  if (fluidNear && sumW > 0.0) { p = sumPW / sumW; }
+  var v = vec3<f32>(0.0);
+  var wet = 0.0;
+  if (sumFW > 0.0) {
+    v = sumV / sumFW;
+    wet = 1.0;
+  }
+  let o = ${VEC4_PER_POINT}u * ((control.index - 1u) * m + k);
+  samples[o] = vec4<f32>(p, v);
+  samples[o + 1u] = vec4<f32>(wet, 0.0, 0.0, 0.0);
+}
+`
+
+/** A GPU solver's sensor points (GpuSolver.attachProbes). */
+export interface GpuProbeReader {
+  /** The last batch's steps `steps` (indices in the batch): 8 floats per point each. */
+  read(steps: readonly number[]): Promise<Map<number, Float32Array>>
+  /** The state before the first step at a point (hostProbe): (p, vx, vy, vz), false when dry. */
+  start(point: readonly number[] | Float64Array, out: Float64Array): boolean
+}
+
+const pipelineOf = new WeakMap<GPUDevice, GPUComputePipeline>()
+
+/** The sensor points of a run on the GPU: their buffers and the pass after each step. */
+export class GpuProbes {
+  readonly count: number
+  #device: GPUDevice
+  #points: GPUBuffer
+  #samples: GPUBuffer
+  #pipeline: GPUComputePipeline
+  #bindGroup: GPUBindGroup
+
+  /**
+   * `points`: x, y, z of each point (sensorSeries.ts sensorPoints); `particleMass`: the constant
+   * the velocity's weights take (kept in each point's fourth lane).
+   */
+  constructor(device: GPUDevice, buffers: GpuBuffers, points: Float64Array, particleMass: number) {
+    this.#device = device
+    this.count = Math.floor(points.length / 3)
+    const m = Math.max(this.count, 1)
+    const storage = USAGE.storage | USAGE.copySrc | USAGE.copyDst
+    this.#points = device.createBuffer({ size: 16 * m, usage: storage })
+    const lanes = new Float32Array(4 * m)
+    for (let k = 0; k < this.count; k++) {
+      lanes.set(points.subarray(3 * k, 3 * k + 3), 4 * k)
+      lanes[4 * k + 3] = particleMass
+    }
+    device.queue.writeBuffer(this.#points, 0, lanes)
+    this.#samples = device.createBuffer({
+      size: 16 * VEC4_PER_POINT * m * MAX_BATCH_STEPS,
+      usage: storage,
+    })
+    let pipeline = pipelineOf.get(device)
+    if (!pipeline) {
+      pipeline = device.createComputePipeline({
+        layout: 'auto',
+        compute: { module: device.createShaderModule({ code: PROBE_SHADER }), entryPoint: 'main' },
+      })
+      pipelineOf.set(device, pipeline)
+    }
+    this.#pipeline = pipeline
+    const b = buffers
+    const resources = [
+      b.params,
+      b.posm,
+      b.velr,
+      b.info,
+      b.rec0,
+      b.cellStart,
+      b.control,
+      this.#points,
+      this.#samples,
+    ]
+    this.#bindGroup = device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: resources.map((buffer, binding) => ({ binding, resource: { buffer } })),
+    })
+  }
+
+  /** The pass of a step's end: every point into the step's slot (control.index − 1). */
+  encode(pass: GPUComputePassEncoder): void {
+    if (this.count === 0) return
+    pass.setPipeline(this.#pipeline)
+    pass.setBindGroup(0, this.#bindGroup)
+    pass.dispatchWorkgroups(Math.ceil(this.count / WORKGROUP))
+  }
+
+  /**
+   * The slots of the batch's steps `steps` (indices in the batch), read back in one copy each:
+   * for each, 8 floats per point (see the module comment).
+   */
+  async read(steps: readonly number[]): Promise<Map<number, Float32Array>> {
+    const out = new Map<number, Float32Array>()
+    if (steps.length === 0 || this.count === 0) return out
+    const slotBytes = 16 * VEC4_PER_POINT * this.count
+    const staging = this.#device.createBuffer({
+      size: slotBytes * steps.length,
+      usage: USAGE.mapRead | USAGE.copyDst,
+    })
+    const encoder = this.#device.createCommandEncoder()
+    steps.forEach((step, k) =>
+      encoder.copyBufferToBuffer(
+        this.#samples,
+        step * slotBytes,
+        staging,
+        k * slotBytes,
+        slotBytes,
+      ),
+    )
+    this.#device.queue.submit([encoder.finish()])
+    await staging.mapAsync(MAP_READ)
+    const all = new Float32Array(staging.getMappedRange().slice(0))
+    staging.unmap()
+    staging.destroy()
+    steps.forEach((step, k) => {
+      const per = 4 * VEC4_PER_POINT * this.count
+      out.set(step, all.subarray(k * per, (k + 1) * per))
+    })
+    return out
+  }
+
+  destroy(): void {
+    this.#points.destroy()
+    this.#samples.destroy()
+  }
+}
+
+/**
+ * The probe of the state before the first step, in double precision on the host arrays (the
+ * CPU's formulas over every particle; walls read their pressure as uploaded, as the CPU's do
+ * before its first force pass): (p, vx, vy, vz) into `out`, false when dry.
+ */
+export function hostProbe(
+  arrays: ParticleArrays,
+  count: number,
+  k: SphConstants,
+  point: readonly number[] | Float64Array,
+  out: Float64Array,
+): boolean {
+  const { posX, posY, posZ, velX, velY, velZ, rho, press, kind, mass } = arrays
+  const wendland = k.kernelCode === KERNEL_CODE.wendland
+  const rho0 = k.referenceDensity
+  let sumW = 0
+  let sumPW = 0
+  let fluidNear = false
+  let sumFW = 0
+  let vx = 0
+  let vy = 0
+  let vz = 0
+  for (let j = 0; j < count; j++) {
+    const dx = point[0]! - posX[j]!
+    const dy = point[1]! - posY[j]!
+    const dz = point[2]! - posZ[j]!
+    const r2 = dx * dx + dy * dy + dz * dz
+    if (!(r2 < k.support2)) continue
+    const q = Math.sqrt(r2) / k.h
+    let w: number
+    if (wendland) {
+      const t = 1 - 0.5 * q
+      w = k.kernelAlpha * t * t * t * t * (2 * q + 1)
+    } else if (q < 1) w = k.kernelAlpha * (1 - 1.5 * q * q + 0.75 * q * q * q)
+    else {
+      const t = 2 - q
+      w = k.kernelAlpha * 0.25 * t * t * t
+    }
+    let pressure: number
+    let volume: number
+    if (kind[j] === PARTICLE_KIND.fluid) {
+      fluidNear = true
+      pressure = k.stiffness * (Math.pow(rho[j]! / rho0, k.gamma) - 1)
+      volume = mass[j]! / rho[j]!
+      const fw = (w * k.particleMass) / rho[j]!
+      sumFW += fw
+      vx += fw * velX[j]!
+      vy += fw * velY[j]!
+      vz += fw * velZ[j]!
+    } else {
+      pressure = press[j]!
+      volume = mass[j]! / rho0
+    }
+    sumW += w * volume
+    sumPW += pressure * w * volume
+  }
+  out[0] = fluidNear && sumW > 0 ? sumPW / sumW : 0
+  if (!(sumFW > 0)) return false
+  out[1] = vx / sumFW
+  out[2] = vy / sumFW
+  out[3] = vz / sumFW
+  return true
+}
