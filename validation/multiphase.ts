@@ -175,6 +175,12 @@ export interface RayleighTaylorOptions extends CaseOverrides {
   lightDensity?: number
   /** One material for both layers, multiphase off (a check of the set-up with A = 0). */
   singlePhase?: boolean
+  /** Gravity, m/s² (default GRAVITY; 0 for the shear diagnostic of NUMERICS.md). */
+  gravity?: number
+  /** Pressure at the lid, Pa (default ρ_h g L: no tension anywhere). */
+  lidPressure?: number
+  /** The materials' speed of sound, m/s (default theirs: the rule's 10 √(gH) decides). */
+  speedOfSound?: number
   endTimeS?: number
   threads?: number
   tolerance?: number
@@ -202,11 +208,13 @@ export async function runRayleighTaylorCase(
   const depth = lambda
   const height = 2 * depth
   const wave = (2 * Math.PI) / lambda
+  const heavyFluid = { ...HEAVY_FLUID, speedOfSound: options.speedOfSound ?? HEAVY_FLUID.speedOfSound }
   const light = options.singlePhase
-    ? HEAVY_FLUID
-    : { ...LIGHT_FLUID, density: options.lightDensity ?? LIGHT_FLUID.density }
+    ? heavyFluid
+    : { ...heavyFluid, id: LIGHT_FLUID.id, density: options.lightDensity ?? LIGHT_FLUID.density }
   const atwood = (HEAVY_FLUID.density - light.density) / (HEAVY_FLUID.density + light.density)
-  const theory = Math.sqrt(atwood * GRAVITY * wave * Math.tanh(wave * depth))
+  const g = options.gravity ?? GRAVITY
+  const theory = Math.sqrt(atwood * g * wave * Math.tanh(wave * depth))
   const endTimeS = options.endTimeS ?? 1.6 / theory
   const scenario = {
     dp,
@@ -222,17 +230,17 @@ export async function runRayleighTaylorCase(
   const materialIds = new Int32Array(n)
   const pressures = new Float64Array(n)
   const velocities = new Float64Array(3 * n)
-  const g = GRAVITY
+  const lid = options.lidPressure ?? HEAVY_FLUID.density * g * depth
   for (let i = 0; i < n; i++) {
     if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
     const x = particles.positions[3 * i]!
     const z = particles.positions[3 * i + 2]!
     const heavy = z > depth
     materialIds[i] = heavy ? HEAVY_FLUID.id : light.id
-    // hydrostatic from a lid pressure of ρ_h g L (no tension anywhere)
+    // hydrostatic from the lid pressure (default ρ_h g L: no tension anywhere)
     pressures[i] = heavy
-      ? HEAVY_FLUID.density * g * (height - z + depth)
-      : HEAVY_FLUID.density * g * 2 * depth + light.density * g * (depth - z)
+      ? lid + HEAVY_FLUID.density * g * (height - z)
+      : lid + HEAVY_FLUID.density * g * depth + light.density * g * (depth - z)
     const decay = v0 * Math.exp(-wave * Math.abs(z - depth))
     velocities[3 * i] = (heavy ? 1 : -1) * decay * Math.sin(wave * x)
     velocities[3 * i + 2] = decay * Math.cos(wave * x)
@@ -240,14 +248,21 @@ export async function runRayleighTaylorCase(
   const config: SolverConfig = {
     settings: multiphaseSettings(dp, {
       ...options,
-      settings: { ...(options.singlePhase ? { multiphase: false } : {}), ...options.settings },
+      settings: {
+        ...(options.singlePhase ? { multiphase: false } : {}),
+        ...(options.gravity !== undefined ? { gravity: [0, 0, -g] as [number, number, number] } : {}),
+        ...options.settings,
+      },
     }),
-    materials: options.singlePhase ? [HEAVY_FLUID] : [HEAVY_FLUID, light],
+    materials: options.singlePhase ? [heavyFluid] : [heavyFluid, light],
     particles: { ...particles, materialIds, pressures, velocities },
     parts: [{ id: TANK_PART_ID, wallCondition: 'slip' }],
     options: {
       periodicY: tankPeriodicY(scenario),
       threads: options.threads ?? 1,
+      // a closed box: the pressure term against the local minimum (multiphase.ts), without which
+      // the lattice resists the interface's shear in proportion to the pressure level
+      pressureReference: 'localMinimum',
       ...options.solverOptions,
     },
   }

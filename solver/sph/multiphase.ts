@@ -10,6 +10,16 @@
  * - a background pressure p_b (options.backgroundPressure) in the fluid pairs' pressure term,
  *   (p_i + p_j + 2p_b), so that the lighter phase near the interface is not in tension; it acts
  *   only through the kernel's consistency error, and outputs show the physical pressure;
+ * - with options.pressureReference 'localMinimum' (closed boxes), the fluid and wall pairs'
+ *   pressure term taken against i's local minimum, −Σ V_j (p_i + p_j − 2 p_min,i)/ρ_i ∇W_ij with
+ *   p_min,i = min p over i and its neighbours (walls included): the same gradient, but the
+ *   kernel's zeroth-order error 2p_i Σ V_j ∇W_ij, which restores a sheared lattice like an
+ *   elastic solid with a modulus of about 0.03 p, becomes 2(p_i − p_min,i) Σ V_j ∇W_ij (the
+ *   local pressure variation over a support, falling with h); every pair's term stays 0 or more
+ *   (repulsive: no tensile instability). Added as 2 p_min,i Σ V_j ∇W_ij/ρ_i after the sum. Not
+ *   momentum-conserving by 2(p_min,j − p_min,i) per pair. At a free surface the missing
+ *   neighbours would count as p = 2p_min − p_i instead of −p_i (the surface's condition is
+ *   lost), so it is not the default (NUMERICS.md, Rayleigh–Taylor);
  * - density diffusion (Fourtakas, pressure form) only between particles of the same phase, with
  *   c_i² of i's own material: diffusing across the interface would smear the density jump;
  * - laminar viscosity with the harmonic mean of the dynamic viscosities,
@@ -97,6 +107,7 @@ export function computeMultiphaseForces(
   const gammas = phases.gamma
   const mus = phases.dynamicViscosity
   const twoPb = 2 * phases.backgroundPressure
+  const localMinimum = phases.localMinimumReference
   const support2 = k.support2
   const h = k.h
   const invH = 1 / h
@@ -166,6 +177,11 @@ export function computeMultiphaseForces(
       let wvx = 0
       let wvy = 0
       let wvz = 0
+      // the local minimum reference: min p over i and its neighbours, and Σ V_j ∇W_ij
+      let pMin = pi
+      let gvx = 0
+      let gvy = 0
+      let gvz = 0
       for (let r = 0; r < rows; r++) {
         const jEnd = rowEnd[r]!
         const yr = yi - rowShiftY[r]!
@@ -195,6 +211,13 @@ export function computeMultiphaseForces(
           const dvz = vzi - packed[o + 5]!
           let pj = packed[o + 6]!
           let vj = packed[o + 7]!
+          if (localMinimum) {
+            if (pj < pMin) pMin = pj
+            const vf = (vj > 0 ? vj : -vj) * f
+            gvx += vf * dx
+            gvy += vf * dy
+            gvz += vf * dz
+          }
           const invR2 = 1 / (r2 + eta2)
           const fr = f * r2 * invR2
           let ux = dvx
@@ -233,8 +256,9 @@ export function computeMultiphaseForces(
               wvy += wf * packed[o + 4]!
               wvz += wf * packed[o + 5]!
             }
-            // a wall pushes, never pulls (see forces.ts)
-            if (pi + pj < 0) pj = -pi
+            // a wall pushes, never pulls (see forces.ts; with the local minimum reference every
+            // pair's term is 0 or more already)
+            if (!localMinimum && pi + pj < 0) pj = -pi
             if (noSlip[j] === 0) viscous = 0
             else {
               ux = vxi - viscVX[j]!
@@ -258,6 +282,13 @@ export function computeMultiphaseForces(
           ay += cf * dy
           az += cf * dz
         }
+      }
+      if (localMinimum) {
+        // −Σ V_j (p_i + p_j + 2p_b − 2(p_min + p_b))/ρ_i ∇W: the sum above less the reference
+        const s = 2 * (pMin + 0.5 * twoPb) * invRhoi
+        ax += s * gvx
+        ay += s * gvy
+        az += s * gvz
       }
       if (wsum !== 0) {
         // the Riemann wall along the wall's geometry (see forces.ts)

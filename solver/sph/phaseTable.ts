@@ -25,6 +25,8 @@ export interface PhaseConstants {
   dynamicViscosity: number[]
   /** p_b in Pa, see options.backgroundPressure. */
   backgroundPressure: number
+  /** options.pressureReference === 'localMinimum'. */
+  localMinimumReference: boolean
 }
 
 /**
@@ -94,6 +96,7 @@ export function derivePhaseConstants(
     ),
     dynamicViscosity: materials.map((m) => (laminar ? m.density * m.kinematicViscosity : 0)),
     backgroundPressure: options.backgroundPressure,
+    localMinimumReference: options.pressureReference === 'localMinimum',
   }
 }
 
