@@ -175,4 +175,34 @@ describe('sensors sampled during a run on the GPU', () => {
     expect(worst.pressure / RHO_G_H).toBeLessThan(1e-5)
     expect(worst.velocity / worst.speed).toBeLessThan(1e-4)
   }, 400_000)
+
+  it('goes on after a resume on the GPU: the records cut at the checkpoint, then sampled on', async (context) => {
+    if (!available) context.skip()
+    const cpuDir = await dataDirectory()
+    expect(await runSimulation(runOptions(cpuDir, 'cpu'))).toMatchObject({ state: 'completed' })
+    const gpuDir = await dataDirectory()
+    const controller = new AbortController()
+    const stopped = await runSimulation({
+      ...runOptions(gpuDir, 'gpu'),
+      signal: controller.signal,
+      onOutput: (manifest) => {
+        if (manifest.outputNo === 1) controller.abort()
+      },
+    })
+    expect(stopped).toMatchObject({ state: 'stopped', lastOutputNo: 1 })
+    const resumed = await runSimulation({ ...runOptions(gpuDir, 'gpu'), resumeFromOutput: 1 })
+    expect(resumed).toMatchObject({ state: 'completed', lastOutputNo: 2 })
+    const every = await readSeries(cpuDir, 11)
+    const dtMin = Math.min(...every.slice(1).map((r, k) => r[0]! - every[k]![0]!))
+    for (const sensor of [SENSORS[0]!, SENSORS[3]!]) {
+      const d = compare(
+        await readSeries(gpuDir, sensor.id),
+        await readSeries(cpuDir, sensor.id),
+        dtMin,
+        `sensor ${sensor.id}`,
+      )
+      expect(d.pressure / RHO_G_H).toBeLessThan(1e-5)
+      expect(d.velocity / d.speed).toBeLessThan(1e-4)
+    }
+  }, 400_000)
 })
