@@ -203,24 +203,28 @@ describe('multiphase', () => {
     expect(Math.abs(foot.p / foot.n / expected - 1)).toBeLessThan(0.05)
   }, 120_000)
 
-  it('gives the same numbers on two threads as on one (with surface tension)', async () => {
-    const config = stratified(0.01, 4, {
-      surfaceTension: true,
-      sigma: 0.5,
-      shifting: 'lyu21',
-    })
-    const single = await start(config)
-    const threaded = await start({ ...config, options: { ...config.options, threads: 2 } })
-    for (let k = 0; k < 30; k++) {
-      single.step()
-      threaded.step()
-    }
-    const a = single.snapshot()
-    const b = threaded.snapshot()
-    expect(b.positions).toEqual(a.positions)
-    expect(b.velocities).toEqual(a.velocities)
-    expect(b.pressure).toEqual(a.pressure)
-  })
+  it.each(['none', 'localMinimum'] as const)(
+    'gives the same numbers on two threads as on one (with surface tension, pressure reference %s)',
+    async (pressureReference) => {
+      const config = stratified(
+        0.01,
+        4,
+        { surfaceTension: true, sigma: 0.5, shifting: 'lyu21' },
+        { pressureReference },
+      )
+      const single = await start(config)
+      const threaded = await start({ ...config, options: { ...config.options, threads: 2 } })
+      for (let k = 0; k < 30; k++) {
+        single.step()
+        threaded.step()
+      }
+      const a = single.snapshot()
+      const b = threaded.snapshot()
+      expect(b.positions).toEqual(a.positions)
+      expect(b.velocities).toEqual(a.velocities)
+      expect(b.pressure).toEqual(a.pressure)
+    },
+  )
 
   it('pulls a drop in with σ/R per unit of interface: the CSF curvature of a lattice cylinder', async () => {
     // at the start (no pressure yet) the only force is the CSF's, σ κ ∇C V per particle; summed
