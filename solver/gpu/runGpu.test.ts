@@ -4,10 +4,9 @@
  * float32 tolerance, and what the GPU does not run is refused at the start with a message. Runs
  * on SwiftShader where no GPU is (vitest.config.ts); skipped, saying why, without an adapter.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createDefaultMaterial } from '../../domain/materials.ts'
 import { runLogFile, runNumericsFile } from '../../domain/output/layout.ts'
 import type { RunNumerics } from '../../domain/runNumerics.ts'
@@ -18,6 +17,7 @@ import { runSimulation } from '../run/runSimulation.ts'
 import type { RunLogLine, RunSimulationOptions } from '../run/types.ts'
 import { RUN_STOP_MESSAGES } from '../run/types.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
+import { tempDirectories } from '../run/testDirectories.ts'
 
 let available = false
 beforeAll(async () => {
@@ -25,16 +25,7 @@ beforeAll(async () => {
   if (!available) console.warn(`GPU run tests skipped: ${gpuUnavailableReason()}`)
 })
 
-const directories: string[] = []
-afterAll(async () => {
-  await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })))
-})
-
-async function dataDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'dive-gpu-run-'))
-  directories.push(directory)
-  return directory
-}
+const dataDirectory = tempDirectories('dive-gpu-run-')
 
 const DP = 0.025
 const SIMULATION = 7

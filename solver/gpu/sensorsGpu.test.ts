@@ -4,10 +4,9 @@
  * float32 tolerance. Runs on SwiftShader where no GPU is (vitest.config.ts); skipped, saying why,
  * without an adapter.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createDefaultMaterial } from '../../domain/materials.ts'
 import { sensorSeriesFile } from '../../domain/output/layout.ts'
 import { defaultSettings } from '../../domain/settings.ts'
@@ -16,6 +15,7 @@ import { runSimulation } from '../run/runSimulation.ts'
 import type { RunSimulationOptions } from '../run/types.ts'
 import type { RunSensor } from '../setup.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
+import { tempDirectories } from '../run/testDirectories.ts'
 
 let available = false
 beforeAll(async () => {
@@ -23,16 +23,7 @@ beforeAll(async () => {
   if (!available) console.warn(`GPU sensor tests skipped: ${gpuUnavailableReason()}`)
 })
 
-const directories: string[] = []
-afterAll(async () => {
-  await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })))
-})
-
-async function dataDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'dive-gpu-sensors-'))
-  directories.push(directory)
-  return directory
-}
+const dataDirectory = tempDirectories('dive-gpu-sensors-')
 
 const DP = 0.025
 const SIMULATION = 7

@@ -1,8 +1,7 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as v from 'valibot'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createDefaultMaterial } from '../../domain/materials.ts'
 import type { OutputManifest } from '../../domain/output/layout.ts'
 import {
@@ -19,17 +18,9 @@ import { buildTankParticles, WATER_ID } from '../sph/scenarios.ts'
 import { runSimulation } from './runSimulation.ts'
 import type { RunCondition, RunLogLine, RunSimulationOptions } from './types.ts'
 import { RUN_STOP_MESSAGES } from './types.ts'
+import { tempDirectories } from './testDirectories.ts'
 
-const directories: string[] = []
-afterAll(async () => {
-  await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })))
-})
-
-async function dataDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'dive-run-'))
-  directories.push(directory)
-  return directory
-}
+const dataDirectory = tempDirectories('dive-run-')
 
 const DP = 0.025
 

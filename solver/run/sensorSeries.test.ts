@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createDefaultMaterial } from '../../domain/materials.ts'
 import { runLogFile, sensorSeriesFile } from '../../domain/output/layout.ts'
 import { defaultSettings } from '../../domain/settings.ts'
@@ -9,17 +8,9 @@ import { buildTankParticles, WATER_ID } from '../sph/scenarios.ts'
 import type { RunSensor } from '../setup.ts'
 import { runSimulation } from './runSimulation.ts'
 import type { RunLogLine, RunSimulationOptions } from './types.ts'
+import { tempDirectories } from './testDirectories.ts'
 
-const directories: string[] = []
-afterAll(async () => {
-  await Promise.all(directories.map((d) => rm(d, { recursive: true, force: true })))
-})
-
-async function dataDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'dive-sensors-'))
-  directories.push(directory)
-  return directory
-}
+const dataDirectory = tempDirectories('dive-sensors-')
 
 const DP = 0.025
 
