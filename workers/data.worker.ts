@@ -20,7 +20,8 @@ const logic = createDataWorkerApi({
   pool: new BufferPool({
     maxRetainedBytes: workerPoolBytes(deviceMemory ?? null, MAX_DATA_WORKERS),
   }),
-  // Without IndexedDB (Node, some private modes) every load goes to the network.
+  // Without IndexedDB (Node, some private modes) every load goes to the network. With it, the
+  // cache keeps its bytes in OPFS files where this worker has sync access handles.
   cache: typeof indexedDB === 'undefined' ? NO_OUTPUT_CACHE : new IndexedDbOutputCache(),
 })
 

@@ -5,8 +5,12 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb'
 import type { OutputCacheKey } from '../data/cache.ts'
 
-/** IndexedDB schema version. A bump drops every cached output (they are only a cache). */
-export const CACHE_SCHEMA_VERSION = 1
+/**
+ * IndexedDB schema version. A bump drops every cached output (they are only a cache); files of the
+ * dropped entries are removed by the sweep of unreferenced files (cacheEntries.ts).
+ * 2: records name the OPFS file that holds their bytes, if any.
+ */
+export const CACHE_SCHEMA_VERSION = 2
 
 /** Default database name (one per origin, shared by every data worker and tab). */
 export const CACHE_DATABASE_NAME = 'dive-output-cache'
@@ -26,13 +30,23 @@ export const TOUCH_FLUSH_MS = 1000
 /** Share of the origin's quota (navigator.storage.estimate) the cache may fill by default. */
 export const DEFAULT_QUOTA_SHARE = 0.5
 
-/** One cached payload's record; its bytes are in the `chunks` store under [id, 0 … chunkCount − 1]. */
+/**
+ * One cached payload's record. Its bytes are in the OPFS file `fileName` (payloadFiles.ts) or, where
+ * that is null, in the `chunks` store under [id, 0 … chunkCount − 1].
+ */
 export interface CacheEntryRecord extends OutputCacheKey {
   id: string
   sizeBytes: number
   chunkCount: number
+  fileName: string | null
   lastUsedMs: number
 }
+
+/**
+ * A payload file written but named by no record is removed once it is this old (ms): younger, it
+ * may be a write whose record is not committed yet (another worker, another tab).
+ */
+export const ORPHAN_FILE_AGE_MS = 10 * 60 * 1000
 
 export interface OutputCacheSchema extends DBSchema {
   entries: {

@@ -1,8 +1,9 @@
 /**
  * The cache of decoded outputs as the data workers see it. Decoded = the object payload bytes
  * themselves: the reader views columns in place, so caching bytes caches the decoded form.
- * engine/cache/ implements it with IndexedDB (chunks of at most 64 MB, LRU eviction under a
- * quota, dropped when the run changes); tests use {@link MemoryOutputCache}.
+ * engine/cache/ implements it: an IndexedDB index, the bytes in OPFS files where the worker has
+ * sync access handles (else IndexedDB chunks of at most 64 MB), LRU eviction under a quota,
+ * dropped when the run changes; tests use {@link MemoryOutputCache}.
  */
 import type { WrittenDataset } from '../../domain/outputFormat.ts'
 
@@ -32,8 +33,8 @@ export const OBJECT_LIST_ID = '#objects'
 export interface OutputCache {
   /**
    * The payload's bytes in stored order (concatenated they are the payload), or null when not
-   * cached. Each chunk should own its whole ArrayBuffer (fresh from IndexedDB, offset 0), so a
-   * single chunk can be transferred without a copy.
+   * cached. Each chunk should own its whole ArrayBuffer (fresh from IndexedDB or a file, offset 0),
+   * so a single chunk can be transferred without a copy.
    */
   get(key: OutputCacheKey): Promise<Uint8Array[] | null>
   /**

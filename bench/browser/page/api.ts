@@ -34,8 +34,58 @@ export interface BenchPageApi {
   runIndexedDb(request: IndexedDbBenchRequest): Promise<IndexedDbBenchResult>
 }
 
+/**
+ * Where a storage read takes a payload from (bench/browser/storageReads.ts): the product's output
+ * cache with its bytes in IndexedDB chunks or in OPFS files, or an OPFS file read directly.
+ */
+export type StorageReadVariant = 'indexedDb' | 'cacheFiles' | 'opfsSync' | 'opfsFile'
+
+/** One worker's share of a storage-read run, the fill before it, the probe of OPFS, or the cache check. */
+export type StorageReadsWorkerRequest =
+  | { op: 'probe' }
+  | { op: 'check' }
+  | { op: 'fill'; count: number; sizeBytes: number }
+  | { op: 'read'; variant: StorageReadVariant; indices: number[] }
+
+export interface StorageReadsResult {
+  /** Milliseconds per payload, in read order. */
+  readMs: number[]
+  bytes: number
+  /** performance.timeOrigin + now() at the first read's start and the last read's end. */
+  firstStartMs: number
+  lastEndMs: number
+}
+
+/** Payloads 0 … count − 1 read by `workers` workers at once, each one payload at a time. */
+export interface StorageReadsRequest {
+  variant: StorageReadVariant
+  workers: number
+  count: number
+}
+
+export interface StorageReadsRunResult extends StorageReadsResult {
+  /** From the first worker's first read to the last worker's last (worker start-up excluded). */
+  spanMs: number
+}
+
+/** What this browser's OPFS allows in a worker: each pair is null when it opened, else its error. */
+export interface StorageProbe {
+  syncAccessHandle: boolean
+  twoDefaultHandles: string | null
+  twoReadOnlyHandles: string | null
+  readOnlyBesideWriter: string | null
+  getFileBesideWriter: string | null
+  move: boolean
+}
+
 /** bench/browser/page/indexedDb.html */
-export type IndexedDbPageApi = BenchPageApi
+export interface IndexedDbPageApi extends BenchPageApi {
+  probeStorage(): Promise<StorageProbe>
+  /** The product's output cache on OPFS, checked in a worker: what failed (empty: all held). */
+  checkCacheFiles(): Promise<string[]>
+  fillStorage(count: number, sizeBytes: number): Promise<void>
+  readStorage(request: StorageReadsRequest): Promise<StorageReadsRunResult>
+}
 
 /** One output as the render worker's set_outputs intent lists it. */
 export interface BenchOutput {

@@ -7,6 +7,7 @@ import { deleteDB } from 'idb'
 import { createEngine, type Engine, type EngineState } from '../../../engine/client.ts'
 import { IndexedDbOutputCache } from '../../../engine/cache/outputCache.ts'
 import { CACHE_DATABASE_NAME } from '../../../engine/cache/outputCacheStore.ts'
+import { PAYLOAD_DIRECTORY } from '../../../engine/cache/payloadFiles.ts'
 import type { RenderSnapshot } from '../../../engine/protocol.ts'
 import type {
   BareDrawRequest,
@@ -285,6 +286,11 @@ const api: FramesPageApi = {
 
   async deleteOutputCache() {
     await deleteDB(CACHE_DATABASE_NAME)
+    // The payload files (OPFS), where the data workers keep the bytes.
+    const root = await navigator.storage.getDirectory()
+    await root.removeEntry(PAYLOAD_DIRECTORY, { recursive: true }).catch((error: unknown) => {
+      if ((error as { name?: string }).name !== 'NotFoundError') throw error
+    })
   },
 
   async waitForCachedBytes(minBytes, timeoutMs) {
