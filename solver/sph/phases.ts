@@ -335,6 +335,20 @@ export function runPhaseRange(
 }
 
 /**
+ * Waits until the phase sequence differs from `seen` (the last phase this worker ran) and returns
+ * it. A wake from Atomics.wait is not a new phase: a worker can see a new sequence before it
+ * sleeps, run the phase and sleep again before the caller's notify for that phase comes, which
+ * then wakes it with the sequence unchanged; taken as a new phase, the phase ran twice (issue 16).
+ */
+export function waitForSequence(control: Int32Array, seen: number): number {
+  for (;;) {
+    const sequence = Atomics.load(control, CONTROL.sequence)
+    if (sequence !== seen) return sequence
+    Atomics.wait(control, CONTROL.sequence, seen)
+  }
+}
+
+/**
  * Worker entry: waits for phases until told to exit. `announceReady` runs once the worker has read
  * the phase sequence it waits from: announcing earlier let a first phase posted in between go
  * unseen (the worker then waited for the next one and the caller for this one, forever).
@@ -355,8 +369,7 @@ export function servePhases(data: PhaseWorkerData, announceReady: () => void): v
   let sequence = Atomics.load(control, CONTROL.sequence)
   announceReady()
   for (;;) {
-    Atomics.wait(control, CONTROL.sequence, sequence)
-    sequence = Atomics.load(control, CONTROL.sequence)
+    sequence = waitForSequence(control, sequence)
     const phase = Atomics.load(control, CONTROL.phase) as Phase
     if (phase === PHASE.exit) return
     try {
