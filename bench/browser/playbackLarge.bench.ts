@@ -108,6 +108,10 @@ function pageApi(page: Page) {
       page.evaluate(() =>
         (globalThis as unknown as { diveBench: Api }).diveBench.deleteOutputCache(),
       ),
+    countCacheFiles: () =>
+      page.evaluate(() =>
+        (globalThis as unknown as { diveBench: Api }).diveBench.countCacheFiles(),
+      ),
     waitForCachedBytes: (minBytes: number, timeoutMs: number) =>
       page.evaluate(
         ([bytes, ms]) =>
@@ -257,8 +261,9 @@ async function runPlaybackLarge(context: BenchContext): Promise<void> {
     // payloads written: checked, so that no run loads from the server); one loop at most.
     const bundleBytes = outputs.reduce((sum, output) => sum + output.estimatedBytes, 0)
     const cachedBytes = await api.waitForCachedBytes(CACHED_SHARE * bundleBytes, 120_000)
+    const stored = await api.countCacheFiles()
     context.log(
-      `output cache: ${(cachedBytes / 1e6).toFixed(0)} MB of the bundles' ${(bundleBytes / 1e6).toFixed(0)} MB`,
+      `output cache: ${(cachedBytes / 1e6).toFixed(0)} MB of the bundles' ${(bundleBytes / 1e6).toFixed(0)} MB, ${stored.records} payloads, ${stored.files} files in OPFS`,
     )
     for (const speed of SPEEDS) {
       await api.disposeEngine()

@@ -223,5 +223,7 @@ export interface FramesPageApi extends BenchPageApi {
   deleteOutputCache(): Promise<void>
   /** Waits until the output cache holds at least `minBytes` (its writes run after the frame); returns the bytes. */
   waitForCachedBytes(minBytes: number, timeoutMs: number): Promise<number>
+  /** The output cache's records, and its payload files in OPFS (0 where the bytes are in IndexedDB). */
+  countCacheFiles(): Promise<{ records: number; files: number }>
   drawBare(request: BareDrawRequest): Promise<BareDrawResult>
 }

@@ -293,6 +293,19 @@ const api: FramesPageApi = {
     })
   },
 
+  async countCacheFiles() {
+    const cache = new IndexedDbOutputCache()
+    const records = (await cache.keys()).length
+    await cache.close()
+    const root = await navigator.storage.getDirectory()
+    const directory = await root.getDirectoryHandle(PAYLOAD_DIRECTORY).catch(() => null)
+    let files = 0
+    if (directory !== null)
+      for await (const _name of (directory as unknown as { keys(): AsyncIterable<string> }).keys())
+        files++
+    return { records, files }
+  },
+
   async waitForCachedBytes(minBytes, timeoutMs) {
     const cache = new IndexedDbOutputCache()
     const deadlineMs = performance.now() + timeoutMs
