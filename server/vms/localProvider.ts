@@ -98,7 +98,7 @@ async function freeLoopbackPort(): Promise<number> {
 }
 
 /** Whether something accepts connections on the loopback port and speaks RFB. */
-async function vncAnswers(handle: MachineHandle): Promise<boolean> {
+export async function vncAnswers(handle: MachineHandle): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connectTo(handle)
     const done = (ok: boolean) => {
@@ -108,6 +108,10 @@ async function vncAnswers(handle: MachineHandle): Promise<boolean> {
     socket.setTimeout(1000, () => done(false))
     socket.once('error', () => done(false))
     socket.once('data', (data) => done(data.toString('latin1').startsWith('RFB ')))
+    // A desktop that ends between accepting and greeting closes the socket without an error, and
+    // a destroyed socket's timeout never fires: without this the probe, and with it the
+    // supervisor's every later pass, would wait forever.
+    socket.once('close', () => done(false))
   })
 }
 
