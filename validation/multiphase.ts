@@ -260,9 +260,6 @@ export async function runRayleighTaylorCase(
     options: {
       periodicY: tankPeriodicY(scenario),
       threads: options.threads ?? 1,
-      // a closed box: the pressure term against the local minimum (multiphase.ts), without which
-      // the lattice resists the interface's shear in proportion to the pressure level
-      pressureReference: 'localMinimum',
       ...options.solverOptions,
     },
   }

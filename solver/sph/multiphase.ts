@@ -10,16 +10,18 @@
  * - a background pressure p_b (options.backgroundPressure) in the fluid pairs' pressure term,
  *   (p_i + p_j + 2p_b), so that the lighter phase near the interface is not in tension; it acts
  *   only through the kernel's consistency error, and outputs show the physical pressure;
- * - with options.pressureReference 'localMinimum' (closed boxes), the fluid and wall pairs'
- *   pressure term taken against i's local minimum, −Σ V_j (p_i + p_j − 2 p_min,i)/ρ_i ∇W_ij with
- *   p_min,i = min p over i and its neighbours (walls included): the same gradient, but the
- *   kernel's zeroth-order error 2p_i Σ V_j ∇W_ij, which restores a sheared lattice like an
- *   elastic solid with a modulus of about 0.03 p, becomes 2(p_i − p_min,i) Σ V_j ∇W_ij (the
- *   local pressure variation over a support, falling with h); every pair's term stays 0 or more
- *   (repulsive: no tensile instability). Added as 2 p_min,i Σ V_j ∇W_ij/ρ_i after the sum. Not
- *   momentum-conserving by 2(p_min,j − p_min,i) per pair. At a free surface the missing
- *   neighbours would count as p = 2p_min − p_i instead of −p_i (the surface's condition is
- *   lost), so it is not the default (NUMERICS.md, Rayleigh–Taylor);
+ * - with options.pressureReference 'localMinimum' (the default), the fluid and wall pairs'
+ *   pressure term taken against a reference, −Σ V_j (p_i + p_j − 2 p_ref,i)/ρ_i ∇W_ij, with
+ *   p_ref,i = w_i p_min,i, p_min,i = min p over i and its neighbours (walls included): the same
+ *   gradient, but the kernel's zeroth-order error 2p_i Σ V_j ∇W_ij, which restores a sheared
+ *   lattice like an elastic solid with a modulus of about 0.03 p, becomes 2(p_i − p_ref,i)
+ *   Σ V_j ∇W_ij. Added as 2 p_ref,i Σ V_j ∇W_ij/ρ_i after the sum. Not momentum-conserving by
+ *   2(p_ref,j − p_ref,i) per pair, which in a hydrostatic column shows as a pressure excess where
+ *   the level is low against its variation over a support, and at a free surface the missing
+ *   neighbours would count as p = 2p_ref − p_i instead of −p_i; so the weight w_i (levelWeight)
+ *   is 1 where the level is at least 3 × the pressure's variation over the support (pressurised
+ *   boxes, deep fluid) and fades to 0 where it is 1 × or less (near a free surface), where the
+ *   plain form holds the surface's condition (NUMERICS.md, Rayleigh–Taylor);
  * - density diffusion (Fourtakas, pressure form) only between particles of the same phase, with
  *   c_i² of i's own material: diffusing across the interface would smear the density jump;
  * - laminar viscosity with the harmonic mean of the dynamic viscosities,
@@ -36,6 +38,23 @@ import type { InteractionContext } from './stencil.ts'
 import { fillStencilRows, STAT, STAT_STRIDE } from './stencil.ts'
 
 const STRIDE = PACK_STRIDE
+
+/**
+ * The local minimum reference's weight (options.pressureReference 'localMinimum'): 1 where the
+ * pressure level (p_min + p_b) is LEVEL_FULL times its variation over i's support or more, 0 at
+ * LEVEL_NONE times or less, linear between. The reference pays where the level is high against
+ * the local variation (a pressurised box, deep fluid); near a free surface the level is of the
+ * order of the variation and the reference's imbalance (2(p_min,j − p_min,i) per pair) shows in
+ * the hydrostatic pressure (NUMERICS.md, Multiphase: the pressure reference).
+ */
+const LEVEL_NONE = 1
+const LEVEL_FULL = 3
+
+function levelWeight(level: number, variation: number): number {
+  if (level >= LEVEL_FULL * variation) return 1
+  if (level <= LEVEL_NONE * variation) return 0
+  return (level - LEVEL_NONE * variation) / ((LEVEL_FULL - LEVEL_NONE) * variation)
+}
 
 /** computePressures (walls.ts) with each fluid particle's own material. */
 export function computeMultiphasePressures(
@@ -179,6 +198,7 @@ export function computeMultiphaseForces(
       let wvz = 0
       // the local minimum reference: min p over i and its neighbours, and Σ V_j ∇W_ij
       let pMin = pi
+      let pMax = pi
       let gvx = 0
       let gvy = 0
       let gvz = 0
@@ -213,6 +233,7 @@ export function computeMultiphaseForces(
           let vj = packed[o + 7]!
           if (localMinimum) {
             if (pj < pMin) pMin = pj
+            else if (pj > pMax) pMax = pj
             const vf = (vj > 0 ? vj : -vj) * f
             gvx += vf * dx
             gvy += vf * dy
@@ -256,9 +277,9 @@ export function computeMultiphaseForces(
               wvy += wf * packed[o + 4]!
               wvz += wf * packed[o + 5]!
             }
-            // a wall pushes, never pulls (see forces.ts; with the local minimum reference every
-            // pair's term is 0 or more already)
-            if (!localMinimum && pi + pj < 0) pj = -pi
+            // a wall pushes, never pulls (see forces.ts; where the local minimum reference is
+            // in full, every pair's term is 0 or more already)
+            if (pi + pj < 0) pj = -pi
             if (noSlip[j] === 0) viscous = 0
             else {
               ux = vxi - viscVX[j]!
@@ -284,8 +305,10 @@ export function computeMultiphaseForces(
         }
       }
       if (localMinimum) {
-        // −Σ V_j (p_i + p_j + 2p_b − 2(p_min + p_b))/ρ_i ∇W: the sum above less the reference
-        const s = 2 * (pMin + 0.5 * twoPb) * invRhoi
+        // −Σ V_j (p_i + p_j + 2p_b − 2w(p_min + p_b))/ρ_i ∇W: the sum above less the weighted
+        // reference (w = 1: the full local minimum; w = 0: the plain form)
+        const level = pMin + 0.5 * twoPb
+        const s = 2 * level * levelWeight(level, pMax - pMin) * invRhoi
         ax += s * gvx
         ay += s * gvy
         az += s * gvz

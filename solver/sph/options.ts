@@ -88,12 +88,12 @@ export interface SolverOptions {
   backgroundPressure: number
   /**
    * Multiphase only: the reference each fluid particle's pressure term is taken from (see
-   * multiphase.ts). 'none' (default): −Σ V_j (p_i + p_j + 2p_b)/ρ_i ∇W; 'localMinimum':
-   * −Σ V_j (p_i + p_j − 2 min p)/ρ_i ∇W, min p over i and its neighbours (walls included), so the
-   * kernel's zeroth-order error carries the local pressure variation instead of the pressure
-   * level, which made the lattice resist shear (NUMERICS.md, Rayleigh–Taylor). For closed boxes
-   * only so far: at a free surface it loses the surface's pressure condition (the stratified
-   * column's pressure 12.6 % off at 20 across), so it is not the default.
+   * multiphase.ts). 'localMinimum' (default): −Σ V_j (p_i + p_j − 2 p_ref)/ρ_i ∇W, p_ref the
+   * minimum p over i and its neighbours (walls included) weighted from 1 where the pressure level
+   * is high against its variation over the support to 0 near a free surface, so the kernel's
+   * zeroth-order error carries the local pressure variation instead of the pressure level, which
+   * made the lattice resist shear (NUMERICS.md, Rayleigh–Taylor); 'none': the plain
+   * −Σ V_j (p_i + p_j + 2p_b)/ρ_i ∇W.
    */
   pressureReference: 'none' | 'localMinimum'
 }
@@ -117,7 +117,7 @@ export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
   integrator: null,
   periodicY: null,
   backgroundPressure: 0,
-  pressureReference: 'none',
+  pressureReference: 'localMinimum',
 }
 
 /** Options with defaults applied, checked. */
