@@ -143,11 +143,14 @@ export class ExportRunner {
       })
       .returning('id')
       .executeTakeFirstOrThrow()
+    // the reply is the export as created: read before its work starts, which on a fast export
+    // would otherwise race the reply with its first file
+    const created = (await readExportStatus(this.#db, id))!
     const queue = serverTaskQueueFor(this.#db)
     if (queue) {
       const data: ExportTaskData = { runId, sensors: [...sensors] }
       await queue.dispatch('export', String(id), data)
-      return (await readExportStatus(this.#db, id))!
+      return created
     }
     const controller = new AbortController()
     const done = this.#run(
@@ -159,7 +162,7 @@ export class ExportRunner {
     )
     this.#running.set(id, { controller, done })
     void done.finally(() => this.#running.delete(id))
-    return (await readExportStatus(this.#db, id))!
+    return created
   }
 
   /** The simulation's latest export (expired once its retention has passed), or null. */
