@@ -590,7 +590,11 @@ const MORE: A11yCheck[] = [
     open: async (page) => {
       await partFolder('Water column', 'Initial Conditions')(page)
       const form = page.locator('.setup-side-form')
-      await form.getByLabel('Initial distribution from a table').check()
+      // the switch shows the saved part (an optimistic edit a moment after the click), so wait for
+      // it rather than check(), which asserts the state at once and failed under load
+      const tableSwitch = form.getByLabel('Initial distribution from a table')
+      await tableSwitch.click()
+      await expect(tableSwitch).toBeChecked()
       await expect(form.getByRole('button', { name: 'Upload CSV' })).toBeVisible()
     },
   },

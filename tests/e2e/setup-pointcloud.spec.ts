@@ -162,7 +162,11 @@ test('initial velocity and an initial distribution table through the Initial Con
   await setup.shot('initial-velocity')
 
   // an initial distribution table from a CSV file (positions, velocity and pressure)
-  await setup.form.getByLabel('Initial distribution from a table').check()
+  // the switch shows the saved part (an optimistic edit a moment after the click), so wait for
+  // it rather than check(), which asserts the state at once and failed under load
+  const tableSwitch = setup.form.getByLabel('Initial distribution from a table')
+  await tableSwitch.click()
+  await expect(tableSwitch).toBeChecked()
   const table = setup.form.locator('section.datatable-field', {
     hasText: 'Initial distribution table',
   })
