@@ -173,6 +173,8 @@ export interface SphConstants {
   riemannWall: number
   /** Kinematic viscosity of the log-law wall function (options.wallShear 'logLaw'); 0: off. */
   wallFunctionNu: number
+  /** Free-slip walls in the viscous sums (options.freeSlipViscosity 'mirror'). */
+  freeSlipMirror: boolean
   /** SHIFTING_CODE of settings.shifting. */
   shiftingCode: number
   /** Kernel value at r = dp (the shifting's tensile-instability term). */
@@ -365,6 +367,7 @@ export function deriveConstants(
     boundaryCode: BOUNDARY_CODE[boundary],
     riemannWall: boundary !== 'riemann' ? 0 : options.riemannWallNormal === 'wall' ? 2 : 1,
     wallFunctionNu: options.wallShear === 'logLaw' ? material.kinematicViscosity : 0,
+    freeSlipMirror: options.freeSlipViscosity === 'mirror',
     shiftingCode: SHIFTING_CODE[settings.shifting],
     kernelAtDp: kernelValue(factors, dp),
     densityMin: threshold === null ? -Infinity : rho0 * (1 - threshold),

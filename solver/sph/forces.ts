@@ -49,6 +49,7 @@ export function computeForces(
   const rowEnd = ctx.rowEnd
   const rowShiftY = ctx.rowShiftY
   const k = ctx.constants
+  const freeSlipMirror = k.freeSlipMirror
   const support2 = k.support2
   const h = k.h
   const invH = 1 / h
@@ -266,8 +267,13 @@ export function computeForces(
             // a wall pushes, never pulls: p_w ≥ 0 alone does not ensure it, a fluid particle in
             // tension (p_i < 0) would be drawn into the wall by −V_w (p_i + p_w)/ρ_i ∇W
             if (pi + pj < 0) pj = -pi
-            if (noSlip[j] === 0) viscous = 0
-            else if (wallFunction) {
+            if (noSlip[j] === 0) {
+              if (freeSlipMirror) {
+                ux = vxi - viscVX[j]!
+                uy = vyi - viscVY[j]!
+                uz = vzi - viscVZ[j]!
+              } else viscous = 0
+            } else if (wallFunction) {
               // the wall function replaces the wall's pair viscosity
               viscous = 0
               const wf = vj * f

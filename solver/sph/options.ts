@@ -45,6 +45,14 @@ export interface SolverOptions {
    * Free-slip walls are not affected. See NUMERICS.md, 'Validation findings'.
    */
   wallShear: 'viscous' | 'logLaw'
+  /**
+   * Free-slip walls in the viscous sums (laminar and artificial): 'none' (default) leaves their
+   * pairs out, so a particle near such a wall misses the part of its support behind it (a viscous
+   * flow runs too fast beside it: NUMERICS.md, refinement); 'mirror' takes them in with the
+   * fluid's extrapolated tangential velocity and the mirrored normal one, v_f + 2((v_w − v_f)·n)n,
+   * so that a free-slip wall carries no shear yet fills the support. Under evaluation.
+   */
+  freeSlipViscosity: 'none' | 'mirror'
   /** Density diffusion: Fourtakas et al. 2019 (hydrostatic-corrected) or Molteni–Colagrossi 2009. */
   densityDiffusion: (typeof DENSITY_DIFFUSION_KINDS)[number]
   /** δ of the density diffusion term. */
@@ -104,6 +112,7 @@ export const DEFAULT_SOLVER_OPTIONS: SolverOptions = {
   boundary: null,
   riemannWallNormal: 'wall',
   wallShear: 'viscous',
+  freeSlipViscosity: 'none',
   densityDiffusion: 'fourtakas',
   densityDiffusionDelta: 0.1,
   viscosity: 'artificial+laminar',

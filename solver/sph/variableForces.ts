@@ -40,6 +40,7 @@ export function computeVariableForces(
   const rowEnd = ctx.rowEnd
   const rowShiftY = ctx.rowShiftY
   const k = ctx.constants
+  const freeSlipMirror = k.freeSlipMirror
   const h = k.h
   const gradFactor = k.kernelGradFactor
   const wendland = k.kernelCode === KERNEL_CODE.wendland
@@ -164,7 +165,7 @@ export function computeVariableForces(
             }
             // a wall pushes, never pulls (see forces.ts)
             if (pi + pj < 0) pj = -pi
-            if (noSlip[j] === 0) viscous = 0
+            if (noSlip[j] === 0 && !freeSlipMirror) viscous = 0
             else {
               ux = vxi - viscVX[j]!
               uy = vyi - viscVY[j]!

@@ -44,6 +44,8 @@ export function extrapolateVariableWalls(
   const rowShiftY = ctx.rowShiftY
   const k = ctx.constants
   const riemann = k.riemannWall === 1
+  const freeSlipMirror = k.freeSlipMirror
+  const noSlip = a.noSlip
   const h = k.h
   const alpha = k.kernelAlpha
   const wendland = k.kernelCode === KERNEL_CODE.wendland
@@ -137,6 +139,22 @@ export function extrapolateVariableWalls(
         viscVX[i] = 2 * velX[i]! - sumVx * invW
         viscVY[i] = 2 * velY[i]! - sumVy * invW
         viscVZ[i] = 2 * velZ[i]! - sumVz * invW
+        if (freeSlipMirror && noSlip[i] === 0) {
+          // free-slip: the fluid's tangential velocity, the normal one mirrored about the wall's
+          const length = Math.sqrt(sumRx * sumRx + sumRy * sumRy + sumRz * sumRz)
+          if (length > 0) {
+            const nx = -sumRx / length
+            const ny = -sumRy / length
+            const nz = -sumRz / length
+            const fx = sumVx * invW
+            const fy = sumVy * invW
+            const fz = sumVz * invW
+            const dn = 2 * ((velX[i]! - fx) * nx + (velY[i]! - fy) * ny + (velZ[i]! - fz) * nz)
+            viscVX[i] = fx + dn * nx
+            viscVY[i] = fy + dn * ny
+            viscVZ[i] = fz + dn * nz
+          }
+        }
         if (riemann) {
           // Σ ρ_f W (r_w − r_f) points from the fluid into the wall: its opposite is the normal
           const length = Math.sqrt(sumRx * sumRx + sumRy * sumRy + sumRz * sumRz)
