@@ -42,7 +42,7 @@ import {
   type Json,
   type TestDatabase,
 } from './harness.ts'
-import { sleep, startProcess, stopProcess, type Proc } from './processes.ts'
+import { killProcess, sleep, startProcess, stopProcess, type Proc } from './processes.ts'
 
 const RUN_ID = 3
 const OUTPUTS = 6
@@ -78,7 +78,11 @@ describe.skipIf(isDialectUnavailable('postgres'))(
     let dataDir: string
     let server: Proc | undefined
     const workers: Proc[] = []
-    const workerIds: string[] = []
+    /**
+     * Each worker by the id it printed. Not an array beside `workers`: two started at once
+     * print their ids in either order, and a parallel list paired the ids with the wrong processes.
+     */
+    const workerById = new Map<string, Proc>()
     let baseUrl = ''
     let env: Record<string, string> = {}
     let token = ''
@@ -93,7 +97,7 @@ describe.skipIf(isDialectUnavailable('postgres'))(
         /Dive worker (\S+) is taking jobs/,
       )
       workers.push(worker)
-      workerIds.push((await worker.match)[1]!)
+      workerById.set((await worker.match)[1]!, worker)
     }
 
     const logs = () =>
@@ -262,9 +266,11 @@ describe.skipIf(isDialectUnavailable('postgres'))(
       expect(await db.selectFrom('task_leases').selectAll().execute()).toEqual([])
     }, 120_000)
 
-    let expectedExport = new Map<string, Buffer>()
+    let inProcessExport: Map<string, Buffer> | null = null
 
-    it('exports on a worker the files of the in-process export', async () => {
+    /** The files the in-process export writes (once; a test run alone with -t makes them too). */
+    async function readInProcessExport(): Promise<Map<string, Buffer>> {
+      if (inProcessExport) return inProcessExport
       const db = database.handle.db
       const simulation = await simulationRow()
       const local = new ExportRunner({ db, clock, dataDir })
@@ -272,8 +278,13 @@ describe.skipIf(isDialectUnavailable('postgres'))(
       const started = await local.startExport(simulation, RUN_ID, manifests, exportRequest())
       await local.waitForExport(started.id)
       expect((await local.readExport(simulationId))?.state).toBe('completed')
-      expectedExport = await exportFiles(started.id)
-      expect(expectedExport.size).toBeGreaterThan(OUTPUTS)
+      inProcessExport = await exportFiles(started.id)
+      expect(inProcessExport.size).toBeGreaterThan(OUTPUTS)
+      return inProcessExport
+    }
+
+    it('exports on a worker the files of the in-process export', async () => {
+      const expectedExport = await readInProcessExport()
 
       const remote = await api(
         'POST',
@@ -295,8 +306,12 @@ describe.skipIf(isDialectUnavailable('postgres'))(
     // It timed out in full runs at load: a worker starved of CPU beat late, stopped its retry of
     // the export with its lease still valid and renewed that lease ever after (the record stayed
     // 'running'). Late beats now renew, and a stopped task's lease expires (jobWorker.test.ts).
+    // It then hung in about half the runs on the test's side: it killed the worker that did not
+    // hold the lease (ids were paired with processes by the order they started in), so the export
+    // ended unharmed, and the next try waited for ever on the exit of the process killed before.
     it('retries an export whose worker is killed mid-way on the other worker: it completes once', async () => {
       const db = database.handle.db
+      const expectedExport = await readInProcessExport()
       let killed: { exportId: number; directory: string } | null = null
       for (let attempt = 0; attempt < 4 && !killed; attempt++) {
         const started = await api(
@@ -316,16 +331,15 @@ describe.skipIf(isDialectUnavailable('postgres'))(
           30_000,
         )
         expect(lease, logs()).toBeDefined()
-        const victim = workers[workerIds.indexOf(lease!.worker_id)]!
+        const victim = workerById.get(lease!.worker_id)
+        expect(victim, `no worker ${lease!.worker_id}\n${logs()}`).toBeDefined()
         // the directory of the attempt that is killed (a retry writes into a new one)
         const before = await db
           .selectFrom('user_exports')
           .select('directory')
           .where('id', '=', exportId)
           .executeTakeFirstOrThrow()
-        const exited = new Promise((resolve) => victim.child.once('exit', resolve))
-        victim.child.kill('SIGKILL')
-        await exited
+        await killProcess(victim!)
         await startWorker()
         // Caught mid-way when the export ends in another directory (a retry); when it ended in
         // the killed attempt's own, the kill came too late (its commit may land after the kill):

@@ -42,6 +42,17 @@ export function startProcess(
   return { child, output, match }
 }
 
+/**
+ * SIGKILL, settled once the process has exited. One that had exited already settles at once: its
+ * 'exit' event has passed and would never come again.
+ */
+export async function killProcess(proc: Proc): Promise<void> {
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null) return
+  const exited = new Promise((resolve) => proc.child.once('exit', resolve))
+  proc.child.kill('SIGKILL')
+  await exited
+}
+
 export async function stopProcess(proc: Proc | undefined): Promise<void> {
   if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return
   const exited = new Promise((resolve) => proc.child.once('exit', resolve))
