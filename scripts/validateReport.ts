@@ -133,7 +133,7 @@ ${Math.round(run.seconds / 60)} min in all (${run.seconds.toFixed(0)} s; the mac
 dual-step RK4, Riemann wall), water with c0 chosen by the solver (10√(gH)), each at two
 resolutions; the error must not grow from the coarser to the finer one (growth at most a quarter
 of the tolerance). Dam breaks and the piston run as thin slabs periodic along y (2D flow, no side
-walls). See solver/sph/NUMERICS.md, 'Validation findings', for what moved these figures.
+walls). See solver/sph/VALIDATION_FINDINGS.md for what moved these figures.
 
 | Case | Metric | Value | Tolerance | Result | Notes |
 | --- | --- | --- | --- | --- | --- |

@@ -31,7 +31,7 @@ export interface SolverOptions {
    * particle's direction towards the fluid it sees, −Σ_f ρ_f W (r_w − r_f), found in the wall
    * extrapolation. The fluid's direction leans wherever a wall particle sees fluid on one side
    * only (a front's tip, a corner) and then brakes fluid that slides along the wall; see
-   * NUMERICS.md, 'Validation findings', for what each gives.
+   * VALIDATION_FINDINGS.md for what each gives.
    */
   riemannWallNormal: 'fluid' | 'wall'
   /**
@@ -42,7 +42,7 @@ export interface SolverOptions {
    * in the laminar sublayer y+ < 11.06) from its own tangential speed u_t relative to the wall and
    * its distance y to the wall surface, applied as −u_τ² · 2|G| along u_t with G = Σ_w V_w ∇W_iw
    * (2|G| integrates to one per unit of wall area), and the wall's pair viscosity is left out.
-   * Free-slip walls are not affected. See NUMERICS.md, 'Validation findings'.
+   * Free-slip walls are not affected. See VALIDATION_FINDINGS.md.
    */
   wallShear: 'viscous' | 'logLaw'
   /**
