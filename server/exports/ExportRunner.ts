@@ -2,12 +2,17 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
-import { USER_EXPORT_RETENTION_MS, type ExportStatus } from '../../domain/rest/exportRoutes.ts'
+import type { ExportStatus } from '../../domain/rest/exportRoutes.ts'
 import type { OutputManifestInfo } from '../../domain/rest/resultsRoutes.ts'
 import { EXPORT_MESSAGES, type ExportRequest } from '../../domain/results.ts'
 import type { Clock } from '../clock.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
-import { ExportFailure, runExportWork } from './exportWork.ts'
+import {
+  type AfterFileHook,
+  type ExportAttemptContext,
+  type ExportWorkInput,
+  runExportAttempt,
+} from './exportAttempt.ts'
 import {
   SERVER_RESTARTED_MESSAGE,
   finishExport,
@@ -16,11 +21,10 @@ import {
   exportsDirectory,
   type DownloadableFile,
   type ExportSensor,
-  listArchive,
   readExportStatus,
+  removeExportFiles,
 } from './exportFiles.ts'
-import { refreshSimulationSize } from '../storage/usage.ts'
-import { TASK_SHUTDOWN, serverTaskQueueFor } from '../jobs/queue/tasks.ts'
+import { serverTaskQueueFor } from '../jobs/queue/tasks.ts'
 
 /*
  * The user exports of an app: one live export per simulation. Starting one cancels and deletes the
@@ -28,7 +32,7 @@ import { TASK_SHUTDOWN, serverTaskQueueFor } from '../jobs/queue/tasks.ts'
  * running → completed (files listed) | failed (errors, files removed) | canceled (DELETE: files
  * removed). A completed export's files are kept USER_EXPORT_RETENTION_MS, then the record reads
  * `expired` and the files are deleted. Records left scheduled or running by a previous process
- * are failed at start, their files removed.
+ * are failed at start, their files removed. One attempt's work and its writes: exportAttempt.ts.
  */
 
 type Db = Kysely<Database>
@@ -37,9 +41,6 @@ interface Running {
   controller: AbortController
   done: Promise<void>
 }
-
-/** Called after each completed file; the work waits for it (tests hold an export mid-run). */
-export type AfterFileHook = (exportId: number, signal: AbortSignal) => Promise<void>
 
 export interface ExportRunnerOptions {
   db: Db
@@ -55,14 +56,6 @@ export interface ExportTaskData {
   sensors: ExportSensor[]
 }
 
-export interface ExportWorkInput {
-  simulation: SimulationRow
-  runId: number | null
-  manifests: readonly OutputManifestInfo[]
-  request: ExportRequest
-  sensors: readonly ExportSensor[]
-}
-
 export class ExportRunner {
   #db: Db
   #clock: Clock
@@ -70,6 +63,7 @@ export class ExportRunner {
   #remote: boolean
   #running = new Map<number, Running>()
   #afterFileHook: AfterFileHook | null = null
+  #attemptContext: ExportAttemptContext
   /** Start, cancel and read of one simulation's export run one after another. */
   #queues = new Map<number, Promise<unknown>>()
 
@@ -78,6 +72,12 @@ export class ExportRunner {
     this.#clock = options.clock
     this.#dataDir = options.dataDir
     this.#remote = options.remote ?? false
+    this.#attemptContext = {
+      db: this.#db,
+      clock: this.#clock,
+      dataDir: this.#dataDir,
+      afterFile: async (exportId, signal) => this.#afterFileHook?.(exportId, signal),
+    }
   }
 
   /**
@@ -153,9 +153,9 @@ export class ExportRunner {
       return created
     }
     const controller = new AbortController()
-    const done = this.#run(
-      id,
-      directory,
+    const done = runExportAttempt(
+      this.#attemptContext,
+      { id, directory },
       { simulation, runId, manifests, request, sensors },
       controller.signal,
       false,
@@ -225,97 +225,14 @@ export class ExportRunner {
     await this.#running.get(exportId)?.done
   }
 
-  /** Whether a worker's export is still its own: running, in the directory it writes. */
-  async #isCurrent(id: number, directory: string): Promise<boolean> {
-    const row = await this.#db
-      .selectFrom('user_exports')
-      .select('id')
-      .where('id', '=', id)
-      .where('directory', '=', directory)
-      .where('state', '=', 'running')
-      .executeTakeFirst()
-    return row !== undefined
-  }
-
   /** A worker's run of a claimed export (exportTask.ts). */
   runClaimed(id: number, directory: string, work: ExportWorkInput, signal: AbortSignal) {
-    return this.#run(id, directory, work, signal, true)
+    return runExportAttempt(this.#attemptContext, { id, directory }, work, signal, true)
   }
 
   /** Deletes an export's files and their rows (exportTask.ts: a dead worker's attempt). */
   removeFiles(id: number, directory: string): Promise<void> {
     return this.#removeFiles(id, directory)
-  }
-
-  async #run(
-    id: number,
-    directory: string,
-    work: ExportWorkInput,
-    signal: AbortSignal,
-    /** Claimed by a worker process (the record reads running already). */
-    claimed: boolean,
-  ): Promise<void> {
-    // Let the request that started the export answer before the work begins.
-    if (!claimed) await new Promise((resolve) => setImmediate(resolve))
-    try {
-      signal.throwIfAborted()
-      if (!claimed) await this.#setState(id, 'running')
-      let lastProgressMs = 0
-      const warnings = await runExportWork({
-        dataDir: this.#dataDir,
-        ...work,
-        directory: join(this.#dataDir, directory),
-        signal,
-        onProgress: async (fraction) => {
-          const nowMs = this.#clock.nowMs()
-          if (nowMs - lastProgressMs < 250 && fraction < 1) return
-          lastProgressMs = nowMs
-          await this.#db
-            .updateTable('user_exports')
-            .set({ progress: fraction, updated_at: this.#clock.nowIso() })
-            .where('id', '=', id)
-            .execute()
-        },
-        onFile: async (file) => {
-          if (claimed && !(await this.#isCurrent(id, directory)))
-            throw new Error('Export taken over')
-          await this.#db
-            .insertInto('user_export_files')
-            .values({
-              export_id: id,
-              simulation_id: work.simulation.id,
-              filename: file.filename,
-              path: file.path,
-              size_bytes: file.sizeBytes,
-              state: 'created',
-              created_at: this.#clock.nowIso(),
-            })
-            .execute()
-          await refreshSimulationSize(this.#db, this.#dataDir, work.simulation.id)
-          await this.#afterFileHook?.(id, signal)
-        },
-      })
-      signal.throwIfAborted()
-      await listArchive(this.#db, this.#clock.nowIso(), id, work.simulation)
-      const expiresAt = new Date(this.#clock.nowMs() + USER_EXPORT_RETENTION_MS).toISOString()
-      await this.#finish(id, 'completed', { warnings, expiresAt, progress: 1 })
-    } catch (error) {
-      // A worker that stops or lost its lease leaves the record and files to the reaper's retry.
-      if (claimed && signal.aborted && signal.reason === TASK_SHUTDOWN) return
-      await this.#removeFiles(id, directory)
-      // A canceled export's record is finished by cancelExport (or left for recovery on close).
-      if (signal.aborted) return
-      if (error instanceof ExportFailure) {
-        await this.#finish(id, 'failed', { errors: error.errors, warnings: error.warnings })
-        return
-      }
-      const reason = error instanceof Error ? error.message : String(error)
-      await this.#finish(id, 'failed', {
-        errors: [
-          { description: EXPORT_MESSAGES.failed, details: { description: reason }, outputs: [] },
-        ],
-      })
-    }
   }
 
   async #serialize<T>(simulationId: number, task: () => Promise<T>): Promise<T> {
@@ -363,16 +280,8 @@ export class ExportRunner {
     await rm(join(this.#dataDir, exportsDirectory(simulationId)), { recursive: true, force: true })
   }
 
-  async #removeFiles(id: number, directory: string): Promise<void> {
-    // Rows first: a file is never listed once its deletion has begun.
-    await this.#db.deleteFrom('user_export_files').where('export_id', '=', id).execute()
-    await rm(join(this.#dataDir, directory), { recursive: true, force: true })
-    const owner = await this.#db
-      .selectFrom('user_exports')
-      .select('simulation_id')
-      .where('id', '=', id)
-      .executeTakeFirst()
-    if (owner) await refreshSimulationSize(this.#db, this.#dataDir, owner.simulation_id)
+  #removeFiles(id: number, directory: string): Promise<void> {
+    return removeExportFiles(this.#db, this.#dataDir, id, directory)
   }
 
   async #setState(id: number, state: string): Promise<void> {

@@ -1,8 +1,10 @@
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import { simulationDirectory } from '../../domain/output/layout.ts'
 import type { ExportStatus } from '../../domain/rest/exportRoutes.ts'
 import type { Database, SimulationRow } from '../db/schema.ts'
+import { refreshSimulationSize } from '../storage/usage.ts'
 import { storedZipSizeBytes } from './archive.ts'
 import type { ExportMessage } from './exportWork.ts'
 
@@ -105,6 +107,56 @@ export async function listArchive(
       created_at: nowIso,
     })
     .execute()
+}
+
+/** One attempt at an export on a worker: the record it claimed and the directory it writes. */
+export interface ExportAttempt {
+  id: number
+  directory: string
+}
+
+/**
+ * Runs `write` in one transaction with the attempt's record, only while the attempt is still the
+ * record's own (running, in its directory): false, and nothing written, once a reaper's recovery
+ * gave the export to a retry (exportTask.ts). The record's row is updated first, so a recovery
+ * that comes meanwhile waits for the write and then finds it done.
+ */
+export async function writeIfCurrent(
+  db: Db,
+  attempt: ExportAttempt,
+  nowIso: string,
+  write: (trx: Db) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const held = await trx
+      .updateTable('user_exports')
+      .set({ updated_at: nowIso })
+      .where('id', '=', attempt.id)
+      .where('directory', '=', attempt.directory)
+      .where('state', '=', 'running')
+      .executeTakeFirst()
+    if (Number(held.numUpdatedRows) !== 1) return false
+    await write(trx)
+    return true
+  })
+}
+
+/** Deletes an export's listed files and their directory. */
+export async function removeExportFiles(
+  db: Db,
+  dataDir: string,
+  id: number,
+  directory: string,
+): Promise<void> {
+  // Rows first: a file is never listed once its deletion has begun.
+  await db.deleteFrom('user_export_files').where('export_id', '=', id).execute()
+  await rm(join(dataDir, directory), { recursive: true, force: true })
+  const owner = await db
+    .selectFrom('user_exports')
+    .select('simulation_id')
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (owner) await refreshSimulationSize(db, dataDir, owner.simulation_id)
 }
 
 /** What an export's end records. */

@@ -69,7 +69,8 @@ export function createExportTaskHandler(
         .where('id', '=', Number(id))
         .executeTakeFirst()
       if (!row || row.state !== 'running') return false
-      await runner.removeFiles(row.id, row.directory)
+      // The record first: from then on the dead attempt lists nothing more (writeIfCurrent), and
+      // what it listed before is deleted with its files below.
       const result = await db
         .updateTable('user_exports')
         .set({
@@ -79,9 +80,12 @@ export function createExportTaskHandler(
           updated_at: clock.nowIso(),
         })
         .where('id', '=', row.id)
+        .where('directory', '=', row.directory)
         .where('state', '=', 'running')
         .executeTakeFirst()
-      return Number(result.numUpdatedRows) === 1
+      if (Number(result.numUpdatedRows) !== 1) return false
+      await runner.removeFiles(row.id, row.directory)
+      return true
     },
   }
 }
