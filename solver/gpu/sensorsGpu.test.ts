@@ -4,11 +4,8 @@
  * float32 tolerance. Runs on SwiftShader where no GPU is (vitest.config.ts); skipped, saying why,
  * without an adapter.
  */
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createDefaultMaterial } from '../../domain/materials.ts'
-import { sensorSeriesFile } from '../../domain/output/layout.ts'
 import { defaultSettings } from '../../domain/settings.ts'
 import { buildTankParticles, WATER_ID } from '../sph/scenarios.ts'
 import { runSimulation } from '../run/runSimulation.ts'
@@ -16,6 +13,7 @@ import type { RunSimulationOptions } from '../run/types.ts'
 import type { RunSensor } from '../setup.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { tempDirectories } from '../run/testDirectories.ts'
+import { compareSeries, readSeries as readRunSeries } from './sensorRecords.ts'
 
 let available = false
 beforeAll(async () => {
@@ -90,36 +88,9 @@ function runOptions(
   }
 }
 
-/** The records of a sensor: [time, pressure, vx, vy, vz] per sample. */
-async function readSeries(dataDir: string, sensorId: number): Promise<number[][]> {
-  const bytes = await readFile(
-    join(dataDir, sensorSeriesFile(SIMULATION, RUN, sensorId, 'records')),
-  )
-  expect(bytes.length % 40).toBe(0)
-  const values = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8)
-  const records: number[][] = []
-  for (let r = 0; r < values.length / 5; r++) records.push([...values.subarray(r * 5, r * 5 + 5)])
-  return records
-}
-
-/** The largest differences of two series of one sensor, after checking the same samples. */
-function compare(gpu: number[][], cpu: number[][], dtMin: number, what: string) {
-  expect(gpu.length, what).toBe(cpu.length)
-  let pressure = 0
-  let velocity = 0
-  let speed = 0
-  cpu.forEach((record, r) => {
-    const other = gpu[r]!
-    // the same steps: float32 time steps summed, far below a step
-    expect(Math.abs(other[0]! - record[0]!), what).toBeLessThan(1e-4 * dtMin)
-    // dry at the same samples
-    expect(other.slice(1).map(Number.isNaN), what).toEqual(record.slice(1).map(Number.isNaN))
-    if (Number.isNaN(record[1]!)) return
-    pressure = Math.max(pressure, Math.abs(other[1]! - record[1]!))
-    velocity = Math.max(velocity, Math.hypot(...other.slice(2).map((v, c) => v - record[2 + c]!)))
-    speed = Math.max(speed, Math.hypot(...record.slice(2)))
-  })
-  return { pressure, velocity, speed }
+/** The records of a sensor in a run's data directory. */
+function readSeries(dataDir: string, sensorId: number): Promise<number[][]> {
+  return readRunSeries(dataDir, SIMULATION, RUN, sensorId)
 }
 
 describe('sensors sampled during a run on the GPU', () => {
@@ -150,7 +121,7 @@ describe('sensors sampled during a run on the GPU', () => {
         `sensor ${sensor.id}`,
       ])
     for (const [gpu, cpu, what] of series) {
-      const d = compare(gpu, cpu, dtMin, what)
+      const d = compareSeries(gpu, cpu, dtMin, what)
       worst.pressure = Math.max(worst.pressure, d.pressure)
       worst.velocity = Math.max(worst.velocity, d.velocity)
       worst.speed = Math.max(worst.speed, d.speed)
@@ -186,7 +157,7 @@ describe('sensors sampled during a run on the GPU', () => {
     const every = await readSeries(cpuDir, 11)
     const dtMin = Math.min(...every.slice(1).map((r, k) => r[0]! - every[k]![0]!))
     for (const sensor of [SENSORS[0]!, SENSORS[3]!]) {
-      const d = compare(
+      const d = compareSeries(
         await readSeries(gpuDir, sensor.id),
         await readSeries(cpuDir, sensor.id),
         dtMin,
