@@ -1,53 +1,37 @@
 /**
- * Every other job kind past one machine (issue 18): PostgreSQL, the server with
- * DIVE_JOB_WORKERS=remote and two `npm run worker` processes on a shared storage root, over a run
- * written into that root (scripts/writeSyntheticRun.ts, the solver's writer). A download archive,
- * an export, a statistics range, a sensor recomputation, a STEP tree read and a tessellation each
- * run on a worker, and what they give is what the same runner gives in this process; a worker
- * killed with SIGKILL mid-export: its lease expires, another worker runs the export again and it
- * completes once; a cancel reaches the worker that runs an export. (distributed.test.ts:
- * simulations.)
+ * The other task kinds past one machine (issue 18; remoteTaskCluster.ts: PostgreSQL, the server
+ * with DIVE_JOB_WORKERS=remote, two workers on a shared storage root, over a run written into that
+ * root): a download archive, a statistics range, a sensor recomputation, a STEP tree read and a
+ * tessellation each run on a worker, and what they give is what the same runner gives in this
+ * process. (distributedExports.test.ts: exports, a killed worker's retry, a cancel;
+ * distributed.test.ts: simulations.)
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { defaultExportRequest, type ExportRequest } from '../../domain/results.ts'
 import type { StatsCalcRequest } from '../../domain/resultsProtocol.ts'
 import {
   ResultsSession,
   type ResultsSocketLike,
   type StatsCalcFrame,
 } from '../../engine/results/ResultsSession.ts'
-import { writeSyntheticRun } from '../../scripts/writeSyntheticRun.ts'
 import { loadSimulation } from '../../server/api/views.ts'
 import { createThreadCadExecutor } from '../../server/assemblies/cadThread.ts'
 import { CUBE_MM_FIXTURE, readStepFixture } from '../../server/assemblies/testServer.ts'
-import { createClock } from '../../server/clock.ts'
 import { listArchiveEntries } from '../../server/compression/archiveSources.ts'
 import { CompressionRunner } from '../../server/compression/CompressionRunner.ts'
-import { DEMO_PASSWORD, DEMO_USERS } from '../../server/db/demoAccounts.ts'
-import { ExportRunner } from '../../server/exports/ExportRunner.ts'
-import { listOutputManifests } from '../../server/results/outputFiles.ts'
+import { DEMO_USERS } from '../../server/db/demoAccounts.ts'
 import { runStatisticsCalc } from '../../server/results/statistics/statisticsCalc.ts'
 import { runSensorsDirectory } from '../../server/sensors/layout.ts'
 import { SensorRecomputationRunner } from '../../server/sensors/SensorRecomputationRunner.ts'
 import { resolveStoredPath } from '../../server/storage/files.ts'
-import {
-  createTestDatabase,
-  isDialectUnavailable,
-  type Json,
-  type TestDatabase,
-} from './harness.ts'
-import { killProcess, sleep, startProcess, stopProcess, type Proc } from './processes.ts'
+import { isDialectUnavailable, type Json } from './harness.ts'
+import { OUTPUTS, RUN_ID, useRemoteTaskCluster } from './remoteTaskCluster.ts'
 
-const RUN_ID = 3
-const OUTPUTS = 6
-/** Enough particles that an export lasts long enough to be caught mid-way (about 40 MB). */
-const PARTICLES = 60_000
+const PARTICLES = 20_000
 
 /** A tar with its headers' mtime and checksum blanked: the same entries give the same bytes. */
 function tarEntries(gzipped: Buffer): Map<string, Buffer> {
@@ -72,150 +56,20 @@ function tarEntries(gzipped: Buffer): Map<string, Buffer> {
 }
 
 describe.skipIf(isDialectUnavailable('postgres'))(
-  'every other job kind on worker processes through pg-boss [postgres]',
+  'every other task kind on worker processes through pg-boss [postgres]',
   () => {
-    let database: TestDatabase
-    let dataDir: string
-    let server: Proc | undefined
-    const workers: Proc[] = []
-    /**
-     * Each worker by the id it printed. Not an array beside `workers`: two started at once
-     * print their ids in either order, and a parallel list paired the ids with the wrong processes.
-     */
-    const workerById = new Map<string, Proc>()
-    let baseUrl = ''
-    let env: Record<string, string> = {}
-    let token = ''
-    let simulationId = 0
-    const clock = createClock()
-
-    async function startWorker(): Promise<void> {
-      const worker = startProcess(
-        'server/worker.ts',
-        ['--cores', '1', '--concurrency', '1', '--heartbeat-ms', '400', '--poll-ms', '500'],
-        env,
-        /Dive worker (\S+) is taking jobs/,
-      )
-      workers.push(worker)
-      workerById.set((await worker.match)[1]!, worker)
-    }
-
-    const logs = () =>
-      [server!, ...workers].map((p) => p.output.join('').slice(-3000)).join('\n----\n')
-
-    async function api(method: string, path: string, body?: unknown): Promise<Json> {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-      const text = await response.text()
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`)
-      return text === '' ? null : JSON.parse(text)
-    }
-
-    async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 60_000) {
-      const end = Date.now() + ms
-      let value = await read()
-      while (!done(value) && Date.now() < end) {
-        await sleep(50)
-        value = await read()
-      }
-      return value
-    }
+    const cluster = useRemoteTaskCluster(PARTICLES)
+    const { api, clock, logs, until } = cluster
 
     const simulationRow = () =>
-      database.handle.db
+      cluster.database.handle.db
         .selectFrom('simulations')
         .selectAll()
-        .where('id', '=', simulationId)
+        .where('id', '=', cluster.simulationId)
         .executeTakeFirstOrThrow()
-
-    /** An export's listed files, name → bytes (the zip row has no file: it is zipped on download). */
-    async function exportFiles(exportId: number): Promise<Map<string, Buffer>> {
-      const db = database.handle.db
-      const { directory } = await db
-        .selectFrom('user_exports')
-        .select('directory')
-        .where('id', '=', exportId)
-        .executeTakeFirstOrThrow()
-      const rows = await db
-        .selectFrom('user_export_files')
-        .select(['filename', 'path'])
-        .where('export_id', '=', exportId)
-        .execute()
-      const files = new Map<string, Buffer>()
-      for (const row of rows) {
-        expect(files.has(row.filename), `${row.filename} listed twice`).toBe(false)
-        files.set(
-          row.filename,
-          row.path === '' ? Buffer.alloc(0) : readFileSync(join(dataDir, directory, row.path)),
-        )
-      }
-      return files
-    }
-
-    const readExportRecord = async (): Promise<Json> =>
-      (await api('GET', `/api/simulations/${simulationId}/user_exports`)).export
-
-    const exportRequest = (): ExportRequest => ({
-      ...defaultExportRequest(simulationId, OUTPUTS - 1),
-      allObjects: true,
-      attributes: ['velocity', 'pressure'],
-      outputMode: 'range',
-      outputsRange: [0, OUTPUTS - 1],
-      stepSize: 1,
-      logs: false,
-      setup: true,
-    })
-
-    beforeAll(async () => {
-      database = await createTestDatabase('postgres')
-      dataDir = mkdtempSync(join(tmpdir(), 'dive-distributed-tasks-'))
-      env = { DATABASE_URL: database.location, DIVE_DATA_DIR: dataDir }
-      server = startProcess(
-        'server/main.ts',
-        [],
-        { ...env, PORT: '0', HOST: '127.0.0.1', DIVE_JOB_WORKERS: 'remote' },
-        /running at http:\/\/localhost:(\d+)/,
-      )
-      baseUrl = `http://127.0.0.1:${(await server.match)[1]}`
-      await Promise.all([startWorker(), startWorker()])
-      token = (
-        await api('POST', '/api/auth/login', {
-          email: DEMO_USERS.manager.email,
-          password: DEMO_PASSWORD,
-        })
-      ).accessToken as string
-      const projects = await api('GET', '/api/projects?pageLimit=30')
-      const created = await api('POST', `/api/projects/${projects.results[0].id}/simulations`, {
-        name: 'Queued results',
-      })
-      simulationId = created.id as number
-      await writeSyntheticRun({
-        dataDir,
-        simulationId,
-        runId: RUN_ID,
-        outputCount: OUTPUTS,
-        particles: PARTICLES,
-      })
-      await database.handle.db
-        .updateTable('simulations')
-        .set({ state: 'completed', active_run_id: RUN_ID })
-        .where('id', '=', simulationId)
-        .execute()
-    }, 120_000)
-
-    afterAll(async () => {
-      await Promise.all([...workers.map(stopProcess), stopProcess(server)])
-      await database?.drop()
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-    })
 
     it('makes the download archive on a worker, with the entries of the in-process one', async () => {
+      const { database, dataDir, simulationId } = cluster
       const db = database.handle.db
       const simulation = await simulationRow()
       const manager = await db
@@ -266,176 +120,8 @@ describe.skipIf(isDialectUnavailable('postgres'))(
       expect(await db.selectFrom('task_leases').selectAll().execute()).toEqual([])
     }, 120_000)
 
-    let inProcessExport: Map<string, Buffer> | null = null
-
-    /** The files the in-process export writes (once; a test run alone with -t makes them too). */
-    async function readInProcessExport(): Promise<Map<string, Buffer>> {
-      if (inProcessExport) return inProcessExport
-      const db = database.handle.db
-      const simulation = await simulationRow()
-      const local = new ExportRunner({ db, clock, dataDir })
-      const manifests = await listOutputManifests(dataDir, simulationId, RUN_ID)
-      const started = await local.startExport(simulation, RUN_ID, manifests, exportRequest())
-      await local.waitForExport(started.id)
-      expect((await local.readExport(simulationId))?.state).toBe('completed')
-      inProcessExport = await exportFiles(started.id)
-      expect(inProcessExport.size).toBeGreaterThan(OUTPUTS)
-      return inProcessExport
-    }
-
-    it('exports on a worker the files of the in-process export', async () => {
-      const expectedExport = await readInProcessExport()
-
-      const remote = await api(
-        'POST',
-        `/api/simulations/${simulationId}/user_exports`,
-        exportRequest(),
-      )
-      const ended = await until(
-        readExportRecord,
-        (e: Json) => !['scheduled', 'running'].includes(e.state as string),
-      )
-      expect(ended.state, logs()).toBe('completed')
-      expect(ended.id).toBe(remote.id)
-      const files = await exportFiles(remote.id as number)
-      expect([...files.keys()].sort()).toEqual([...expectedExport.keys()].sort())
-      for (const [name, bytes] of expectedExport)
-        expect(Buffer.compare(files.get(name)!, bytes), name).toBe(0)
-    }, 180_000)
-
-    // It timed out in full runs at load: a worker starved of CPU beat late, stopped its retry of
-    // the export with its lease still valid and renewed that lease ever after (the record stayed
-    // 'running'). Late beats now renew, and a stopped task's lease expires (jobWorker.test.ts).
-    // It then hung in about half the runs on the test's side: it killed the worker that did not
-    // hold the lease (ids were paired with processes by the order they started in), so the export
-    // ended unharmed, and the next try waited for ever on the exit of the process killed before.
-    it('retries an export whose worker is killed mid-way on the other worker: it completes once', async () => {
-      const db = database.handle.db
-      const expectedExport = await readInProcessExport()
-      let killed: { exportId: number; directory: string } | null = null
-      for (let attempt = 0; attempt < 4 && !killed; attempt++) {
-        const started = await api(
-          'POST',
-          `/api/simulations/${simulationId}/user_exports`,
-          exportRequest(),
-        )
-        const exportId = started.id as number
-        const lease = await until(
-          () =>
-            db
-              .selectFrom('task_leases')
-              .select('worker_id')
-              .where('task', '=', `export:${exportId}`)
-              .executeTakeFirst(),
-          (row) => row !== undefined,
-          30_000,
-        )
-        expect(lease, logs()).toBeDefined()
-        const victim = workerById.get(lease!.worker_id)
-        expect(victim, `no worker ${lease!.worker_id}\n${logs()}`).toBeDefined()
-        // the directory of the attempt that is killed (a retry writes into a new one)
-        const before = await db
-          .selectFrom('user_exports')
-          .select('directory')
-          .where('id', '=', exportId)
-          .executeTakeFirstOrThrow()
-        await killProcess(victim!)
-        await startWorker()
-        // Caught mid-way when the export ends in another directory (a retry); when it ended in
-        // the killed attempt's own, the kill came too late (its commit may land after the kill):
-        // again with a new export.
-        await until(
-          readExportRecord,
-          (e: Json) => e.id === exportId && !['scheduled', 'running'].includes(e.state as string),
-          90_000,
-        )
-        const row = await db
-          .selectFrom('user_exports')
-          .select('directory')
-          .where('id', '=', exportId)
-          .executeTakeFirstOrThrow()
-        if (row.directory !== before.directory) killed = { exportId, directory: before.directory }
-      }
-      expect(killed, 'no export was caught mid-way in 4 tries').not.toBeNull()
-      const ended = await until(
-        readExportRecord,
-        (e: Json) => !['scheduled', 'running'].includes(e.state as string),
-        90_000,
-      )
-      expect(ended.state, logs()).toBe('completed')
-      expect(ended.id).toBe(killed!.exportId)
-      // written again in a new directory; the killed attempt's files are gone
-      const row = await db
-        .selectFrom('user_exports')
-        .select('directory')
-        .where('id', '=', killed!.exportId)
-        .executeTakeFirstOrThrow()
-      expect(row.directory).not.toBe(killed!.directory)
-      expect(existsSync(join(dataDir, killed!.directory))).toBe(false)
-      // every file once, as the in-process export wrote it
-      const files = await exportFiles(killed!.exportId)
-      expect([...files.keys()].sort()).toEqual([...expectedExport.keys()].sort())
-      for (const [name, bytes] of expectedExport)
-        expect(Buffer.compare(files.get(name)!, bytes), name).toBe(0)
-      expect(await db.selectFrom('task_leases').selectAll().execute()).toEqual([])
-    }, 240_000)
-
-    it('cancels an export on the worker that runs it', async () => {
-      const db = database.handle.db
-      let canceledOnWorker = false
-      for (let attempt = 0; attempt < 4 && !canceledOnWorker; attempt++) {
-        const started = await api(
-          'POST',
-          `/api/simulations/${simulationId}/user_exports`,
-          exportRequest(),
-        )
-        const exportId = started.id as number
-        const task = `export:${exportId}`
-        await until(
-          () =>
-            db
-              .selectFrom('task_leases')
-              .select('worker_id')
-              .where('task', '=', task)
-              .executeTakeFirst(),
-          (row) => row !== undefined,
-          30_000,
-        )
-        const { directory } = await db
-          .selectFrom('user_exports')
-          .select('directory')
-          .where('id', '=', exportId)
-          .executeTakeFirstOrThrow()
-        const reply = await api('DELETE', `/api/simulations/${simulationId}/user_exports`)
-        expect(reply.export.state).toBe('canceled')
-        canceledOnWorker = workers.some((w) =>
-          w.output.join('').includes(`Task ${task}: canceled by the server`),
-        )
-        if (!canceledOnWorker) continue // it had ended before the cancel: again
-        // the worker ended it before the DELETE answered: lease given back, nothing left on disk
-        expect(
-          await db.selectFrom('task_leases').selectAll().where('task', '=', task).execute(),
-        ).toEqual([])
-        expect(existsSync(join(dataDir, directory))).toBe(false)
-        await sleep(1500)
-        const row = await db
-          .selectFrom('user_exports')
-          .select('state')
-          .where('id', '=', exportId)
-          .executeTakeFirstOrThrow()
-        expect(row.state).toBe('canceled')
-        expect(
-          await db
-            .selectFrom('user_export_files')
-            .selectAll()
-            .where('export_id', '=', exportId)
-            .execute(),
-        ).toEqual([])
-      }
-      expect(canceledOnWorker, logs()).toBe(true)
-    }, 180_000)
-
     it('computes a statistics range on a worker with the values of the in-process calculation', async () => {
+      const { database, dataDir, baseUrl, token, simulationId } = cluster
       const session = new ResultsSession({
         url: `${baseUrl.replace('http', 'ws')}/ws/results`,
         createSocket: (url) => new WebSocket(url) as unknown as ResultsSocketLike,
@@ -492,6 +178,7 @@ describe.skipIf(isDialectUnavailable('postgres'))(
     }, 120_000)
 
     it('recomputes a sensor on a worker with the samples of the in-process recomputation', async () => {
+      const { database, dataDir, simulationId } = cluster
       const db = database.handle.db
       await api('PUT', `/api/simulations/${simulationId}`, { settings: { particleDiameter: 0.02 } })
       const sensor = await api('POST', `/api/simulations/${simulationId}/custom_sensors`, {
@@ -537,6 +224,7 @@ describe.skipIf(isDialectUnavailable('postgres'))(
     }, 120_000)
 
     it('reads a STEP tree and tessellates a part on workers as the CAD thread does here', async () => {
+      const { database, dataDir, baseUrl, token } = cluster
       const db = database.handle.db
       // a simulation whose setup is still open
       const projects = await api('GET', '/api/projects?pageLimit=30')
