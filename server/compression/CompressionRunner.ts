@@ -269,8 +269,12 @@ export class CompressionRunner {
     await refreshSimulationSize(this.#baseDb, this.#dataDir, row.simulation_id)
   }
 
+  /**
+   * Writes the attempt's progress or end. Only while the row is still this attempt's: a reaper that
+   * gave a worker's compression to a retry gave it a new path (compressionTask.ts recover).
+   */
   async #update(
-    id: number,
+    row: SimulationCompressionRow,
     changes: Partial<{
       state: string
       progress: number
@@ -279,14 +283,16 @@ export class CompressionRunner {
       error: string | null
       ended_at: string | null
     }>,
-  ): Promise<void> {
-    await this.#db
+  ): Promise<boolean> {
+    const result = await this.#db
       .updateTable('simulation_compressions')
       .set({ ...changes, updated_at: this.#clock.nowIso() })
-      .where('id', '=', id)
+      .where('id', '=', row.id)
+      .where('path', '=', row.path)
       // Never overwrite an end (canceled by DELETE) with progress.
       .where('state', 'in', ['scheduled', 'running'])
-      .execute()
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
   }
 
   async #compress(
@@ -315,10 +321,12 @@ export class CompressionRunner {
       if (now - lastWriteMs < PROGRESS_WRITE_MS) return
       lastWriteMs = now
       const progress = Math.min(0.99, readBytes / total)
-      progressWrite = progressWrite.then(() => this.#update(row.id, { progress }))
+      progressWrite = progressWrite.then(async () => {
+        await this.#update(row, { progress })
+      })
     }, PROGRESS_WRITE_MS)
     try {
-      await this.#update(row.id, { state: 'running' })
+      await this.#update(row, { state: 'running' })
       await mkdir(dirname(path), { recursive: true })
       await pipeline(
         Readable.from(tarStream(counted, Math.floor(this.#clock.nowMs() / 1000))),
@@ -330,13 +338,15 @@ export class CompressionRunner {
       await progressWrite
       await rename(partial, path)
       const sizeBytes = (await stat(path)).size
-      await this.#update(row.id, {
+      const completed = await this.#update(row, {
         state: 'completed',
         progress: 1,
         size_bytes: sizeBytes,
         file_count: entries.length,
         ended_at: this.#clock.nowIso(),
       })
+      // Canceled or taken over meanwhile: no row names this archive any more.
+      if (!completed) await rm(path, { force: true })
       await refreshSimulationSize(this.#baseDb, this.#dataDir, row.simulation_id)
     } catch (error) {
       clearInterval(progressTimer)
@@ -345,7 +355,7 @@ export class CompressionRunner {
       if (signal.aborted) return
       await rm(path, { force: true })
       const detail = error instanceof Error ? error.message : String(error)
-      await this.#update(row.id, {
+      await this.#update(row, {
         state: 'failed',
         error: `${COMPRESSION_TEXTS.failed} ${detail}`,
         ended_at: this.#clock.nowIso(),

@@ -138,7 +138,8 @@ export function createCompressionTaskHandler(
         .where('id', '=', Number(id))
         .executeTakeFirst()
       if (!row || row.state !== 'running') return false
-      await removeCompressionFiles(dataDir, row)
+      // The row first: from then on the dead attempt writes nothing to it (CompressionRunner
+      // #update), and its files are deleted below.
       const result = await table
         .updateTable('simulation_compressions')
         .set({
@@ -149,9 +150,12 @@ export function createCompressionTaskHandler(
           updated_at: clock.nowIso(),
         })
         .where('id', '=', row.id)
+        .where('path', '=', row.path)
         .where('state', '=', 'running')
         .executeTakeFirst()
-      return Number(result.numUpdatedRows) === 1
+      if (Number(result.numUpdatedRows) !== 1) return false
+      await removeCompressionFiles(dataDir, row)
+      return true
     },
   }
 }
