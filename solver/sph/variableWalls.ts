@@ -15,6 +15,7 @@ import {
 } from './shifting.ts'
 import type { InteractionContext } from './stencil.ts'
 import { fillStencilRows } from './stencil.ts'
+import { setWallViscousVelocity } from './walls.ts'
 
 // Imported constants copied into module bindings: inside hot loops an imported binding may be a
 // getter (test runners rewrite imports into module objects).
@@ -136,25 +137,17 @@ export function extrapolateVariableWalls(
         press[i] = p
         rho[i] = density
         invRho[i] = 1 / density
-        viscVX[i] = 2 * velX[i]! - sumVx * invW
-        viscVY[i] = 2 * velY[i]! - sumVy * invW
-        viscVZ[i] = 2 * velZ[i]! - sumVz * invW
-        if (freeSlipMirror && noSlip[i] === 0) {
-          // free-slip: the fluid's tangential velocity, the normal one mirrored about the wall's
-          const length = Math.sqrt(sumRx * sumRx + sumRy * sumRy + sumRz * sumRz)
-          if (length > 0) {
-            const nx = -sumRx / length
-            const ny = -sumRy / length
-            const nz = -sumRz / length
-            const fx = sumVx * invW
-            const fy = sumVy * invW
-            const fz = sumVz * invW
-            const dn = 2 * ((velX[i]! - fx) * nx + (velY[i]! - fy) * ny + (velZ[i]! - fz) * nz)
-            viscVX[i] = fx + dn * nx
-            viscVY[i] = fy + dn * ny
-            viscVZ[i] = fz + dn * nz
-          }
-        }
+        setWallViscousVelocity(
+          a,
+          i,
+          freeSlipMirror && noSlip[i] === 0,
+          sumVx * invW,
+          sumVy * invW,
+          sumVz * invW,
+          sumRx,
+          sumRy,
+          sumRz,
+        )
         if (riemann) {
           // Σ ρ_f W (r_w − r_f) points from the fluid into the wall: its opposite is the normal
           const length = Math.sqrt(sumRx * sumRx + sumRy * sumRy + sumRz * sumRz)

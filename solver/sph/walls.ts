@@ -4,7 +4,7 @@
  */
 import { BOUNDARY_CODE, KERNEL_CODE } from './config.ts'
 import { GRID_PARAM } from './grid.ts'
-import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
+import { PACK_STRIDE, PARTICLE_KIND, type ParticleArrays } from './particles.ts'
 import type { InteractionContext } from './stencil.ts'
 import { fillStencilRows } from './stencil.ts'
 import { addFrameAcceleration } from './rotatingFrame.ts'
@@ -60,6 +60,40 @@ export function computePressures(ctx: InteractionContext, begin: number, end: nu
     invRho[i] = inv
     packed[o + 6] = p
     packed[o + 7] = fluid ? mass[i]! * inv : -mass[i]! * inv
+  }
+}
+
+/**
+ * The velocity wall particle i shows the viscous sums (viscVX..Z), from the fluid's kernel
+ * average ṽ_f = (fx, fy, fz) around it: no-slip, 2 v_w − ṽ_f (the fluid's mirrored); a free-slip
+ * wall in the sums (options.freeSlipViscosity 'mirror'), ṽ_f + 2((v_w − ṽ_f)·n)n: the fluid's
+ * tangential velocity, the normal one mirrored, n opposite Σ ρ_f W (r_w − r_f) = (rx, ry, rz).
+ */
+export function setWallViscousVelocity(
+  a: ParticleArrays,
+  i: number,
+  freeSlip: boolean,
+  fx: number,
+  fy: number,
+  fz: number,
+  rx: number,
+  ry: number,
+  rz: number,
+): void {
+  const { velX, velY, velZ, viscVX, viscVY, viscVZ } = a
+  const length = freeSlip ? Math.sqrt(rx * rx + ry * ry + rz * rz) : 0
+  if (length > 0) {
+    const nx = -rx / length
+    const ny = -ry / length
+    const nz = -rz / length
+    const dn = 2 * ((velX[i]! - fx) * nx + (velY[i]! - fy) * ny + (velZ[i]! - fz) * nz)
+    viscVX[i] = fx + dn * nx
+    viscVY[i] = fy + dn * ny
+    viscVZ[i] = fz + dn * nz
+  } else {
+    viscVX[i] = 2 * velX[i]! - fx
+    viscVY[i] = 2 * velY[i]! - fy
+    viscVZ[i] = 2 * velZ[i]! - fz
   }
 }
 
@@ -186,25 +220,17 @@ export function extrapolateWalls(
         press[i] = p
         rho[i] = density
         invRho[i] = 1 / density
-        viscVX[i] = 2 * velX[i]! - sumVx * invW
-        viscVY[i] = 2 * velY[i]! - sumVy * invW
-        viscVZ[i] = 2 * velZ[i]! - sumVz * invW
-        if (freeSlipMirror && noSlip[i] === 0) {
-          // free-slip: the fluid's tangential velocity, the normal one mirrored about the wall's
-          const length = Math.sqrt(sumRx * sumRx + sumRy * sumRy + sumRz * sumRz)
-          if (length > 0) {
-            const nx = -sumRx / length
-            const ny = -sumRy / length
-            const nz = -sumRz / length
-            const fx = sumVx * invW
-            const fy = sumVy * invW
-            const fz = sumVz * invW
-            const dn = 2 * ((velX[i]! - fx) * nx + (velY[i]! - fy) * ny + (velZ[i]! - fz) * nz)
-            viscVX[i] = fx + dn * nx
-            viscVY[i] = fy + dn * ny
-            viscVZ[i] = fz + dn * nz
-          }
-        }
+        setWallViscousVelocity(
+          a,
+          i,
+          freeSlipMirror && noSlip[i] === 0,
+          sumVx * invW,
+          sumVy * invW,
+          sumVz * invW,
+          sumRx,
+          sumRy,
+          sumRz,
+        )
         if (riemann) {
           // Σ ρ_f W (r_w − r_f) points from the fluid into the wall: its opposite is the normal
           const length = Math.sqrt(sumRx * sumRx + sumRy * sumRy + sumRz * sumRz)
