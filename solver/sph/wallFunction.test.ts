@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { SolverConfig, SolverOptions } from './config.ts'
+import { slidingLayerLoss } from './slidingLayer.ts'
 import { wallShearVelocity2 } from './wallFunction.ts'
-import { PARTICLE_KIND } from './particles.ts'
-import {
-  buildTankParticles,
-  supportedSettings,
-  TANK_PART_ID,
-  tankPeriodicY,
-  WATER,
-} from './scenarios.ts'
-import type { TankScenario } from './scenarios.ts'
-import { createSolver } from './SphSolver.ts'
 
 const NU = 1e-6
 
@@ -36,56 +26,15 @@ describe('log-law wall function', () => {
     expect(Math.abs(above - below) / (uTau * uTau)).toBeLessThan(0.01)
   })
 
-  /**
-   * A layer 3 cm thick sliding at 1 m/s along a no-slip floor, in a slab periodic along y, for
-   * 0.05 s: its mean velocity falls by the log law's u_τ² t / thickness at two particle sizes.
-   */
-  async function slidingLayerLoss(dp: number, options: Partial<SolverOptions>) {
-    const thickness = 0.03
-    const scenario: TankScenario = {
-      dp,
-      tank: [0.3, 3 * dp, 0.06],
-      fluidMin: [0.05, 0, 0],
-      fluidMax: [0.17, 3 * dp, thickness],
-      closed: false,
-      wallLayers: 3,
-      periodicY: true,
-    }
-    const particles = buildTankParticles(scenario)
-    const velocities = new Float64Array(particles.positions.length)
-    for (let i = 0; i < particles.kinds.length; i++)
-      if (particles.kinds[i] === PARTICLE_KIND.fluid) velocities[3 * i] = 1
-    const config: SolverConfig = {
-      settings: supportedSettings(dp, { noRiemannWall: false }),
-      materials: [WATER],
-      particles: { ...particles, velocities },
-      parts: [{ id: TANK_PART_ID, wallCondition: 'no_slip' }],
-      options: { hydrostaticInitialisation: true, periodicY: tankPeriodicY(scenario), ...options },
-    }
-    const solver = await createSolver(config)
-    try {
-      solver.runUntil(0.05)
-      const s = solver.snapshot()
-      let sum = 0
-      let n = 0
-      for (let i = 0; i < s.count; i++) {
-        if (s.kind[i] !== PARTICLE_KIND.fluid) continue
-        n++
-        sum += s.velocities[3 * i]!
-      }
-      return 1 - sum / n
-    } finally {
-      await solver.dispose()
-    }
-  }
-
+  // a layer 3 cm thick sliding at 1 m/s along a no-slip floor for 0.05 s (slidingLayer.ts): its
+  // mean velocity falls by the log law's u_τ² t / thickness at two particle sizes
   it('brakes a layer sliding on a no-slip floor by the log-law stress at the first layer, alike at two particle sizes', async () => {
     // a plug flow: every particle moves at 1 m/s, so the stress each one takes grows as its
     // distance to the wall shrinks (the log law: u_τ² 0.00302 at 3.75 mm, 0.00242 at 1 cm); the
     // weights 2|G| sit mostly on the first layer, y = dp/2
     const loss = (dp: number) => (wallShearVelocity2(1, dp / 2, NU) * 0.05) / 0.03
-    const coarse = await slidingLayerLoss(0.01, { wallShear: 'logLaw' })
-    const fine = await slidingLayerLoss(0.0075, { wallShear: 'logLaw' })
+    const coarse = await slidingLayerLoss(0.01, 'no_slip', { wallShear: 'logLaw' })
+    const fine = await slidingLayerLoss(0.0075, 'no_slip', { wallShear: 'logLaw' })
     // measured 0.00505 against 0.00471 at dp 1 cm, 0.00546 against 0.00503 at 7.5 mm (the pair
     // viscosity of the same no-slip floor instead: 0.024 at 1 cm)
     expect(coarse).toBeGreaterThan(0.85 * loss(0.01))
