@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { simulationDirectory } from '../../domain/output/layout.ts'
 import { COMPRESSION_EXTENSION } from '../../domain/rest/compressionRoutes.ts'
 import {
+  createSimulationInFirstProject,
   describeEachDialect,
   startTestServer,
   type TestServer,
@@ -33,15 +34,7 @@ describeEachDialect('download archives on workers: a superseded attempt', (diale
   beforeAll(async () => {
     server = await startTestServer(dialect)
     const { accessToken } = await server.login(DEMO_USERS.manager.email)
-    const projects = await server.request('GET', '/api/projects?pageLimit=50', {
-      token: accessToken,
-    })
-    const created = await server.request(
-      'POST',
-      `/api/projects/${projects.body.results[0].id}/simulations`,
-      { token: accessToken, body: { name: 'Archive on a worker' } },
-    )
-    simulationId = created.body.id as number
+    simulationId = await createSimulationInFirstProject(server, accessToken, 'Archive on a worker')
     const manager = await server.database.handle.db
       .selectFrom('users')
       .select('id')

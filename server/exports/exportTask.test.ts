@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { defaultExportRequest, EXPORT_MESSAGES } from '../../domain/results.ts'
 import { writeSyntheticRun } from '../../scripts/writeSyntheticRun.ts'
 import {
+  createSimulationInFirstProject,
   describeEachDialect,
   startTestServer,
   type TestServer,
@@ -35,15 +36,7 @@ describeEachDialect('exports on workers: claim, run, recovery', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect)
     const { accessToken } = await server.login(DEMO_USERS.manager.email)
-    const projects = await server.request('GET', '/api/projects?pageLimit=50', {
-      token: accessToken,
-    })
-    const created = await server.request(
-      'POST',
-      `/api/projects/${projects.body.results[0].id}/simulations`,
-      { token: accessToken, body: { name: 'Export on a worker' } },
-    )
-    simulationId = created.body.id as number
+    simulationId = await createSimulationInFirstProject(server, accessToken, 'Export on a worker')
     await writeSyntheticRun({
       dataDir: server.dataDir,
       simulationId,

@@ -181,6 +181,21 @@ export async function startTestServer(
   }
 }
 
+/** Creates a simulation named `name` in the first project `token`'s user sees; answers its id. */
+export async function createSimulationInFirstProject(
+  server: TestServer,
+  token: string,
+  name: string,
+): Promise<number> {
+  const projects = await server.request('GET', '/api/projects?pageLimit=50', { token })
+  const created = await server.request(
+    'POST',
+    `/api/projects/${projects.body.results[0].id}/simulations`,
+    { token, body: { name } },
+  )
+  return created.body.id as number
+}
+
 /** Declares the same suite once per dialect (skipped where the dialect is unavailable). */
 export function describeEachDialect(title: string, suite: (dialect: DialectName) => void): void {
   for (const dialect of DIALECTS)
