@@ -80,6 +80,10 @@ async function runBench(argv: readonly string[]): Promise<number> {
   const modules: BenchModule[] = []
   for (const file of listModuleFiles()) {
     const label = fileURLToPath(file).split('/bench/')[1] ?? file.href
+    // a filter naming an area ("solver/gpu") loads that area's modules alone: a machine that
+    // carries only the solver's runtime can run its cases
+    const area = options.filter?.match(/^(node|solver|results|browser)\//)?.[1]
+    if (area && !label.startsWith(`${area}/`)) continue
     let module: BenchModule
     try {
       module = (await import(pathToFileURL(fileURLToPath(file)).href)) as BenchModule

@@ -10,7 +10,10 @@
 #                               gpu.tar.xz, installs the loader (dpkg -x into /, ldconfig), then
 #                               prints the adapter, the GPU/CPU agreement on a small dam break,
 #                               the bench (bench/solver/gpu.bench.ts: 1M/4M/16M) and a 1M dam break's
-#                               minutes per simulated second. $OUT, when set, gets the logs.
+#                               minutes per simulated second, SPHERIC Test 2 at 5M fluid particles
+#                               on the GPU, then the CPU solver's thread scaling (scaling16.ts,
+#                               issue 22). $OUT, when set, gets the logs. Each part's time limit is
+#                               a variable (GPU_RUN_S, GPU_BENCH_S, KLEEFSMAN_S, SCALING_S).
 set -e
 mode=${1:-run}
 if [ "$mode" = pack ]; then
@@ -37,11 +40,19 @@ export PATH=/tmp/nodebin:$PATH
 OUT=${OUT:-/tmp}
 T="node node_modules/tsx/dist/cli.mjs"
 echo "node $(node --version), $(nproc) cores"; nvidia-smi -L 2>/dev/null || true
-run() { timeout "$1" $T "${@:2}" 2>&1; }
+# each part has its own time limit, so one that hangs leaves the others their time
+run() { echo "== $(date +%T) ${*:2}"; timeout "$1" $T "${@:2}" 2>&1; }
 if ! run 60 bench/solver/gpuDevice.ts --fluid 1000 --sim-s 0.001 | grep -q '^adapter'; then
   # Dawn found no adapter: point the loader at NVIDIA's ICD (TOOLCHAIN.md)
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 fi
-run 240 bench/solver/gpuDevice.ts --fluid 1000000 --sim-s 0.02 | tee "$OUT/gpuDevice.log"
-run 420 bench/run.ts --filter solver/gpu | tee "$OUT/gpuBench.log"
+# GPU memory and load every 2 s, for the memory per million particles (issue 21 item 5)
+if command -v nvidia-smi >/dev/null; then
+  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -l 2 >"$OUT/nvidiaSmi.csv" &
+fi
+run "${GPU_RUN_S:-100}" bench/solver/gpuDevice.ts --fluid 1000000 --sim-s 0.02 | tee "$OUT/gpuDevice.log"
+run "${GPU_BENCH_S:-180}" bench/run.ts --filter solver/gpu | tee "$OUT/gpuBench.log"
+run "${KLEEFSMAN_S:-120}" bench/solver/gpuDevice.ts --kleefsman-fluid "${KLEEFSMAN_FLUID:-5000000}" --sim-s 0.02 | tee "$OUT/kleefsman.log"
+# issue 22: the CPU solver's thread scaling on this machine's cores
+OUT=$OUT run "${SCALING_S:-170}" bench/solver/scaling16.ts --row-s "${SCALING_ROW_S:-8}" | tee "$OUT/scaling16.log"
 echo done

@@ -6,12 +6,14 @@
  * second, steps and particle-steps per second. Prints plain lines.
  *
  *   npx tsx bench/solver/gpuDevice.ts [--fluid 1000000] [--sim-s 0.02]
+ *   npx tsx bench/solver/gpuDevice.ts --kleefsman-fluid 5000000 [--sim-s 0.02]
  */
 import { findGpu, gpuUnavailableReason } from '../../solver/gpu/device.ts'
 import { createGpuSolver } from '../../solver/gpu/GpuSolver.ts'
 import type { SolverConfig } from '../../solver/sph/config.ts'
 import { PARTICLE_KIND } from '../../solver/sph/particles.ts'
 import { createSolver, solverInternals } from '../../solver/sph/SphSolver.ts'
+import { KLEEFSMAN, kleefsmanConfig } from './kleefsman.ts'
 import {
   buildDamBreak,
   buildTankParticles,
@@ -107,6 +109,37 @@ async function damBreakRun(fluid: number, simS: number): Promise<void> {
   await solver.dispose()
 }
 
+/**
+ * SPHERIC Test 2 (the dam break with an obstacle) at about `fluid` fluid particles on the GPU for
+ * `simS` simulated seconds, c0 = 10·√(g·H); then one output's copy-back timed, so that the minutes
+ * per simulated second can be given with an output every 0.02 s included.
+ */
+async function kleefsmanRun(fluid: number, simS: number): Promise<void> {
+  const columnVolume = (KLEEFSMAN.tank[0] - KLEEFSMAN.columnMinX) * KLEEFSMAN.tank[1] * KLEEFSMAN.columnHeight
+  const dp = Math.cbrt(columnVolume / fluid)
+  const c0 = 10 * Math.sqrt(9.81 * KLEEFSMAN.columnHeight)
+  let started = performance.now()
+  const config = kleefsmanConfig(dp, c0, { threads: 1 }) as SolverConfig
+  const solver = await createGpuSolver(config)
+  const built = (performance.now() - started) / 1000
+  const particles = solver.describe().particleCount
+  await solver.step()
+  started = performance.now()
+  const from = solver.report()
+  const report = await solver.runUntil(from.timeS + simS)
+  const seconds = (performance.now() - started) / 1000
+  const steps = report.step - from.step
+  started = performance.now()
+  await solver.snapshot()
+  const outputS = (performance.now() - started) / 1000
+  const outputInterval = config.settings.outputTimeInterval ?? 0.02
+  const perSimulatedS = seconds / simS + outputS / outputInterval
+  console.log(
+    `kleefsman: dp ${dp.toPrecision(4)} m, ${particles} particles, c0 ${c0.toFixed(1)} m/s, built in ${built.toFixed(1)} s; ${steps} steps over ${simS} s simulated in ${seconds.toFixed(2)} s (${((seconds / steps) * 1e3).toFixed(2)} ms per step, dt ${report.dtS.toExponential(3)} s); one output's copy-back ${outputS.toFixed(2)} s; ${(perSimulatedS / 60).toFixed(2)} min per simulated second with an output every ${outputInterval} s`,
+  )
+  await solver.dispose()
+}
+
 const gpu = await findGpu()
 if (!gpu) {
   console.log(`no WebGPU adapter: ${gpuUnavailableReason()}`)
@@ -115,6 +148,10 @@ if (!gpu) {
 console.log(
   `adapter: ${gpu.info.name}${gpu.info.fallback ? ' (software)' : ''}, maxStorageBufferBindingSize ${gpu.info.maxStorageBufferBindingSize}, maxBufferSize ${gpu.info.maxBufferSize}`,
 )
-await agreement()
-await damBreakRun(argument('--fluid', 1_000_000), argument('--sim-s', 0.02))
+if (process.argv.includes('--kleefsman-fluid')) {
+  await kleefsmanRun(argument('--kleefsman-fluid', 5_000_000), argument('--sim-s', 0.02))
+} else {
+  await agreement()
+  await damBreakRun(argument('--fluid', 1_000_000), argument('--sim-s', 0.02))
+}
 process.exit(0)
