@@ -53,6 +53,8 @@ fi
 run "${GPU_RUN_S:-100}" bench/solver/gpuDevice.ts --fluid 1000000 --sim-s 0.02 | tee "$OUT/gpuDevice.log"
 run "${GPU_BENCH_S:-180}" bench/run.ts --filter solver/gpu | tee "$OUT/gpuBench.log"
 run "${KLEEFSMAN_S:-120}" bench/solver/gpuDevice.ts --kleefsman-fluid "${KLEEFSMAN_FLUID:-5000000}" --sim-s 0.02 | tee "$OUT/kleefsman.log"
-# issue 22: the CPU solver's thread scaling on this machine's cores
+# issue 22: the CPU solver's thread scaling on this machine's cores, and where a step's time goes
+lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|NUMA node|L2|L3' || true
+run "${PROFILE_S:-120}" bench/solver/stepProfile.ts --fluid 300000 --threads 1,2,4,8,16 --steps 4 | tee "$OUT/stepProfile.log"
 OUT=$OUT run "${SCALING_S:-170}" bench/solver/scaling16.ts --row-s "${SCALING_ROW_S:-8}" | tee "$OUT/scaling16.log"
 echo done

@@ -10,8 +10,8 @@
  * force-pass or full-step speedup over the 1-thread row (wall clock), cores busy (process CPU
  * time ÷ wall time over the timed part), the per-thread work max/mean of the split the solver made
  * (estimated) and counted (interactions per range, computed on one thread), and CPU-ns per pair
- * interaction. Each row has a time budget (--row-s, default 25 s): it times at least one pass or
- * step and stops adding more once over it. Needs no network; prints as it goes.
+ * interaction. Each row has a time budget (--row-s, default 25 s): it times at least two passes or
+ * steps and stops adding more once over it. Needs no network; prints as it goes.
  */
 import { availableParallelism, cpus, loadavg } from 'node:os'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -106,8 +106,9 @@ async function measureRow(
     let interactions = 0
     let wallS = 0
     let cpuS = 0
-    // timed units until half the row's budget is spent (at least one, at most 5)
-    while (units === 0 || (wallS < rowSeconds / 2 && units < 5)) {
+    // timed units until half the row's budget is spent (at least two, at most 5): one unit on one
+    // thread made a noisy baseline on the 16-core machine
+    while (units < 2 || (wallS < rowSeconds / 2 && units < 5)) {
       if (kind === 'forces') {
         // the passes alone (the sort and pressure passes before them are not timed)
         const pass = solver.measureInteractionPass('forces', 1)
