@@ -9,11 +9,14 @@
 #   scripts/gpuDevice.sh run    there, from the checkout root: unpacks Node, the modules and
 #                               gpu.tar.xz, installs the loader (dpkg -x into /, ldconfig), then
 #                               prints the adapter, the GPU/CPU agreement on a small dam break,
-#                               the bench (bench/solver/gpu.bench.ts: 1M/4M/16M) and a 1M dam break's
-#                               minutes per simulated second, SPHERIC Test 2 at 5M fluid particles
+#                               a 1M dam break's minutes per simulated second, the force pass
+#                               variants (bench/solver/gpuForceVariants.ts: 1M/16M; its arguments
+#                               in GPU_FORCE_ARGS), the bench (bench/solver/gpu.bench.ts:
+#                               1M/4M/16M), SPHERIC Test 2 at 5M fluid particles
 #                               on the GPU, then the CPU solver's thread scaling (scaling16.ts,
 #                               issue 22). $OUT, when set, gets the logs. Each part's time limit is
-#                               a variable (GPU_RUN_S, GPU_BENCH_S, KLEEFSMAN_S, SCALING_S).
+#                               a variable (GPU_RUN_S, GPU_FORCE_S, GPU_BENCH_S, KLEEFSMAN_S,
+#                               SCALING_S).
 set -e
 mode=${1:-run}
 if [ "$mode" = pack ]; then
@@ -51,6 +54,7 @@ if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -l 2 >"$OUT/nvidiaSmi.csv" &
 fi
 run "${GPU_RUN_S:-100}" bench/solver/gpuDevice.ts --fluid 1000000 --sim-s 0.02 | tee "$OUT/gpuDevice.log"
+run "${GPU_FORCE_S:-150}" bench/solver/gpuForceVariants.ts ${GPU_FORCE_ARGS:-} | tee "$OUT/gpuForceVariants.log"
 run "${GPU_BENCH_S:-180}" bench/run.ts --filter solver/gpu | tee "$OUT/gpuBench.log"
 run "${KLEEFSMAN_S:-120}" bench/solver/gpuDevice.ts --kleefsman-fluid "${KLEEFSMAN_FLUID:-5000000}" --sim-s 0.02 | tee "$OUT/kleefsman.log"
 # issue 22: the CPU solver's thread scaling on this machine's cores, and where a step's time goes

@@ -44,6 +44,9 @@ import type { GpuState } from './snapshot.ts'
 import { packParticles, unpackParticles, writePacked } from './hostState.ts'
 import type { ForcePassMeasurement } from './measure.ts'
 import { measureForcePass } from './measure.ts'
+import { decodeHistory } from './history.ts'
+import type { ForceVariant } from './forceVariants.ts'
+import { forceSpecialization } from './forceVariants.ts'
 import { GpuWallMotion } from './wallMotion.ts'
 import type { GpuProbeReader } from './probes.ts'
 import { GpuProbes, hostProbe } from './probes.ts'
@@ -137,6 +140,7 @@ export class GpuSolver {
       shifting: constants.shiftingCode !== SHIFTING_CODE.zero,
       moving: this.#moving,
       parts: setup.partIds.length,
+      force: forceSpecialization(constants),
     })
     this.#motion = config.wallMotion
       ? new GpuWallMotion(gpu.device, this.#passes, setup.partIds, config.wallMotion)
@@ -303,21 +307,12 @@ export class GpuSolver {
     }
     const history = await p.read(p.buffers.history, 4 * HISTORY_STRIDE * steps)
     const remaining = new Float32Array(await p.read(p.buffers.control, 16))[1]!
-    const dts = new Float32Array(history)
-    const counts = new Uint32Array(history)
-    for (let s = 0; s < steps; s++) {
-      const dt = dts[HISTORY_STRIDE * s]!
-      if (!(dt > 0)) break
-      this.#timeS += dt
+    for (const record of decodeHistory(history, steps)) {
+      this.#timeS += record.dtS
       this.#step++
-      this.#lastDtS = dt
-      const slot = HISTORY_STRIDE * s
-      this.#interactions = counts[slot + 1]! + counts[slot + 2]! * 2 ** 32
-      this.#deleted = {
-        outside: counts[slot + 3]!,
-        invalid: counts[slot + 4]!,
-        fluid: counts[slot + 5]!,
-      }
+      this.#lastDtS = record.dtS
+      this.#interactions = record.interactions
+      this.#deleted = record.deleted
       hooks.onStep?.(this.report())
     }
     return remaining <= 0
@@ -384,6 +379,11 @@ export class GpuSolver {
       capacity: this.#arrays.capacity,
       extraPasses,
     })
+  }
+
+  /** The force pass's variant from now on (forceVariants.ts: the bench compares them). */
+  useForceVariant(variant: ForceVariant, listCap?: number): void {
+    this.#passes.useForceVariant(variant, listCap)
   }
 
   /** Times `steps` full steps (at most MAX_BATCH_STEPS) in one submission; the state advances. */

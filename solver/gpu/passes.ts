@@ -1,23 +1,15 @@
 /**
- * The GPU backend's buffers, pipelines and bind groups, and the command sequences of a step:
- * sort (count, scan, scatter), interact (pressures, wall extrapolation, forces), the time step
- * and the Runge–Kutta stages. Nothing here waits for the GPU; GpuSolver.ts submits and reads.
+ * The GPU backend's buffers and bind groups (the pipelines: pipelines.ts), and the command
+ * sequences of a step: sort (count, scan, scatter), interact (pressures, wall extrapolation,
+ * forces), the time step and the Runge–Kutta stages. Nothing here waits for the GPU; GpuSolver.ts submits and reads.
  */
-import { FORCE_SHADER, PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
+import type { ForceSpecialization, ForceVariant } from './forceVariants.ts'
+import { DEFAULT_FORCE_VARIANT, forceVariantPipeline } from './forceVariants.ts'
 import { HISTORY_STRIDE, WORKGROUP } from './shaderCommon.ts'
-import {
-  COUNT_SHADER,
-  SCAN_BLOCKS_SHADER,
-  SCAN_DOWN_SHADER,
-  SCAN_REDUCE_SHADER,
-  SCATTER_SHADER,
-} from './sortShaders.ts'
-import { SHIFT_SHADER, SPEED_SHADER } from './shiftShaders.ts'
-import { DT_SHADER, RK_SHADER } from './stepShaders.ts'
 import type { GpuBuffers, GridShape } from './buffers.ts'
 import { createBuffers, MAP_READ, USAGE } from './buffers.ts'
-import { PLACE_SHADER, SCATTER_REF_SHADER } from './wallMotion.ts'
 import type { GpuProbes } from './probes.ts'
+import { pipelinesFor } from './pipelines.ts'
 
 export type { GpuBuffers, GridShape } from './buffers.ts'
 export { HISTORY_STRIDE }
@@ -33,90 +25,9 @@ export {
 /** WebGPU's guaranteed workgroups per dispatch dimension (4.2 M particles at 64 per group). */
 const MAX_GROUPS_X = 65535
 
-/**
- * The end-of-step shader: the step's pair count and the deletions so far into its history slot,
- * the counters reset.
- */
-const FINISH_SHADER = /* wgsl */ `
-struct Control { dt: f32, remaining: f32, index: u32, pad: u32 }
-@group(0) @binding(0) var<storage, read_write> stats: array<u32>;
-@group(0) @binding(1) var<storage, read> control: Control;
-@group(0) @binding(2) var<storage, read_write> history: array<u32>;
-@group(0) @binding(3) var<storage, read> deleted: array<u32>;
-@compute @workgroup_size(1)
-fn main() {
-  let slot = ${HISTORY_STRIDE}u * (control.index - 1u);
-  history[slot + 1u] = stats[2];
-  history[slot + 2u] = stats[3];
-  history[slot + 3u] = deleted[0];
-  history[slot + 4u] = deleted[1];
-  history[slot + 5u] = deleted[2];
-  stats[2] = 0u;
-  stats[3] = 0u;
-  // the shifting's fastest fluid particle is found after this
-  stats[4] = 0u;
-}
-`
-
 interface Pass {
   pipeline: GPUComputePipeline
   bindGroup: GPUBindGroup
-}
-
-/** The compiled pipelines of a device, made once (compiling is slow on a software adapter). */
-interface Pipelines {
-  count: GPUComputePipeline
-  scanReduce: GPUComputePipeline
-  scanBlocks: GPUComputePipeline
-  scanDown: GPUComputePipeline
-  scatter: GPUComputePipeline
-  pressure: GPUComputePipeline
-  wall: GPUComputePipeline
-  force: GPUComputePipeline
-  dt: GPUComputePipeline
-  finish: GPUComputePipeline
-  rk: GPUComputePipeline[]
-  speed: GPUComputePipeline
-  shift: GPUComputePipeline
-  wallMoving: GPUComputePipeline
-  place: GPUComputePipeline
-  scatterRef: GPUComputePipeline
-}
-
-const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
-
-function pipelinesFor(device: GPUDevice): Pipelines {
-  const known = pipelinesOf.get(device)
-  if (known) return known
-  const make = (code: string, constants?: Record<string, number>) =>
-    device.createComputePipeline({
-      layout: 'auto',
-      compute: {
-        module: device.createShaderModule({ code }),
-        entryPoint: 'main',
-        ...(constants ? { constants } : {}),
-      },
-    })
-  const pipelines: Pipelines = {
-    count: make(COUNT_SHADER),
-    scanReduce: make(SCAN_REDUCE_SHADER),
-    scanBlocks: make(SCAN_BLOCKS_SHADER),
-    scanDown: make(SCAN_DOWN_SHADER),
-    scatter: make(SCATTER_SHADER),
-    pressure: make(PRESSURE_SHADER),
-    wall: make(WALL_SHADER),
-    force: make(FORCE_SHADER),
-    dt: make(DT_SHADER),
-    finish: make(FINISH_SHADER),
-    rk: [1, 2, 3, 4].map((STAGE) => make(RK_SHADER, { STAGE })),
-    speed: make(SPEED_SHADER),
-    shift: make(SHIFT_SHADER),
-    wallMoving: make(WALL_SHADER, { MOVING: 1 }),
-    place: make(PLACE_SHADER),
-    scatterRef: make(SCATTER_REF_SHADER),
-  }
-  pipelinesOf.set(device, pipelines)
-  return pipelines
 }
 
 export class GpuPasses {
@@ -132,6 +43,7 @@ export class GpuPasses {
   #pressure: Pass
   #wall: Pass
   #force: Pass
+  #forceSpecialization: ForceSpecialization
   #dt: Pass
   #finish: Pass
   #rk: Pass[]
@@ -148,7 +60,14 @@ export class GpuPasses {
     device: GPUDevice,
     capacity: number,
     grid: GridShape,
-    options: { walls: boolean; shifting: boolean; moving: boolean; parts: number },
+    options: {
+      walls: boolean
+      shifting: boolean
+      moving: boolean
+      parts: number
+      /** The solver's constants as the force pass's pipeline constants (forceVariants.ts). */
+      force: ForceSpecialization
+    },
   ) {
     this.#device = device
     this.#grid = grid
@@ -208,17 +127,8 @@ export class GpuPasses {
           ),
         }
       : null
-    this.#force = pass(p.force, [
-      b.params,
-      b.rec0,
-      b.rec1,
-      b.wall,
-      b.info,
-      b.cellStart,
-      b.acc,
-      b.stats,
-      b.velr,
-    ])
+    this.#forceSpecialization = options.force
+    this.#force = this.#forcePass(DEFAULT_FORCE_VARIANT)
     this.#dt = pass(p.dt, [b.params, b.stats, b.control, b.history])
     this.#finish = pass(p.finish, [b.stats, b.control, b.history, b.deleted])
     this.#rk = p.rk.map((pipeline) =>
@@ -235,6 +145,36 @@ export class GpuPasses {
       b.control,
       b.stats,
     ])
+  }
+
+  /** A force pass variant's pipeline and bindings (every variant binds the same buffers). */
+  #forcePass(variant: ForceVariant, listCap?: number): Pass {
+    const b = this.buffers
+    const s = this.#forceSpecialization
+    const pipeline = forceVariantPipeline(this.#device, variant, s, listCap)
+    const resources = [
+      b.params,
+      b.rec0,
+      b.rec1,
+      b.wall,
+      b.info,
+      b.cellStart,
+      b.acc,
+      b.stats,
+      b.velr,
+    ]
+    return {
+      pipeline,
+      bindGroup: this.#device.createBindGroup({
+        layout: pipeline.getBindGroupLayout(0),
+        entries: resources.map((buffer, binding) => ({ binding, resource: { buffer } })),
+      }),
+    }
+  }
+
+  /** Every force pass from now on runs this variant (forceVariants.ts; listCap: tests). */
+  useForceVariant(variant: ForceVariant, listCap?: number): void {
+    this.#force = this.#forcePass(variant, listCap)
   }
 
   /** Particles in the buffers now (the dispatch size). */

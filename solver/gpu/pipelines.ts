@@ -1,0 +1,95 @@
+/**
+ * The compiled pipelines of the GPU backend's passes (passes.ts binds and dispatches them; the
+ * force pass's variants: forceVariants.ts), and the end-of-step shader.
+ */
+import { PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
+import { HISTORY_STRIDE } from './shaderCommon.ts'
+import {
+  COUNT_SHADER,
+  SCAN_BLOCKS_SHADER,
+  SCAN_DOWN_SHADER,
+  SCAN_REDUCE_SHADER,
+  SCATTER_SHADER,
+} from './sortShaders.ts'
+import { SHIFT_SHADER, SPEED_SHADER } from './shiftShaders.ts'
+import { DT_SHADER, RK_SHADER } from './stepShaders.ts'
+import { PLACE_SHADER, SCATTER_REF_SHADER } from './wallMotion.ts'
+
+/**
+ * The end-of-step shader: the step's pair count and the deletions so far into its history slot,
+ * the counters reset.
+ */
+const FINISH_SHADER = /* wgsl */ `
+struct Control { dt: f32, remaining: f32, index: u32, pad: u32 }
+@group(0) @binding(0) var<storage, read_write> stats: array<u32>;
+@group(0) @binding(1) var<storage, read> control: Control;
+@group(0) @binding(2) var<storage, read_write> history: array<u32>;
+@group(0) @binding(3) var<storage, read> deleted: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+  let slot = ${HISTORY_STRIDE}u * (control.index - 1u);
+  history[slot + 1u] = stats[2];
+  history[slot + 2u] = stats[3];
+  history[slot + 3u] = deleted[0];
+  history[slot + 4u] = deleted[1];
+  history[slot + 5u] = deleted[2];
+  stats[2] = 0u;
+  stats[3] = 0u;
+  // the shifting's fastest fluid particle is found after this
+  stats[4] = 0u;
+}
+`
+
+/** The compiled pipelines of a device, made once (compiling is slow on a software adapter). */
+export interface Pipelines {
+  count: GPUComputePipeline
+  scanReduce: GPUComputePipeline
+  scanBlocks: GPUComputePipeline
+  scanDown: GPUComputePipeline
+  scatter: GPUComputePipeline
+  pressure: GPUComputePipeline
+  wall: GPUComputePipeline
+  dt: GPUComputePipeline
+  finish: GPUComputePipeline
+  rk: GPUComputePipeline[]
+  speed: GPUComputePipeline
+  shift: GPUComputePipeline
+  wallMoving: GPUComputePipeline
+  place: GPUComputePipeline
+  scatterRef: GPUComputePipeline
+}
+
+const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
+
+export function pipelinesFor(device: GPUDevice): Pipelines {
+  const known = pipelinesOf.get(device)
+  if (known) return known
+  const make = (code: string, constants?: Record<string, number>) =>
+    device.createComputePipeline({
+      layout: 'auto',
+      compute: {
+        module: device.createShaderModule({ code }),
+        entryPoint: 'main',
+        ...(constants ? { constants } : {}),
+      },
+    })
+  const pipelines: Pipelines = {
+    count: make(COUNT_SHADER),
+    scanReduce: make(SCAN_REDUCE_SHADER),
+    scanBlocks: make(SCAN_BLOCKS_SHADER),
+    scanDown: make(SCAN_DOWN_SHADER),
+    scatter: make(SCATTER_SHADER),
+    pressure: make(PRESSURE_SHADER),
+    wall: make(WALL_SHADER),
+    dt: make(DT_SHADER),
+    finish: make(FINISH_SHADER),
+    rk: [1, 2, 3, 4].map((STAGE) => make(RK_SHADER, { STAGE })),
+    speed: make(SPEED_SHADER),
+    shift: make(SHIFT_SHADER),
+    wallMoving: make(WALL_SHADER, { MOVING: 1 }),
+    place: make(PLACE_SHADER),
+    scatterRef: make(SCATTER_REF_SHADER),
+  }
+  pipelinesOf.set(device, pipelines)
+  return pipelines
+}
