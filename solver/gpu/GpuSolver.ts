@@ -23,12 +23,10 @@ import {
 import type { Integrator } from '../sph/config.ts'
 import { prepareParticles } from '../sph/prepare.ts'
 import type { ParticleArrays } from '../sph/particles.ts'
-import type { CheckpointHeader } from '../sph/checkpoint.ts'
 import {
   checkFingerprint,
   decodeCheckpointArrays,
   decodeCheckpointHeader,
-  encodeCheckpoint,
   solverFingerprint,
 } from '../sph/checkpoint.ts'
 import { initialTimeStep } from '../sph/timeStep.ts'
@@ -40,8 +38,9 @@ import { gpuGrid } from './grid.ts'
 import { GpuPasses, HISTORY_STRIDE, MAX_BATCH_STEPS } from './passes.ts'
 import { buildParams, F32_MAX } from './params.ts'
 import type { GpuSolverDescription } from './params.ts'
-import type { GpuState } from './snapshot.ts'
-import { packParticles, unpackParticles, writePacked } from './hostState.ts'
+import { packParticles, writePacked } from './hostState.ts'
+import type { GpuCapture } from './capture.ts'
+import { captureState, StateReadback } from './capture.ts'
 import type { ForcePassMeasurement } from './measure.ts'
 import { measureForcePass } from './measure.ts'
 import { decodeHistory } from './history.ts'
@@ -50,7 +49,6 @@ import { forceSpecialization } from './forceVariants.ts'
 import { GpuWallMotion } from './wallMotion.ts'
 import type { GpuProbeReader } from './probes.ts'
 import { GpuProbes, hostProbe } from './probes.ts'
-import { buildGpuSnapshot } from './snapshot.ts'
 import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
 
 /** Creates a GPU solver, or refuses (SolverSetupError) what the GPU backend does not implement. */
@@ -87,6 +85,8 @@ export class GpuSolver {
   /** Fluid outside it is deleted (calcDomainActive: the reference box), or null. */
   #deletionBox: Box | null
   #passes: GpuPasses
+  /** Staging buffers for the copies of the state (outputs, checkpoints). */
+  #readback: StateReadback
   /** Moving parts (config.wallMotion): wall particles keep their rest position on the host. */
   #moving: boolean
   /** Moving parts: the part maps and the steps in two halves (wallMotion.ts). */
@@ -142,6 +142,7 @@ export class GpuSolver {
       parts: setup.partIds.length,
       force: forceSpecialization(constants),
     })
+    this.#readback = new StateReadback(gpu.device, this.#passes.buffers)
     this.#motion = config.wallMotion
       ? new GpuWallMotion(gpu.device, this.#passes, setup.partIds, config.wallMotion)
       : null
@@ -177,30 +178,6 @@ export class GpuSolver {
     this.#fluidCount = packed.fluid
     this.#deleted = { outside: 0, invalid: 0, fluid: 0 }
     writePacked(this.gpu.device.queue, this.#passes.buffers, packed, this.#moving)
-  }
-
-  /** The GPU's state, copied back: cell order, four lanes per particle. */
-  async #readState(): Promise<GpuState> {
-    const n = this.#count
-    const p = this.#passes
-    return {
-      posm: new Float32Array(await p.read(p.buffers.posm, 16 * n)),
-      velr: new Float32Array(await p.read(p.buffers.velr, 16 * n)),
-      info: new Uint32Array(await p.read(p.buffers.info, 16 * n)),
-      rec0: new Float32Array(await p.read(p.buffers.rec0, 16 * n)),
-    }
-  }
-
-  /** The GPU's kept particles into the host arrays, in the GPU's order (unpackParticles). */
-  async #download(): Promise<void> {
-    const state = await this.#readState()
-    const host = unpackParticles(state, this.#count, this.#arrays, {
-      count: this.#hostCount,
-      indexOfId: this.#hostIndex,
-      moving: this.#moving,
-    })
-    this.#hostCount = host.count
-    this.#hostIndex = host.indexOfId
   }
 
   describe(): GpuSolverDescription {
@@ -319,38 +296,50 @@ export class GpuSolver {
   }
 
   /**
+   * The state of now for an output and its checkpoint (capture.ts): the GPU copies it at once, the
+   * steps may go on, and `snapshot()` and `checkpoint()` answer this moment's state whenever
+   * they are awaited. Release it once read (its staging buffers serve the next capture).
+   */
+  capture(): GpuCapture {
+    return captureState(this.#readback.copy(this.#count), {
+      count: this.#count,
+      report: this.report(),
+      constants: this.#constants,
+      partIds: this.#partIds,
+      materialId: this.#materialId,
+      fixedDtS: this.#fixedDtS,
+      fingerprint: this.#fingerprint(),
+      referenceBox: structuredClone(this.#referenceBox),
+      // the host arrays of the last upload: restore() replaces the index, never edits it
+      host: { arrays: this.#arrays, indexOfId: this.#hostIndex, moving: this.#moving },
+    })
+  }
+
+  /**
    * The particle state ordered by particle id, with pressures: fluid from the density (Tait, in
    * double precision like the CPU's snapshot), walls the last extrapolation's.
    */
-  async snapshot(): Promise<SolverSnapshot> {
-    return buildGpuSnapshot(await this.#readState(), this.#count, this.#constants, {
-      timeS: this.#timeS,
-      step: this.#step,
-      partIds: this.#partIds,
-      materialId: this.#materialId,
-      capacity: this.#arrays.capacity,
-    })
+  snapshot(): Promise<SolverSnapshot> {
+    return this.#captured((capture) => capture.snapshot())
+  }
+
+  /** The CPU solver's checkpoint format: either backend resumes from the other's. */
+  checkpoint(): Promise<Uint8Array> {
+    return this.#captured((capture) => capture.checkpoint())
+  }
+
+  /** What `read` makes of a capture of now, the capture released after. */
+  async #captured<T>(read: (capture: GpuCapture) => Promise<T>): Promise<T> {
+    const capture = this.capture()
+    try {
+      return await read(capture)
+    } finally {
+      capture.release()
+    }
   }
 
   #fingerprint(): Record<string, number> {
     return solverFingerprint(this.#constants, this.#arrays.capacity, this.#partIds.length)
-  }
-
-  /** The CPU solver's checkpoint format: either backend resumes from the other's. */
-  async checkpoint(): Promise<Uint8Array> {
-    await this.#download()
-    const report = this.report()
-    const header: CheckpointHeader = {
-      count: this.#hostCount,
-      timeS: this.#timeS,
-      step: this.#step,
-      fixedDtS: this.#fixedDtS,
-      deletedOutside: report.deletedOutside,
-      deletedInvalid: report.deletedInvalid,
-      fingerprint: this.#fingerprint(),
-      referenceBox: structuredClone(this.#referenceBox),
-    }
-    return encodeCheckpoint(header, this.#arrays)
   }
 
   restore(bytes: Uint8Array): void {
@@ -358,7 +347,7 @@ export class GpuSolver {
     checkFingerprint(header, this.#fingerprint(), this.#arrays.capacity)
     decodeCheckpointArrays(bytes, header, this.#arrays)
     this.#hostCount = header.count
-    this.#hostIndex.fill(-1)
+    this.#hostIndex = new Int32Array(this.#hostIndex.length).fill(-1)
     for (let i = 0; i < header.count; i++) this.#hostIndex[this.#arrays.particleId[i]!] = i
     this.#timeS = header.timeS
     this.#step = header.step
@@ -394,6 +383,7 @@ export class GpuSolver {
   }
 
   dispose(): Promise<void> {
+    this.#readback.destroy()
     this.#passes.destroy()
     return Promise.resolve()
   }

@@ -1,16 +1,13 @@
 /**
  * The GPU backend's particles between the host arrays (solver/sph ParticleArrays, float64) and
  * the GPU's state buffers (float32, four lanes per particle; see shaderCommon.ts): the upload,
- * which leaves out what the CPU's sort would delete, and the download of the kept particles.
+ * which leaves out what the CPU's sort would delete, and the checkpoint of the kept particles.
  */
 import type { Box } from '../sph/grid.ts'
 import type { ParticleArrays } from '../sph/particles.ts'
-import {
-  PARTICLE_KIND,
-  PERSISTENT_BYTE_FIELDS,
-  PERSISTENT_FLOAT_FIELDS,
-  PERSISTENT_INT_FIELDS,
-} from '../sph/particles.ts'
+import { PARTICLE_KIND } from '../sph/particles.ts'
+import type { CheckpointHeader } from '../sph/checkpoint.ts'
+import { allocateCheckpoint } from '../sph/checkpoint.ts'
 import type { GpuState } from './snapshot.ts'
 import type { GpuBuffers } from './buffers.ts'
 
@@ -81,56 +78,52 @@ export function packParticles(a: ParticleArrays, n: number, box: Box | null): Pa
 }
 
 /**
- * The GPU's kept particles (of `count` in its buffers) into the host arrays, in the GPU's order;
- * the fields the GPU does not carry (and a moving wall's rest position) come with their particle
- * from the host arrays' `host.count` particles, found through `host.indexOfId`. Answers the new
- * host count and index.
+ * The checkpoint of the GPU's kept particles (of `count` in its buffers), in the GPU's order: the
+ * state read once, in order; the fields the GPU does not carry (and a moving wall's rest position)
+ * come with their particle from the host arrays, through `host.indexOfId` (the arrays of the last
+ * upload: those fields do not change on the GPU). The header's count is the number kept.
  */
-export function unpackParticles(
+export function encodeGpuCheckpoint(
   state: GpuState,
   count: number,
-  a: ParticleArrays,
-  host: { count: number; indexOfId: Int32Array; moving: boolean },
-): { count: number; indexOfId: Int32Array } {
+  header: Omit<CheckpointHeader, 'count'>,
+  host: { arrays: ParticleArrays; indexOfId: Int32Array; moving: boolean },
+): Uint8Array {
   const { posm, velr, info } = state
-  const before = host.count
-  const float = PERSISTENT_FLOAT_FIELDS.map((field) => a[field].slice(0, before))
-  const int = PERSISTENT_INT_FIELDS.map((field) => a[field].slice(0, before))
-  const byte = PERSISTENT_BYTE_FIELDS.map((field) => a[field].slice(0, before))
-  const oldOf = host.indexOfId
-  const index = new Int32Array(oldOf.length).fill(-1)
+  let kept = 0
+  for (let i = 0; i < count; i++) if (!(info[4 * i + 2]! & DELETED)) kept++
+  const { buffer, floats: f, ints, bytes } = allocateCheckpoint({ count: kept, ...header })
+  const a = host.arrays
   let k = 0
   for (let i = 0; i < count; i++) {
     const o = 4 * i
     const flags = info[o + 2]!
     if (flags & DELETED) continue
     const id = info[o]!
-    const j = oldOf[id]!
-    PERSISTENT_FLOAT_FIELDS.forEach((field, f) => (a[field][k] = float[f]![j]!))
-    PERSISTENT_INT_FIELDS.forEach((field, f) => (a[field][k] = int[f]![j]!))
-    PERSISTENT_BYTE_FIELDS.forEach((field, f) => (a[field][k] = byte[f]![j]!))
-    a.posX[k] = posm[o]!
-    a.posY[k] = posm[o + 1]!
-    a.posZ[k] = posm[o + 2]!
-    a.mass[k] = posm[o + 3]!
-    a.velX[k] = velr[o]!
-    a.velY[k] = velr[o + 1]!
-    a.velZ[k] = velr[o + 2]!
-    a.rho[k] = velr[o + 3]!
-    a.particleId[k] = id
-    a.partIndex[k] = info[o + 1]!
-    a.kind[k] = flags & 1
-    a.noSlip[k] = (flags >> 1) & 1
+    const j = host.indexOfId[id]!
+    f.posX[k] = posm[o]!
+    f.posY[k] = posm[o + 1]!
+    f.posZ[k] = posm[o + 2]!
+    f.mass[k] = posm[o + 3]!
+    f.velX[k] = velr[o]!
+    f.velY[k] = velr[o + 1]!
+    f.velZ[k] = velr[o + 2]!
+    f.rho[k] = velr[o + 3]!
+    f.temp[k] = a.temp[j]!
+    f.hsml[k] = a.hsml[j]!
     // walls at rest: their rest position is the GPU's copy (a CPU restore puts them there)
-    if ((flags & 1) === FLUID || !host.moving) {
-      a.refX[k] = a.posX[k]!
-      a.refY[k] = a.posY[k]!
-      a.refZ[k] = a.posZ[k]!
-    }
-    index[id] = k
+    const fixed = (flags & 1) === FLUID || !host.moving
+    f.refX[k] = fixed ? f.posX[k]! : a.refX[j]!
+    f.refY[k] = fixed ? f.posY[k]! : a.refY[j]!
+    f.refZ[k] = fixed ? f.posZ[k]! : a.refZ[j]!
+    ints.particleId[k] = id
+    ints.partIndex[k] = info[o + 1]!
+    bytes.kind[k] = flags & 1
+    bytes.noSlip[k] = (flags >> 1) & 1
+    bytes.phase[k] = a.phase[j]!
     k++
   }
-  return { count: k, indexOfId: index }
+  return buffer
 }
 
 /** The kept particles of `packed` into the GPU's state buffers, the deletion counters reset. */

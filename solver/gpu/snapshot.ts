@@ -20,7 +20,8 @@ export interface GpuState {
 /**
  * The snapshot of the kept ones of `count` particles in the buffers (ids below `capacity`):
  * fluid pressure from the density (Tait, in double precision like the CPU's snapshot), walls' the
- * last extrapolation's.
+ * last extrapolation's. The state is read once, in its order (it may be mapped GPU memory, slow
+ * to read at random), each particle written to the slot its id's rank among the kept ids gives.
  */
 export function buildGpuSnapshot(
   state: GpuState,
@@ -35,12 +36,15 @@ export function buildGpuSnapshot(
   },
 ): SolverSnapshot {
   const { posm, velr, info, rec0 } = state
-  // ids are unique and below the capacity: order by id through an index table
-  const indexOfId = new Int32Array(Math.max(at.capacity, 1)).fill(-1)
-  for (let i = 0; i < count; i++) if (!(info[4 * i + 2]! & DELETED)) indexOfId[info[4 * i]!] = i
-  const order: number[] = []
-  for (let id = 0; id < indexOfId.length; id++) if (indexOfId[id]! >= 0) order.push(indexOfId[id]!)
-  const n = order.length
+  // slot of each id: ids are unique and below the capacity, the snapshot is ordered by id
+  const slotOfId = new Int32Array(Math.max(at.capacity, 1))
+  for (let i = 0; i < count; i++) if (!(info[4 * i + 2]! & DELETED)) slotOfId[info[4 * i]!] = 1
+  let n = 0
+  for (let id = 0; id < slotOfId.length; id++) {
+    const kept = slotOfId[id]!
+    slotOfId[id] = n
+    n += kept
+  }
   const snapshot: SolverSnapshot = {
     timeS: at.timeS,
     step: at.step,
@@ -55,20 +59,34 @@ export function buildGpuSnapshot(
     partId: new Int32Array(n),
     materialId: new Int32Array(n),
   }
-  for (let s = 0; s < n; s++) {
-    const o = 4 * order[s]!
-    const kind = info[o + 2]! & 1
+  const { particleIds, positions, velocities, pressure, density, mass, partId, materialId } =
+    snapshot
+  const kinds = snapshot.kind
+  const partIds = Int32Array.from(at.partIds)
+  const { stiffness, referenceDensity, gamma } = k
+  const fluidMaterial = at.materialId
+  for (let i = 0; i < count; i++) {
+    const o = 4 * i
+    const flags = info[o + 2]!
+    if (flags & DELETED) continue
+    const id = info[o]!
+    const s = slotOfId[id]!
+    const kind = flags & 1
     const rho = velr[o + 3]!
-    snapshot.particleIds[s] = info[o]!
-    snapshot.positions.set(posm.subarray(o, o + 3), 3 * s)
-    snapshot.velocities.set(velr.subarray(o, o + 3), 3 * s)
-    snapshot.pressure[s] =
-      kind === FLUID ? k.stiffness * ((rho / k.referenceDensity) ** k.gamma - 1) : rec0[o + 3]!
-    snapshot.density[s] = rho
-    snapshot.mass[s] = posm[o + 3]!
-    snapshot.kind[s] = kind
-    snapshot.partId[s] = at.partIds[info[o + 1]!]!
-    snapshot.materialId[s] = kind === FLUID ? at.materialId : -1
+    particleIds[s] = id
+    positions[3 * s] = posm[o]!
+    positions[3 * s + 1] = posm[o + 1]!
+    positions[3 * s + 2] = posm[o + 2]!
+    velocities[3 * s] = velr[o]!
+    velocities[3 * s + 1] = velr[o + 1]!
+    velocities[3 * s + 2] = velr[o + 2]!
+    pressure[s] =
+      kind === FLUID ? stiffness * ((rho / referenceDensity) ** gamma - 1) : rec0[o + 3]!
+    density[s] = rho
+    mass[s] = posm[o + 3]!
+    kinds[s] = kind
+    partId[s] = partIds[info[o + 1]!]!
+    materialId[s] = kind === FLUID ? fluidMaterial : -1
   }
   return snapshot
 }

@@ -52,32 +52,67 @@ export interface CheckpointHeader {
 const pad8 = (n: number) => (n + 7) & ~7
 
 export function encodeCheckpoint(header: CheckpointHeader, arrays: ParticleArrays): Uint8Array {
+  const count = header.count
+  const layout = allocateCheckpoint(header)
+  for (const field of PERSISTENT_FLOAT_FIELDS)
+    layout.floats[field].set(arrays[field].subarray(0, count))
+  for (const field of PERSISTENT_INT_FIELDS)
+    layout.ints[field].set(arrays[field].subarray(0, count))
+  for (const field of PERSISTENT_BYTE_FIELDS)
+    layout.bytes[field].set(arrays[field].subarray(0, count))
+  return layout.buffer
+}
+
+/** Checkpoint bytes with the header written, and a view of each persistent array to fill. */
+export interface CheckpointLayout {
+  buffer: Uint8Array
+  floats: Record<(typeof PERSISTENT_FLOAT_FIELDS)[number], Float64Array>
+  ints: Record<(typeof PERSISTENT_INT_FIELDS)[number], Int32Array>
+  bytes: Record<(typeof PERSISTENT_BYTE_FIELDS)[number], Uint8Array>
+}
+
+/**
+ * The bytes of a checkpoint of `header.count` particles (this version's layout), the header in
+ * place: a backend that holds its particles elsewhere (the GPU) fills the views directly.
+ */
+export function allocateCheckpoint(header: CheckpointHeader): CheckpointLayout {
   const json = new TextEncoder().encode(JSON.stringify(header))
   const count = header.count
   let size = 16 + pad8(json.length)
   size += PERSISTENT_FLOAT_FIELDS.length * count * 8
   size += PERSISTENT_INT_FIELDS.length * pad8(count * 4)
   size += PERSISTENT_BYTE_FIELDS.length * pad8(count)
-  const bytes = new Uint8Array(size)
-  const view = new DataView(bytes.buffer)
-  for (let k = 0; k < 8; k++) bytes[k] = CHECKPOINT_MAGIC.charCodeAt(k)
+  const buffer = new Uint8Array(size)
+  const view = new DataView(buffer.buffer)
+  for (let k = 0; k < 8; k++) buffer[k] = CHECKPOINT_MAGIC.charCodeAt(k)
   view.setUint32(8, CHECKPOINT_VERSION, true)
   view.setUint32(12, json.length, true)
-  bytes.set(json, 16)
+  buffer.set(json, 16)
   let offset = 16 + pad8(json.length)
-  for (const field of PERSISTENT_FLOAT_FIELDS) {
-    new Float64Array(bytes.buffer, offset, count).set(arrays[field].subarray(0, count))
-    offset += count * 8
+  const take = <T>(make: (at: number) => T, bytes: number): T => {
+    const made = make(offset)
+    offset += bytes
+    return made
   }
-  for (const field of PERSISTENT_INT_FIELDS) {
-    new Int32Array(bytes.buffer, offset, count).set(arrays[field].subarray(0, count))
-    offset += pad8(count * 4)
-  }
-  for (const field of PERSISTENT_BYTE_FIELDS) {
-    bytes.set(arrays[field].subarray(0, count), offset)
-    offset += pad8(count)
-  }
-  return bytes
+  const floats = Object.fromEntries(
+    PERSISTENT_FLOAT_FIELDS.map((f) => [
+      f,
+      take((at) => new Float64Array(buffer.buffer, at, count), count * 8),
+    ]),
+  ) as CheckpointLayout['floats']
+  const ints = Object.fromEntries(
+    PERSISTENT_INT_FIELDS.map((f) => [
+      f,
+      take((at) => new Int32Array(buffer.buffer, at, count), pad8(count * 4)),
+    ]),
+  ) as CheckpointLayout['ints']
+  const bytes = Object.fromEntries(
+    PERSISTENT_BYTE_FIELDS.map((f) => [
+      f,
+      take((at) => new Uint8Array(buffer.buffer, at, count), pad8(count)),
+    ]),
+  ) as CheckpointLayout['bytes']
+  return { buffer, floats, ints, bytes }
 }
 
 /** Reads the header of checkpoint bytes (throws on a foreign or newer format). */
