@@ -13,10 +13,13 @@
 #                               variants (bench/solver/gpuForceVariants.ts: 1M/16M; its arguments
 #                               in GPU_FORCE_ARGS), the bench (bench/solver/gpu.bench.ts:
 #                               1M/4M/16M), SPHERIC Test 2 at 5M fluid particles
-#                               on the GPU, then the CPU solver's thread scaling (scaling16.ts,
+#                               on the GPU, then where a CPU step's time goes per thread count
+#                               (stepProfile.ts) and the CPU solver's thread scaling (scaling16.ts,
 #                               issue 22). $OUT, when set, gets the logs. Each part's time limit is
 #                               a variable (GPU_RUN_S, GPU_FORCE_S, GPU_BENCH_S, KLEEFSMAN_S,
-#                               SCALING_S).
+#                               PROFILE_S, SCALING_S); PARTS names the parts to run (default all:
+#                               gpu variants bench kleefsman profile scaling). The bench's steps use
+#                               the variant fastest at the largest size.
 set -e
 mode=${1:-run}
 if [ "$mode" = pack ]; then
@@ -53,12 +56,27 @@ fi
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -l 2 >"$OUT/nvidiaSmi.csv" &
 fi
-run "${GPU_RUN_S:-100}" bench/solver/gpuDevice.ts --fluid 1000000 --sim-s 0.02 | tee "$OUT/gpuDevice.log"
-run "${GPU_FORCE_S:-150}" bench/solver/gpuForceVariants.ts ${GPU_FORCE_ARGS:-} | tee "$OUT/gpuForceVariants.log"
-run "${GPU_BENCH_S:-180}" bench/run.ts --filter solver/gpu | tee "$OUT/gpuBench.log"
-run "${KLEEFSMAN_S:-120}" bench/solver/gpuDevice.ts --kleefsman-fluid "${KLEEFSMAN_FLUID:-5000000}" --sim-s 0.02 | tee "$OUT/kleefsman.log"
+# PARTS picks what runs (default all): gpu variants bench kleefsman profile scaling
+PARTS=" ${PARTS:-gpu variants bench kleefsman profile scaling} "
+has() { [[ "$PARTS" == *" $1 "* ]]; }
+has gpu && run "${GPU_RUN_S:-100}" bench/solver/gpuDevice.ts --fluid 1000000 --sim-s 0.02 | tee "$OUT/gpuDevice.log"
+if has variants; then
+  run "${GPU_FORCE_S:-150}" bench/solver/gpuForceVariants.ts ${GPU_FORCE_ARGS:-} | tee "$OUT/gpuForceVariants.log"
+  # the bench's full steps then use the fastest variant at the largest size (listLean:24 as listLean)
+  best=$(grep 'best of' "$OUT/gpuForceVariants.log" | tail -1 | python3 -c '
+import re, sys
+rates = re.findall(r"([A-Za-z]+)(?::\d+)? ([0-9.]+) G/s", sys.stdin.read())
+print(max(rates, key=lambda r: float(r[1]))[0] if rates else "")')
+  [ -n "$best" ] && [ "$best" != base ] && export DIVE_GPU_FORCE_VARIANT=$best
+fi
+has bench && run "${GPU_BENCH_S:-180}" bench/run.ts --filter solver/gpu | tee "$OUT/gpuBench.log"
+has kleefsman && run "${KLEEFSMAN_S:-120}" bench/solver/gpuDevice.ts --kleefsman-fluid "${KLEEFSMAN_FLUID:-5000000}" --sim-s 0.02 | tee "$OUT/kleefsman.log"
 # issue 22: the CPU solver's thread scaling on this machine's cores, and where a step's time goes
-lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|NUMA node|L2|L3' || true
-run "${PROFILE_S:-120}" bench/solver/stepProfile.ts --fluid 300000 --threads 1,2,4,8,16 --steps 4 | tee "$OUT/stepProfile.log"
-OUT=$OUT run "${SCALING_S:-170}" bench/solver/scaling16.ts --row-s "${SCALING_ROW_S:-8}" | tee "$OUT/scaling16.log"
+if has profile; then
+  lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|NUMA node|L2|L3' || true
+  head -1 /proc/stat
+  run "${PROFILE_S:-120}" bench/solver/stepProfile.ts --fluid 300000 --threads "${PROFILE_THREADS:-1,2,4,8,16}" --steps 4 | tee "$OUT/stepProfile.log"
+  head -1 /proc/stat
+fi
+has scaling && OUT=$OUT run "${SCALING_S:-170}" bench/solver/scaling16.ts --row-s "${SCALING_ROW_S:-8}" | tee "$OUT/scaling16.log"
 echo done
