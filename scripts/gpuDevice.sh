@@ -4,7 +4,8 @@
 # mods.tar.xz: tsx, esbuild, valibot), and so do Dawn for Node and the Vulkan loader (gpu.tar.xz).
 #
 #   scripts/gpuDevice.sh pack   here: writes .dev/gpu.tar.xz (node_modules/webgpu's index.js,
-#                               package.json, dist/linux-x64/dawn.node; the Debian packages of the
+#                               package.json, dist/linux-x64/dawn.node; apache-arrow, flatbuffers
+#                               and tslib for the output writer; the Debian packages of the
 #                               Vulkan loader, apt-get download)
 #   scripts/gpuDevice.sh run    there, from the checkout root: unpacks Node, the modules and
 #                               gpu.tar.xz, installs the loader (dpkg -x into /, ldconfig), then
@@ -13,8 +14,10 @@
 #                               variants (bench/solver/gpuForceVariants.ts: 1M/16M; its arguments
 #                               in GPU_FORCE_ARGS), the bench (bench/solver/gpu.bench.ts:
 #                               1M/4M/16M), SPHERIC Test 2 at 5M fluid particles
-#                               on the GPU, then where a CPU step's time goes per thread count
-#                               (stepProfile.ts) and the CPU solver's thread scaling (scaling16.ts,
+#                               on the GPU with its outputs' cost (awaited, and overlapped with
+#                               the steps: bench/solver/gpuOutputCost.ts), then where a CPU step's
+#                               time goes per thread count (stepProfile.ts) and the CPU solver's
+#                               thread scaling (scaling16.ts,
 #                               issue 22). $OUT, when set, gets the logs. Each part's time limit is
 #                               a variable (GPU_RUN_S, GPU_FORCE_S, GPU_BENCH_S, KLEEFSMAN_S,
 #                               PROFILE_S, SCALING_S); PARTS names the parts to run (default all:
@@ -25,8 +28,10 @@ mode=${1:-run}
 if [ "$mode" = pack ]; then
   rm -rf .tmp/gpu-pack && mkdir -p .tmp/gpu-pack/debs .dev
   (cd .tmp/gpu-pack/debs && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+  # apache-arrow and its runtime dependencies: the output writer (the kleefsman outputs' cost)
   tar -cJf .dev/gpu.tar.xz node_modules/webgpu/index.js node_modules/webgpu/package.json \
-    node_modules/webgpu/dist/linux-x64/dawn.node -C .tmp/gpu-pack debs
+    node_modules/webgpu/dist/linux-x64/dawn.node --exclude=node_modules/apache-arrow/node_modules \
+    node_modules/apache-arrow node_modules/flatbuffers node_modules/tslib -C .tmp/gpu-pack debs
   ls -la .dev/gpu.tar.xz
   exit 0
 fi

@@ -117,6 +117,17 @@ describe('a run on the GPU backend', () => {
       // float32 against float64 over the steps to 4 ms (NUMERICS.md 'The GPU backend')
       expect(difference / DP, `output ${outputNo}`).toBeLessThan(1e-4)
     }
+    // outputs are written while the next steps run: one holding a later state would differ by
+    // the steps between outputs (2.4e-3 dp here), over ten times the tolerance above
+    const between = largestPositionDifference(
+      await fluidAt(gpuDir, 3, 1),
+      await fluidAt(cpuDir, 3, 2),
+    )
+    expect(between / DP).toBeGreaterThan(10 * 1e-4)
+    const written = log.filter((line) => line.message?.startsWith('Output '))
+    expect(written.map((line) => [line.message, line.output, line.time])).toEqual(
+      [0, 1, 2].map((k) => [`Output ${k} written.`, k, expect.closeTo(2 * k, 9) as unknown]),
+    )
   }, 400_000)
 
   it('stops after an output and resumes on the GPU from its checkpoint to the same end', async (context) => {

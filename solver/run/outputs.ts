@@ -45,6 +45,19 @@ export interface OutputNames {
   part: (partId: number) => string
 }
 
+/** The names of a setup's materials and parts for the manifests. */
+export function outputNames(setup: {
+  materials: readonly { id: number; name: string }[]
+  parts: readonly { id: number; name: string }[]
+}): OutputNames {
+  const materialNames = new Map(setup.materials.map((m) => [m.id, m.name]))
+  const partNames = new Map(setup.parts.map((p) => [p.id, p.name]))
+  return {
+    material: (id) => materialNames.get(id) ?? `Material ${id}`,
+    part: (id) => partNames.get(id) ?? `Part ${id}`,
+  }
+}
+
 interface ObjectSource {
   input: ParticleObjectInput
   name: string

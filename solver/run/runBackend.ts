@@ -36,10 +36,25 @@ export interface RunBackend {
   expectedSpeedup(): number | undefined
   /** Steps towards `targetS`, never past it: the reports of the steps taken, in order. */
   advance(targetS: number): Promise<readonly SolverStepReport[]>
-  snapshot(): Promise<SolverSnapshot>
-  checkpoint(): Promise<Uint8Array>
+  /** The state of now for an output and its checkpoint, read whenever awaited (RunCapture). */
+  capture(): RunCapture
+  /**
+   * Whether the run steps on while a capture is converted and written (the GPU: the copy is
+   * taken on the GPU, the host is free while a batch runs); the CPU's capture is the work itself.
+   */
+  outputsOverlap: boolean
   restore(bytes: Uint8Array): void
   dispose(): Promise<void>
+}
+
+/** One moment's state (RunBackend.capture): the output's snapshot and its checkpoint. */
+export interface RunCapture {
+  /** The report of the moment captured. */
+  report: SolverStepReport
+  snapshot(): Promise<SolverSnapshot>
+  checkpoint(): Promise<Uint8Array>
+  /** Frees what the capture holds; snapshot() and checkpoint() may fail after. */
+  release(): void
 }
 
 /**
@@ -65,8 +80,17 @@ function cpuBackend(solver: Solver): RunBackend {
     report: () => solver.report(),
     expectedSpeedup: () => solver.workSplit().expectedSpeedup,
     advance: (targetS) => Promise.resolve([solver.step(targetS - solver.report().timeS)] as const),
-    snapshot: () => Promise.resolve(solver.snapshot()),
-    checkpoint: () => Promise.resolve(solver.checkpoint()),
+    capture: () => {
+      const snapshot = solver.snapshot()
+      const checkpoint = solver.checkpoint()
+      return {
+        report: solver.report(),
+        snapshot: () => Promise.resolve(snapshot),
+        checkpoint: () => Promise.resolve(checkpoint),
+        release() {},
+      }
+    },
+    outputsOverlap: false,
     restore: (bytes) => solver.restore(bytes),
     dispose: () => solver.dispose(),
   }
@@ -125,8 +149,8 @@ function gpuBackend(solver: GpuSolver, config: SolverConfig): RunBackend {
     report: () => solver.report(),
     expectedSpeedup: () => undefined,
     advance: (targetS) => solver.advance(targetS),
-    snapshot: () => solver.snapshot(),
-    checkpoint: () => solver.checkpoint(),
+    capture: () => solver.capture(),
+    outputsOverlap: true,
     restore: (bytes) => solver.restore(bytes),
     dispose: () => solver.dispose(),
   }

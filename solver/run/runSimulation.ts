@@ -21,8 +21,9 @@ import { createRunBackend, type RunBackend, type RunSensorProbes } from './runBa
 import { describeRunNumerics } from './numerics.ts'
 import { checkRunStart, createRunSolverConfig } from './runConfig.ts'
 import { openSensorSampler, sensorPoints, type SensorSampler } from './sensorSeries.ts'
-import { writeFileAtomically, writeRunOutput, type OutputNames } from './outputs.ts'
-import { decodeRunCheckpoint, encodeRunCheckpoint } from './runCheckpoint.ts'
+import { outputNames, writeFileAtomically } from './outputs.ts'
+import { OutputQueue } from './outputQueue.ts'
+import { decodeRunCheckpoint } from './runCheckpoint.ts'
 import type {
   RunCondition,
   RunEndReason,
@@ -68,6 +69,16 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
   }
   let last: SolverStepReport | null = null
   let startTimeS = 0
+  /** The run's outputs, the one in flight among them. */
+  const outputs = new OutputQueue({
+    dataDir,
+    simulationId,
+    runId,
+    names: outputNames(setup),
+    flush: async () => {
+      await sampler?.flush()
+    },
+  })
   /** The sensors sampled while stepping (null: none asked for it). */
   let sampler: SensorSampler | null = null
   /** Process CPU time and wall clock when the stepping began (null before). */
@@ -95,8 +106,9 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     level: RunLogLine['level'],
     message?: string,
     numerics?: RunNumerics,
+    at: SolverStepReport | null = last,
   ): RunLogLine => {
-    const timeS = last?.timeS ?? startTimeS
+    const timeS = at?.timeS ?? startTimeS
     const elapsedWallMs = performance.now() - wallStart
     const advancedS = timeS - startTimeS
     const runtimeLeft =
@@ -106,12 +118,12 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       time: timeS * 1000,
       runtime: runtimeMs(),
       runtimeLeft,
-      particles: last?.particleCount ?? options.particles.kinds.length,
+      particles: at?.particleCount ?? options.particles.kinds.length,
       output: state.outputNo,
-      dt: last?.dtS ?? 0,
-      step: last?.step ?? 0,
-      fluidParticles: last?.fluidCount ?? 0,
-      deletedParticles: last ? last.deletedOutside + last.deletedInvalid : 0,
+      dt: at?.dtS ?? 0,
+      step: at?.step ?? 0,
+      fluidParticles: at?.fluidCount ?? 0,
+      deletedParticles: at ? at.deletedOutside + at.deletedInvalid : 0,
       creditsConsumed: creditsConsumed(),
       at: new Date().toISOString(),
       level,
@@ -124,8 +136,9 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     level: RunLogLine['level'],
     message?: string,
     numerics?: RunNumerics,
+    at: SolverStepReport | null = last,
   ): Promise<void> => {
-    const line = logLine(level, message, numerics)
+    const line = logLine(level, message, numerics, at)
     await appendFile(logPath, `${JSON.stringify(line)}\n`)
     options.onLog?.(line)
   }
@@ -135,6 +148,8 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     message: string,
     condition: RunCondition | null = null,
   ): Promise<RunResult> => {
+    // the output in flight is written before the run ends (its number is the result's)
+    await outputs.settle()
     await sampler?.flush()
     await logCoresBusy()
     await log(
@@ -172,6 +187,8 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     last = solver.report()
     return await runSolver(solver)
   } finally {
+    // an output still in flight (the run failed) reads the solver's buffers: let it end first
+    await outputs.settle().catch(() => {})
     await solver.dispose()
   }
 
@@ -219,39 +236,27 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
 
   async function runSolver(solver: RunBackend): Promise<RunResult> {
     const interval = settings.outputTimeInterval!
-    const materialNames = new Map(setup.materials.map((m) => [m.id, m.name]))
-    const partNames = new Map(setup.parts.map((p) => [p.id, p.name]))
-    const names: OutputNames = {
-      material: (id) => materialNames.get(id) ?? `Material ${id}`,
-      part: (id) => partNames.get(id) ?? `Part ${id}`,
-    }
+    /** The next output's number: captured ones count, written or not (state.outputNo: written). */
+    let nextOutputNo = 0
     const writeOutputAndCheckpoint = async (): Promise<void> => {
       const started = performance.now()
-      const outputNo = state.outputNo + 1
-      const snapshot = await solver.snapshot()
-      const target = { dataDir, simulationId, runId, outputNo, timeS: snapshot.timeS }
-      // the checkpoint before the manifest: a complete output always has its resume point
-      const checkpoint = encodeRunCheckpoint(
-        {
+      const outputNo = nextOutputNo++
+      await outputs.start(
+        solver,
+        (capture) => ({
           version: 1,
           outputNo,
-          timeS: snapshot.timeS,
+          timeS: capture.report.timeS,
           runtimeMs: runtimeMs(),
           creditsConsumed: creditsConsumed(),
           triggeredConditionIds: [...state.triggered],
+        }),
+        async (manifest, capture) => {
+          state.outputNo = outputNo
+          options.onOutput?.(manifest)
+          await log('INFO', `Output ${outputNo} written.`, undefined, capture.report)
         },
-        await solver.checkpoint(),
       )
-      await writeFileAtomically(
-        join(dataDir, checkpointFile(simulationId, runId, outputNo)),
-        checkpoint,
-      )
-      // the sensor samples up to this output are on disk before the output counts as written
-      await sampler?.flush()
-      const manifest = await writeRunOutput(target, snapshot, names)
-      state.outputNo = outputNo
-      options.onOutput?.(manifest)
-      await log('INFO', `Output ${outputNo} written.`)
       addProfile('output', performance.now() - started)
     }
 
@@ -275,6 +280,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
       state.runtimeOffsetMs = header.runtimeMs
       state.creditsAtStart = credits?.consumedAtStart ?? header.creditsConsumed
       for (const id of header.triggeredConditionIds) state.triggered.add(id)
+      nextOutputNo = header.outputNo + 1
       startTimeS = header.timeS
       last = solver.report()
       await log('INFO', `Resumed from output ${header.outputNo} at ${header.timeS} s.`)
@@ -347,8 +353,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<RunR
     }
 
     for (;;) {
-      const outputNo = state.outputNo + 1
-      const targetS = Math.min(outputNo * interval, endTimeS)
+      const targetS = Math.min(nextOutputNo * interval, endTimeS)
       const timeS = last?.timeS ?? startTimeS
       if (timeS >= endTimeS - 1e-12 * Math.max(1, endTimeS)) break
       // a remainder below 1e-9 of a step is rounding, not a step to take
