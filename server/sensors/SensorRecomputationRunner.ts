@@ -14,8 +14,8 @@ import type { SensorJobInput } from './computeOutput.ts'
 import {
   SENSOR_JOB_KIND,
   emptyRecomputation,
-  readMessages,
   readPayload,
+  recomputationOf,
   type SensorJobPayload,
 } from './recomputationRecord.ts'
 import { claimJobRow } from '../jobs/claim.ts'
@@ -33,7 +33,6 @@ import {
 import {
   clearSensorOutputStates,
   deleteRunSensorSamples,
-  listSensorOutputStates,
   listSensors,
   setSensorOutputState,
 } from './store.ts'
@@ -50,6 +49,9 @@ import {
 
 type Db = Kysely<Database>
 type JobRow = Selectable<JobsTable>
+
+/** Why an attempt's thread is stopped when its row was canceled or a retry took it over. */
+const ATTEMPT_ENDED_REASON = 'the job was canceled or taken over'
 
 export { SENSOR_JOB_KIND, emptyRecomputation } from './recomputationRecord.ts'
 
@@ -115,7 +117,7 @@ export class SensorRecomputationRunner {
   /** The latest recomputation of a simulation as the API returns it. */
   async describe(simulationId: number): Promise<SensorRecomputation> {
     const job = await this.#latestJob(simulationId)
-    return job ? this.#toRecord(job) : emptyRecomputation(simulationId)
+    return job ? recomputationOf(this.#db, job) : emptyRecomputation(simulationId)
   }
 
   /** Whether a recomputation of the simulation is scheduled or running. */
@@ -197,41 +199,9 @@ export class SensorRecomputationRunner {
     return this.#db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
   }
 
-  async #toRecord(job: JobRow): Promise<SensorRecomputation> {
-    const payload = readPayload(job)
-    const states = await listSensorOutputStates(this.#db, job.simulation_id, payload.runId)
-    const wanted = new Set(payload.outputs)
-    const reached = states.filter((s) => wanted.has(s.outputNo) && s.state !== 'pending')
-    const failedOutputs = reached.filter((s) => s.state === 'failed').map((s) => s.outputNo)
-    const warnings = readMessages(job.warnings)
-    return {
-      id: job.id,
-      simulationId: job.simulation_id,
-      runId: payload.runId,
-      state: job.state as SensorRecomputation['state'],
-      progress: job.progress,
-      sensorIds: payload.sensorIds,
-      outputsDone: reached.length,
-      outputsTotal: payload.outputs.length,
-      failedOutputs,
-      errors: readMessages(job.errors),
-      warnings:
-        failedOutputs.length > 0 && warnings.length === 0
-          ? [{ description: COLOUR_MAP_STATUS.sensorsFailed(failedOutputs) }]
-          : warnings,
-      createdAt: job.created_at,
-      updatedAt: job.updated_at,
-    }
-  }
-
   /** A worker's run of a claimed job (sensorTask.ts). */
   async runClaimed(job: JobRow, signal: AbortSignal): Promise<void> {
-    await this.#run(job, signal, true).catch(async (error: unknown) => {
-      if (this.#closed || signal.aborted) return
-      await this.#measure(job.simulation_id)
-      const description = error instanceof Error ? error.message : String(error)
-      await this.#finish(job.id, 'failed', [{ description }]).catch(() => undefined)
-    })
+    await this.#run(job, signal, true)
   }
 
   #launch(job: JobRow): void {
@@ -246,14 +216,7 @@ export class SensorRecomputationRunner {
     const controller = new AbortController()
     const entry = { simulationId: job.simulation_id, controller, done: Promise.resolve() }
     this.#active.set(job.id, entry)
-    entry.done = this.#run(job, controller.signal)
-      .catch(async (error: unknown) => {
-        if (this.#closed) return
-        await this.#measure(job.simulation_id)
-        const description = error instanceof Error ? error.message : String(error)
-        await this.#finish(job.id, 'failed', [{ description }]).catch(() => undefined)
-      })
-      .finally(() => this.#active.delete(job.id))
+    entry.done = this.#run(job, controller.signal).finally(() => this.#active.delete(job.id))
   }
 
   /** Sample points of each sensor of the job, by its current definition. */
@@ -272,8 +235,28 @@ export class SensorRecomputationRunner {
       })
   }
 
+  /**
+   * Claims the job (unless a worker did) and runs it as one attempt. A reaper that finds the
+   * attempt's worker past its lease schedules the row again, and the retry's claim counts a new
+   * attempt: from then on this one writes nothing to the row and stops at its next output.
+   */
   async #run(job: JobRow, signal: AbortSignal, claimedByWorker = false): Promise<void> {
-    if (!claimedByWorker && !(await claimJobRow(this.#db, job.id, this.#clock.nowIso()))) return
+    let attempt: number | undefined
+    try {
+      if (!claimedByWorker && !(await claimJobRow(this.#db, job.id, this.#clock.nowIso()))) return
+      const claimed = await this.#readJob(job.id)
+      if (claimed?.state !== 'running') return
+      attempt = claimed.attempts
+      await this.#attempt(claimed, attempt, signal)
+    } catch (error) {
+      if (this.#closed || signal.aborted) return
+      await this.#measure(job.simulation_id)
+      const description = error instanceof Error ? error.message : String(error)
+      await this.#finish(job.id, 'failed', [{ description }], [], attempt).catch(() => undefined)
+    }
+  }
+
+  async #attempt(job: JobRow, attempt: number, signal: AbortSignal): Promise<void> {
     const payload = readPayload(job)
     const simulation = await this.#db
       .selectFrom('simulations')
@@ -296,32 +279,36 @@ export class SensorRecomputationRunner {
     const total = Math.max(1, payload.outputs.length)
     let done = 0
     const key = { simulationId: job.simulation_id, runId: payload.runId }
+    // stopped by the caller, or by its own row once canceled or superseded
+    const own = new AbortController()
+    const forward = () => own.abort(signal.reason)
+    if (signal.aborted) forward()
+    signal.addEventListener('abort', forward, { once: true })
     const outcome = await this.#executor(
       input,
       async (outputNo, ok) => {
-        // A canceled job's late output is not counted (the row says canceled already).
-        const current = await this.#readJob(job.id)
-        if (current?.state !== 'running') return
-        await setSensorOutputState(
-          this.#db,
-          { ...key, outputNo },
-          ok ? 'ready' : 'failed',
-          this.#clock.nowIso(),
-        )
-        done++
-        await this.#db
-          .updateTable('jobs')
-          .set({ progress: done / total, updated_at: this.#clock.nowIso() })
-          .where('id', '=', job.id)
-          .where('state', '=', 'running')
-          .execute()
+        const counted = await this.#db.transaction().execute(async (trx) => {
+          const nowIso = this.#clock.nowIso()
+          const row = await trx
+            .updateTable('jobs')
+            .set({ progress: (done + 1) / total, updated_at: nowIso })
+            .where('id', '=', job.id)
+            .where('state', '=', 'running')
+            .where('attempts', '=', attempt)
+            .executeTakeFirst()
+          if (Number(row.numUpdatedRows) !== 1) return false
+          await setSensorOutputState(trx, { ...key, outputNo }, ok ? 'ready' : 'failed', nowIso)
+          return true
+        })
+        if (counted) done++
+        else own.abort(ATTEMPT_ENDED_REASON)
       },
-      signal,
-    )
+      own.signal,
+    ).finally(() => signal.removeEventListener('abort', forward))
     if (this.#closed || outcome === 'aborted') return
     // Measured before the end is recorded: a client that sees 'done' sees the new size.
     await this.#measure(job.simulation_id)
-    const record = await this.#toRecord((await this.#readJob(job.id)) ?? job)
+    const record = await recomputationOf(this.#db, (await this.#readJob(job.id)) ?? job)
     await this.#finish(
       job.id,
       'done',
@@ -329,15 +316,17 @@ export class SensorRecomputationRunner {
       record.failedOutputs.length > 0
         ? [{ description: COLOUR_MAP_STATUS.sensorsFailed(record.failedOutputs) }]
         : [],
+      attempt,
     )
   }
 
-  /** Ends a job that is still scheduled or running. */
+  /** Ends a job that is still scheduled or running (or, from an attempt, its own running row). */
   async #finish(
     jobId: number,
     state: 'done' | 'failed' | 'canceled',
     errors: JobMessage[],
     warnings: JobMessage[] = [],
+    attempt?: number,
   ): Promise<void> {
     const nowIso = this.#clock.nowIso()
     await this.#db
@@ -351,7 +340,12 @@ export class SensorRecomputationRunner {
         updated_at: nowIso,
       })
       .where('id', '=', jobId)
-      .where('state', 'in', ['scheduled', 'running'])
+      // an attempt's end needs its row still running as that attempt: a reaper's reschedule
+      // (scheduled) or a retry's claim (attempts + 1) took the row from it
+      .$if(attempt === undefined, (query) => query.where('state', 'in', ['scheduled', 'running']))
+      .$if(attempt !== undefined, (query) =>
+        query.where('state', '=', 'running').where('attempts', '=', attempt!),
+      )
       .execute()
   }
 }

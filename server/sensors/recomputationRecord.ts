@@ -1,11 +1,13 @@
-import type { Selectable } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import type { JobMessage } from '../../domain/jobs.ts'
+import { COLOUR_MAP_STATUS } from '../../domain/results.ts'
 import type { SensorRecomputation } from '../../domain/rest/sensorRoutes.ts'
-import type { JobsTable } from '../db/schema.ts'
+import type { Database, JobsTable } from '../db/schema.ts'
+import { listSensorOutputStates } from './store.ts'
 
 type JobRow = Selectable<JobsTable>
 
-/* The sensor recomputation's row of `jobs`: its kind, its payload and its empty record. */
+/* The sensor recomputation's row of `jobs`: its kind, its payload and its record. */
 
 /** Kind of the recomputation rows in `jobs`. */
 export const SENSOR_JOB_KIND = 'sensorRecomputation'
@@ -57,5 +59,36 @@ export function emptyRecomputation(simulationId: number): SensorRecomputation {
     warnings: [],
     createdAt: null,
     updatedAt: null,
+  }
+}
+
+/** A row's record as GET …/sensor_outputs/recomputation returns it. */
+export async function recomputationOf(
+  db: Kysely<Database>,
+  job: JobRow,
+): Promise<SensorRecomputation> {
+  const payload = readPayload(job)
+  const states = await listSensorOutputStates(db, job.simulation_id, payload.runId)
+  const wanted = new Set(payload.outputs)
+  const reached = states.filter((s) => wanted.has(s.outputNo) && s.state !== 'pending')
+  const failedOutputs = reached.filter((s) => s.state === 'failed').map((s) => s.outputNo)
+  const warnings = readMessages(job.warnings)
+  return {
+    id: job.id,
+    simulationId: job.simulation_id,
+    runId: payload.runId,
+    state: job.state as SensorRecomputation['state'],
+    progress: job.progress,
+    sensorIds: payload.sensorIds,
+    outputsDone: reached.length,
+    outputsTotal: payload.outputs.length,
+    failedOutputs,
+    errors: readMessages(job.errors),
+    warnings:
+      failedOutputs.length > 0 && warnings.length === 0
+        ? [{ description: COLOUR_MAP_STATUS.sensorsFailed(failedOutputs) }]
+        : warnings,
+    createdAt: job.created_at,
+    updatedAt: job.updated_at,
   }
 }
