@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { OutputManifest } from '../../domain/output/layout.ts'
 import { checkpointFile } from '../../domain/output/layout.ts'
 import type { RunBackend, RunCapture } from './runBackend.ts'
-import { encodeRunCheckpoint, type RunCheckpointHeader } from './runCheckpoint.ts'
+import { runCheckpointHead, type RunCheckpointHeader } from './runCheckpoint.ts'
 import { writeFileAtomically, writeRunOutput, type OutputNames } from './outputs.ts'
 
 /** Where a run's outputs go, and what must be on disk before an output counts as written. */
@@ -22,6 +22,14 @@ export interface OutputDestination {
   flush(): Promise<void>
 }
 
+/**
+ * Lets the run loop in between two long pieces of an output's host work (it submits the next
+ * batch as soon as the last one is done; microtasks alone would not let it).
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
 /** Writes one captured output: its checkpoint, then the flush, then its files, manifest last. */
 async function writeCaptured(
   capture: RunCapture,
@@ -31,16 +39,15 @@ async function writeCaptured(
   const { dataDir, simulationId, runId } = to
   const outputNo = header.outputNo
   // the checkpoint before the manifest: a complete output always has its resume point
-  const checkpoint = encodeRunCheckpoint(header, await capture.checkpoint())
-  await writeFileAtomically(
-    join(dataDir, checkpointFile(simulationId, runId, outputNo)),
-    checkpoint,
-  )
+  const solverBytes = await capture.checkpoint()
+  const path = join(dataDir, checkpointFile(simulationId, runId, outputNo))
+  await writeFileAtomically(path, [runCheckpointHead(header), solverBytes])
   // the sensor samples up to this output are on disk before the output counts as written
   await to.flush()
   const snapshot = await capture.snapshot()
+  await yieldToEventLoop()
   const target = { dataDir, simulationId, runId, outputNo, timeS: header.timeS }
-  return writeRunOutput(target, snapshot, to.names)
+  return writeRunOutput(target, snapshot, to.names, yieldToEventLoop)
 }
 
 /** The run's outputs in flight: at most one, written in order (see the module comment). */

@@ -5,7 +5,7 @@
  * into the files of domain/output/layout.ts, manifest.json last (its presence marks the output
  * complete; it is written to a temporary name and renamed).
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, open, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { ManifestObject, OutputManifest } from '../../domain/output/layout.ts'
 import { objectFile, OUTPUT_MANIFEST_FILE, outputDirectory } from '../../domain/output/layout.ts'
@@ -81,7 +81,8 @@ function gatherColumns(
   const p = columns.pressure!
   const rho = columns.density!
   const m = columns.mass
-  rows.forEach((i, row) => {
+  for (let row = 0; row < rows.length; row++) {
+    const i = rows[row]!
     x[row] = positions[3 * i]!
     y[row] = positions[3 * i + 1]!
     z[row] = positions[3 * i + 2]!
@@ -90,8 +91,8 @@ function gatherColumns(
     vz[row] = velocities[3 * i + 2]!
     p[row] = pressure[i]!
     rho[row] = density[i]!
-    if (m) m[row] = mass[i]!
-  })
+  }
+  if (m) for (let row = 0; row < rows.length; row++) m[row] = mass[rows[row]!]!
   // thermodynamics and viscosity models: only in the columns asked for (fluid objects)
   const extras = [
     ['temperature', snapshot.temperature],
@@ -123,14 +124,22 @@ export function buildOutputObjects(snapshot: SolverSnapshot, names: OutputNames)
   const fluidRows = new Map<number, number[]>()
   const wallRows = new Map<number, number[]>()
   const openRows = new Map<number, number[]>()
+  // neighbours in id order mostly share their object: look it up only when it changes
+  let lastMap: Map<number, number[]> | null = null
+  let lastKey = 0
+  let rows: number[] = []
   for (let i = 0; i < snapshot.count; i++) {
     const kind = snapshot.kind[i]
-    const [map, key] =
-      kind === PARTICLE_KIND.fluid
-        ? [fluidRows, snapshot.materialId[i]!]
-        : [kind === OPEN_BOUNDARY_KIND ? openRows : wallRows, snapshot.partId[i]!]
-    let rows = map.get(key)
-    if (!rows) map.set(key, (rows = []))
+    const fluid = kind === PARTICLE_KIND.fluid
+    const map = fluid ? fluidRows : kind === OPEN_BOUNDARY_KIND ? openRows : wallRows
+    const key = fluid ? snapshot.materialId[i]! : snapshot.partId[i]!
+    if (map !== lastMap || key !== lastKey) {
+      let found = map.get(key)
+      if (!found) map.set(key, (found = []))
+      rows = found
+      lastMap = map
+      lastKey = key
+    }
     rows.push(i)
   }
   const objects: ObjectSource[] = []
@@ -181,14 +190,19 @@ export interface OutputTarget {
   timeS: number
 }
 
-/** Writes every object file of one output, then its manifest; returns the manifest. */
+/**
+ * Writes every object file of one output, then its manifest; returns the manifest. `pause` is
+ * awaited between the long pieces of host work (a run that steps meanwhile lets its loop in).
+ */
 export async function writeRunOutput(
   target: OutputTarget,
   snapshot: SolverSnapshot,
   names: OutputNames,
+  pause: () => Promise<void> = () => Promise.resolve(),
 ): Promise<OutputManifest> {
   const { dataDir, simulationId, runId, outputNo, timeS } = target
   const sources = buildOutputObjects(snapshot, names)
+  await pause()
   const written = writeOutput({
     simulationId,
     runId,
@@ -232,9 +246,22 @@ export async function writeRunOutput(
   return manifest
 }
 
-/** Writes a file, creating its directory; through a temporary name so a reader never sees half. */
-export async function writeFileAtomically(path: string, bytes: Uint8Array | string): Promise<void> {
+/**
+ * Writes a file, creating its directory; through a temporary name so a reader never sees half.
+ * Parts are written one after the other (a large file without concatenating its parts first).
+ */
+export async function writeFileAtomically(
+  path: string,
+  bytes: Uint8Array | string | readonly Uint8Array[],
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
-  await writeFile(`${path}.tmp`, bytes)
+  if (Array.isArray(bytes)) {
+    const file = await open(`${path}.tmp`, 'w')
+    try {
+      for (const part of bytes as readonly Uint8Array[]) await file.writeFile(part)
+    } finally {
+      await file.close()
+    }
+  } else await writeFile(`${path}.tmp`, bytes as Uint8Array | string)
   await rename(`${path}.tmp`, path)
 }

@@ -23,14 +23,24 @@ export function encodeRunCheckpoint(
   header: RunCheckpointHeader,
   solverBytes: Uint8Array,
 ): Uint8Array {
+  const head = runCheckpointHead(header)
+  const bytes = new Uint8Array(head.length + solverBytes.length)
+  bytes.set(head, 0)
+  bytes.set(solverBytes, head.length)
+  return bytes
+}
+
+/**
+ * The bytes of a run checkpoint before the solver's (magic, header, padding): written ahead of
+ * them, they make the file encodeRunCheckpoint would, without copying the solver's bytes.
+ */
+export function runCheckpointHead(header: RunCheckpointHeader): Uint8Array {
   const json = new TextEncoder().encode(JSON.stringify(header))
   const headerEnd = 12 + json.length
-  const dataStart = Math.ceil(headerEnd / 8) * 8
-  const bytes = new Uint8Array(dataStart + solverBytes.length)
+  const bytes = new Uint8Array(Math.ceil(headerEnd / 8) * 8)
   bytes.set(new TextEncoder().encode(MAGIC), 0)
   new DataView(bytes.buffer).setUint32(8, json.length, true)
   bytes.set(json, 12)
-  bytes.set(solverBytes, dataStart)
   return bytes
 }
 
