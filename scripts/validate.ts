@@ -8,7 +8,10 @@
  * the tests); --only runs some cases (hydrostatic, martin-moyce, lobovsky, closed-box, piston,
  * pointcloud, heat, viscosity, surface-tension, multiphase, rotating-bucket, rotating-sector, open-channel, refinement) and writes no results. --jobs=n runs each case and resolution in a process of its own, n at a time
  * (a machine with more cores), with --threads solver threads each (default min(2, cores)); the
- * figures are the same as one after the other.
+ * figures are the same as one after the other. --backend=gpu runs the same cases on the GPU
+ * solver (validation/caseSolver.ts; the same metrics, tolerances and growth rule): a case whose
+ * config the GPU refuses prints "<case>: not run on the GPU: <reason>" and is not counted as
+ * failed; no adapter at all fails the run. Only a full CPU run writes validation/results.md.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -32,8 +35,11 @@ import {
   runRayleighTaylorCase,
   runRotatingBucketCase,
   runRefinementCase,
+  NotRunOnBackend,
+  useCaseBackend,
   type ValidationMetric,
 } from '../validation/cases.ts'
+import type { RunBackendKind } from '../solver/run/runBackend.ts'
 import { CASES, growthMetrics, type CaseName, type RunResult } from './validateCases.ts'
 import { writeResults, type Sections } from './validateReport.ts'
 
@@ -47,6 +53,11 @@ const jobs = Number(option('jobs') ?? 1)
 /** A child process of --jobs: runs one resolution of one case ("name:index") into a JSON file. */
 const single = option('single')
 const output = option('out')
+const backendOption = option('backend') ?? 'cpu'
+if (backendOption !== 'cpu' && backendOption !== 'gpu')
+  throw new Error(`--backend must be cpu or gpu, got ${backendOption}`)
+const backend: RunBackendKind = backendOption
+useCaseBackend(backend)
 
 function print(m: ValidationMetric): void {
   if (json) {
@@ -88,8 +99,18 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   refinement: quick ? [6] : [6, 9],
 }
 
-/** Runs resolution `index` of a case. */
+/** Runs resolution `index` of a case; a config the backend refuses gives its reason (notRun). */
 async function runCase(name: CaseName, index: number): Promise<RunResult> {
+  try {
+    return await runResolution(name, index)
+  } catch (error) {
+    if (error instanceof NotRunOnBackend) return { metrics: [], notRun: error.message }
+    throw error
+  }
+}
+
+/** Runs resolution `index` of a case on the chosen backend. */
+async function runResolution(name: CaseName, index: number): Promise<RunResult> {
   const resolution = RESOLUTIONS[name][index]!
   switch (name) {
     case 'hydrostatic':
@@ -189,7 +210,7 @@ const decode = (text: string) =>
 function runInChild(name: CaseName, index: number, directory: string): Promise<RunResult> {
   const file = join(directory, `${name}-${index}.json`)
   const args = [fileURLToPath(import.meta.url), `--single=${name}:${index}`, `--out=${file}`]
-  args.push(`--threads=${threads}`, ...(quick ? ['--quick'] : []))
+  args.push(`--threads=${threads}`, `--backend=${backend}`, ...(quick ? ['--quick'] : []))
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, ...args], { stdio: 'inherit' })
     child.on('error', reject)
@@ -214,6 +235,21 @@ async function pooled<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[
   return results
 }
 
+/** The line of a case the backend does not run. */
+function printNotRun(name: CaseName, reason: string): void {
+  if (json) console.log(JSON.stringify({ case: name, notRunOn: backend, reason }))
+  else console.log(`${name}: not run on the ${backend.toUpperCase()}: ${reason}`)
+}
+
+/** The backend's name for the log: the GPU's adapter; fails where there is none. */
+async function backendName(): Promise<string> {
+  if (backend === 'cpu') return `the CPU, ${threads} thread(s)`
+  const { findGpu, gpuUnavailableReason } = await import('../solver/gpu/device.ts')
+  const gpu = await findGpu()
+  if (!gpu) throw new Error(`No GPU is available: ${gpuUnavailableReason() ?? ''}`)
+  return `the GPU, ${gpu.info.name}`
+}
+
 async function main(): Promise<number> {
   if (single) {
     const [name, index] = single.split(':') as [CaseName, string]
@@ -223,6 +259,9 @@ async function main(): Promise<number> {
     return 0
   }
   const started = performance.now()
+  const on = await backendName()
+  if (!json) console.log(`Validation on ${on}`)
+  const notRun: CaseName[] = []
   const metrics: ValidationMetric[] = []
   const report = (list: ValidationMetric[]) => {
     for (const m of list) {
@@ -233,6 +272,11 @@ async function main(): Promise<number> {
   const names = CASES.filter((name) => !only || only.includes(name))
   const sections: Sections = {}
   const record = (name: CaseName, runs: RunResult[]) => {
+    const refused = runs.find((run) => run.notRun !== undefined)?.notRun
+    if (refused !== undefined) {
+      notRun.push(name)
+      return printNotRun(name, refused)
+    }
     report(growthMetrics(name, runs))
     if (name === 'martin-moyce') sections.martinMoyce = runs.map((r) => r.martinMoyce!)
     if (name === 'lobovsky') sections.lobovsky = runs.map((r) => r.lobovsky!)
@@ -265,16 +309,21 @@ async function main(): Promise<number> {
         const run = await runCase(name, index)
         report(run.metrics)
         runs.push(run)
+        // refused at one resolution: refused at all
+        if (run.notRun !== undefined) break
       }
       record(name, runs)
     }
   }
   const seconds = (performance.now() - started) / 1000
-  if (!quick && !only) writeResults(metrics, { seconds, threads, jobs }, sections)
+  if (!quick && !only && backend === 'cpu')
+    writeResults(metrics, { seconds, threads, jobs }, sections)
   const failed = metrics.filter((m) => !m.ok)
+  const skipped =
+    notRun.length > 0 ? `; not run on the ${backend.toUpperCase()}: ${notRun.join(', ')}` : ''
   if (!json)
     console.log(
-      `${metrics.length - failed.length} of ${metrics.length} metrics within tolerance (${seconds.toFixed(0)} s)`,
+      `${metrics.length - failed.length} of ${metrics.length} metrics within tolerance on ${on} (${seconds.toFixed(0)} s)${skipped}`,
     )
   else if (failed.length > 0) console.error(`${failed.length} metric(s) outside tolerance`)
   return failed.length > 0 ? 1 : 0

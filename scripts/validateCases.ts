@@ -35,6 +35,8 @@ export interface RunResult {
   martinMoyce?: MartinMoyceResult
   lobovsky?: LobovskyResult
   piston?: PistonResult
+  /** The backend refused the case's config: why (its metrics are empty). */
+  notRun?: string
 }
 
 /**

@@ -98,14 +98,14 @@ export async function runAirDragCase(options: AirDragCaseOptions): Promise<Valid
       ...options.solverOptions,
     },
   }
-  return withSolver(config, (solver) => {
+  return withSolver(config, async (solver) => {
     let worst = 0
     let speed = 0
     let expected = 0
     const samples = 20
     for (let s = 1; s <= samples; s++) {
-      solver.runUntil((endTimeS * s) / samples)
-      const snap = solver.snapshot()
+      await solver.runUntil((endTimeS * s) / samples)
+      const snap = await solver.snapshot()
       let momentum = 0
       let mass = 0
       for (let i = 0; i < snap.count; i++) {

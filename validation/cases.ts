@@ -5,6 +5,7 @@
  * dual-step RK4, Riemann wall) unless a study overrides them.
  */
 export * from './common.ts'
+export * from './caseSolver.ts'
 export * from './hydrostatic.ts'
 export * from './martinMoyce.ts'
 export * from './lobovsky.ts'

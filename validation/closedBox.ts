@@ -50,14 +50,14 @@ export async function runClosedBoxCase(options: ClosedBoxOptions): Promise<Valid
       ...options.solverOptions,
     },
   }
-  return withSolver(config, (solver) => {
-    const start = totalFluidMass(solver.snapshot())
+  return withSolver(config, async (solver) => {
+    const start = totalFluidMass(await solver.snapshot())
     let outside = 0
     let worstDepth = 0
     let end = start
     for (let t = 0.01; t <= options.endTimeS + 1e-9; t += 0.01) {
-      solver.runUntil(t)
-      const snapshot = solver.snapshot()
+      await solver.runUntil(t)
+      const snapshot = await solver.snapshot()
       end = totalFluidMass(snapshot)
       for (let i = 0; i < snapshot.count; i++) {
         if (snapshot.kind[i] !== PARTICLE_KIND.fluid) continue

@@ -1,12 +1,13 @@
 /**
  * What every validation case shares: the metric record, table helpers, the settings of a case and
- * a solver that is disposed after use.
+ * a solver on the chosen backend that is disposed after use (caseSolver.ts).
  */
 import { defaultSettings, type SimulationSettings } from '../domain/settings.ts'
 import type { SolverConfig, SolverOptions } from '../solver/sph/config.ts'
 import { PARTICLE_KIND } from '../solver/sph/particles.ts'
-import type { Solver, SolverSnapshot } from '../solver/sph/solverTypes.ts'
-import { createSolver } from '../solver/sph/SphSolver.ts'
+import type { SolverSnapshot } from '../solver/sph/solverTypes.ts'
+
+export { withSolver } from './caseSolver.ts'
 
 export const GRAVITY = 9.81
 
@@ -69,19 +70,6 @@ export function settingsFor(
   overrides: Partial<SimulationSettings> = {},
 ): SimulationSettings {
   return { ...defaultSettings(), particleDiameter: dp, ...overrides }
-}
-
-/** Runs body with a solver made from config, disposing it afterwards. */
-export async function withSolver<T>(
-  config: SolverConfig,
-  body: (solver: Solver) => T | Promise<T>,
-): Promise<T> {
-  const solver = await createSolver(config)
-  try {
-    return await body(solver)
-  } finally {
-    await solver.dispose()
-  }
 }
 
 /** Linear interpolation in a table sorted by its first column (clamped at the ends). */

@@ -116,10 +116,10 @@ export async function runHeatCase(options: HeatCaseOptions): Promise<ValidationM
       options: { ...base.options, periodicY: tankPeriodicY(scenario) },
     }
     const endS = (length * length) / (4 * Math.PI * Math.PI * alpha)
-    const { error, energy } = await withSolver(config, (solver) => {
-      const before = solver.snapshot()
-      solver.runUntil(endS)
-      const after = solver.snapshot()
+    const { error, energy } = await withSolver(config, async (solver) => {
+      const before = await solver.snapshot()
+      await solver.runUntil(endS)
+      const after = await solver.snapshot()
       let worst = 0
       let sum0 = 0
       let sum1 = 0
@@ -183,9 +183,9 @@ export async function runHeatCase(options: HeatCaseOptions): Promise<ValidationM
       options: { ...base.options, periodicY: tankPeriodicY(scenario) },
     }
     const endS = (0.5 * length * length) / (Math.PI * Math.PI * alpha)
-    const error = await withSolver(config, (solver) => {
-      solver.runUntil(endS)
-      const after = solver.snapshot()
+    const error = await withSolver(config, async (solver) => {
+      await solver.runUntil(endS)
+      const after = await solver.snapshot()
       let worst = 0
       for (let i = 0; i < after.count; i++) {
         if (after.kind[i] !== PARTICLE_KIND.fluid) continue

@@ -3,7 +3,6 @@
  */
 import type { SolverConfig } from '../solver/sph/config.ts'
 import { PARTICLE_KIND } from '../solver/sph/particles.ts'
-import { probePressure } from '../solver/sph/probes.ts'
 import { buildTankParticles, WATER } from '../solver/sph/scenarios.ts'
 import type { CaseOverrides, ValidationMetric } from './common.ts'
 import { GRAVITY, metric, reported, settingsFor, waterLevel, withSolver } from './common.ts'
@@ -60,7 +59,7 @@ export async function runHydrostaticCase(options: HydrostaticOptions): Promise<H
       ...options.solverOptions,
     },
   }
-  return withSolver(config, (solver) => {
+  return withSolver(config, async (solver) => {
     const { h, kernelAlpha } = solver.describe().constants
     const kernel = { h, alpha: kernelAlpha }
     const rho0 = WATER.density
@@ -69,10 +68,12 @@ export async function runHydrostaticCase(options: HydrostaticOptions): Promise<H
     const bins = new Map<number, { pressure: number; z: number; count: number }>()
     let surface = 0
     let floor = 0
+    // the floor's pressure at the end of each stretch: the sampler's last sample
+    const floorSampler = solver.pressureSampler([[width / 2, width / 2, 0]])
     for (let k = 0; k < samples; k++) {
-      solver.runUntil(endTimeS * (0.5 + (0.5 * (k + 1)) / samples))
-      floor += probePressure(solver, [width / 2, width / 2, 0]) / samples
-      const snapshot = solver.snapshot()
+      await solver.runUntil(endTimeS * (0.5 + (0.5 * (k + 1)) / samples), floorSampler)
+      floor += floorSampler.values[0]!.at(-1)! / samples
+      const snapshot = await solver.snapshot()
       surface += waterLevel(snapshot, width / 2, width / 2, kernel) / samples
       for (let i = 0; i < snapshot.count; i++) {
         if (snapshot.kind[i] !== PARTICLE_KIND.fluid) continue

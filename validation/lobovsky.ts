@@ -15,7 +15,6 @@
  */
 import type { Vec3 } from '../domain/vector.ts'
 import type { SolverConfig } from '../solver/sph/config.ts'
-import { createPressureSampler } from '../solver/sph/probes.ts'
 import {
   buildTankParticles,
   TANK_PART_ID,
@@ -149,9 +148,9 @@ export async function runLobovskyCase(options: LobovskyOptions): Promise<Lobovsk
   const timeScale = Math.sqrt(H / GRAVITY)
   const scale = WATER.density * GRAVITY * H
   const points: Vec3[] = LOBOVSKY_SENSORS.map((s) => [wallX, deep / 2, s.heightM])
-  const sampled = await withSolver(config, (solver) => {
-    const sampler = createPressureSampler(solver, points)
-    solver.runUntil(options.endT * timeScale, { onStep: () => sampler.sample() })
+  const sampled = await withSolver(config, async (solver) => {
+    const sampler = solver.pressureSampler(points)
+    await solver.runUntil(options.endT * timeScale, sampler)
     return sampler
   })
   const times = sampled.timesS.map((t) => t / timeScale)

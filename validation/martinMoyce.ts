@@ -212,12 +212,12 @@ export async function runMartinMoyceCase(options: MartinMoyceOptions): Promise<M
   let energyGrowth = -Infinity
   let fluidMass = 0
   const steps = Math.round(options.endT / SAMPLE_T)
-  await withSolver(config, (solver) => {
+  await withSolver(config, async (solver) => {
     const h = solver.describe().constants.h
     for (let k = 0; k <= steps; k++) {
       const T = k * SAMPLE_T
-      if (k > 0) solver.runUntil(T * timeScale)
-      const s = solver.snapshot()
+      if (k > 0) await solver.runUntil(T * timeScale)
+      const s = await solver.snapshot()
       let x = -Infinity
       let count = 0
       for (let i = 0; i < s.count; i++) {

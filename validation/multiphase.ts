@@ -92,15 +92,15 @@ export async function runStratifiedCase(options: StratifiedOptions) {
       ...options.solverOptions,
     },
   }
-  return withSolver(config, (solver) => {
+  return withSolver(config, async (solver) => {
     const { h } = solver.describe().constants
     const samples = 10
     const bins = new Map<number, { pressure: number; z: number; count: number }>()
     let interfaceZ = 0
     let mixed = 0
     for (let k = 0; k < samples; k++) {
-      solver.runUntil(endTimeS * (0.5 + (0.5 * (k + 1)) / samples))
-      const s = solver.snapshot()
+      await solver.runUntil(endTimeS * (0.5 + (0.5 * (k + 1)) / samples))
+      const s = await solver.snapshot()
       let lowestLight = Infinity
       let highestHeavy = -Infinity
       for (let i = 0; i < s.count; i++) {
@@ -263,11 +263,11 @@ export async function runRayleighTaylorCase(
       ...options.solverOptions,
     },
   }
-  return withSolver(config, (solver) => {
+  return withSolver(config, async (solver) => {
     const series: { t: number; amplitude: number }[] = []
     const samples = 16
-    const amplitude = () => {
-      const s = solver.snapshot()
+    const amplitude = async () => {
+      const s = await solver.snapshot()
       let sum = 0
       let count = 0
       for (let i = 0; i < s.count; i++) {
@@ -279,11 +279,11 @@ export async function runRayleighTaylorCase(
       }
       return (2 * sum) / count
     }
-    series.push({ t: 0, amplitude: amplitude() })
+    series.push({ t: 0, amplitude: await amplitude() })
     for (let k = 1; k <= samples; k++) {
       const t = (endTimeS * k) / samples
-      solver.runUntil(t)
-      series.push({ t, amplitude: amplitude() })
+      await solver.runUntil(t)
+      series.push({ t, amplitude: await amplitude() })
     }
     const a0 = series[0]!.amplitude
     const misfit = (rate: number) =>

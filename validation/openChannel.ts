@@ -83,10 +83,10 @@ export async function runOpenChannelCase(
   const area = HEIGHT * depthParticles * dp
   const expected = MATERIAL.density * SPEED * area
   const label = `, ${n} across`
-  return withSolver(config, (solver) => {
-    const start = solver.snapshot()
+  return withSolver(config, async (solver) => {
+    const start = await solver.snapshot()
     const startMass = fluidMass(start)
-    solver.runUntil(t1)
+    await solver.runUntil(t1)
     // cumulative masses over time: their least-squares slopes are the rates (a plug crosses
     // the plane a lattice layer at a time; a slope does not see that step)
     const inflow: [number, number][] = []
@@ -118,15 +118,15 @@ export async function runOpenChannelCase(
       }
       previous = next
     }
-    remember(solver.snapshot())
+    remember(await solver.snapshot())
     crossed = 0
     bins.fill(0)
     binCounts.fill(0)
     let t = t1
     while (t < t2 - 1e-12) {
       t = Math.min(t2, t + sampleS)
-      const step = solver.runUntil(t)
-      remember(solver.snapshot())
+      const step = await solver.runUntil(t)
+      remember(await solver.snapshot())
       inflow.push([step.timeS, step.openBoundary!.inflowMass])
       through.push([step.timeS, crossed])
     }
@@ -137,7 +137,7 @@ export async function runOpenChannelCase(
     let profile = 0
     for (let b = 0; b < n; b++)
       profile = Math.max(profile, Math.abs(bins[b]! / binCounts[b]! - SPEED) / SPEED)
-    const end = solver.snapshot()
+    const end = await solver.snapshot()
     const balance =
       (fluidMass(end) - startMass - (report.inflowMass - report.outflowMass)) / startMass
     return [

@@ -109,11 +109,11 @@ export async function runPistonCase(options: PistonOptions): Promise<PistonResul
   const level = d + 0.5 * (h1 - d)
   const columns = Math.round(TANK_LENGTH / dp)
   const front: [number, number][] = []
-  await withSolver(config, (solver) => {
+  await withSolver(config, async (solver) => {
     for (let k = 1; k * 0.01 <= options.endTimeS + 1e-9; k++) {
       const t = k * 0.01
-      solver.runUntil(t)
-      const s = solver.snapshot()
+      await solver.runUntil(t)
+      const s = await solver.snapshot()
       const top = new Float64Array(columns).fill(-Infinity)
       for (let i = 0; i < s.count; i++) {
         if (s.kind[i] !== PARTICLE_KIND.fluid) continue

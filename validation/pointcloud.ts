@@ -120,11 +120,11 @@ async function runRestart(options: PointcloudCaseOptions): Promise<ValidationMet
     particles: tank,
     options: { hydrostaticInitialisation: true, ...solverOptions },
   }
-  const { atT1, atT2 } = await withSolver(reference, (solver) => {
-    solver.runUntil(t1)
-    const first = fluidById(solver.snapshot(), fluidIds)
-    solver.runUntil(t2)
-    return { atT1: first, atT2: fluidById(solver.snapshot(), fluidIds) }
+  const { atT1, atT2 } = await withSolver(reference, async (solver) => {
+    await solver.runUntil(t1)
+    const first = fluidById(await solver.snapshot(), fluidIds)
+    await solver.runUntil(t2)
+    return { atT1: first, atT2: fluidById(await solver.snapshot(), fluidIds) }
   })
   // the output format stores Float32 columns
   const cloud: ReferencePointCloud = {
@@ -148,10 +148,10 @@ async function runRestart(options: PointcloudCaseOptions): Promise<ValidationMet
     options: { hydrostaticInitialisation: false, ...solverOptions },
   }
   const restartIds = fluidIds.map((_, k) => k)
-  const { start, end } = await withSolver(restarted, (solver) => {
-    const first = fluidById(solver.snapshot(), restartIds)
-    solver.runUntil(t2 - t1)
-    return { start: first, end: fluidById(solver.snapshot(), restartIds) }
+  const { start, end } = await withSolver(restarted, async (solver) => {
+    const first = fluidById(await solver.snapshot(), restartIds)
+    await solver.runUntil(t2 - t1)
+    return { start: first, end: fluidById(await solver.snapshot(), restartIds) }
   })
   let squared = 0
   let frontReference = -Infinity
@@ -233,9 +233,9 @@ async function runBlock(options: PointcloudCaseOptions): Promise<ValidationMetri
     },
   }
   const t = 0.01
-  const { end, steps } = await withSolver(config, (solver) => {
-    const report = solver.runUntil(t)
-    return { end: fluidById(solver.snapshot(), ids), steps: report.step }
+  const { end, steps } = await withSolver(config, async (solver) => {
+    const report = await solver.runUntil(t)
+    return { end: fluidById(await solver.snapshot(), ids), steps: report.step }
   })
   const g = settings.gravity.map((c) => c ?? 0)
   let worstPosition = 0

@@ -135,9 +135,9 @@ async function runChannel(
     options: { threads: options.threads ?? 1, periodicY, ...options.solverOptions },
   }
   const endS = (0.5 * D * D) / NU
-  const snapshot = await withSolver(config, (solver) => {
-    solver.runUntil(endS)
-    return solver.snapshot()
+  const snapshot = await withSolver(config, async (solver) => {
+    await solver.runUntil(endS)
+    return await solver.snapshot()
   })
   return { error: profileError(snapshot, layer, width), particles: input.kinds.length }
 }

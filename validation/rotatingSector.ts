@@ -154,9 +154,9 @@ export async function runRotatingSectorCase(
     const g: BucketGeometry = { ...BUCKET, particlesAcross: n, start }
     const config = sliceConfig(bucketConfig(g, overrides), slice)
     const endS = start === 'flat' ? (options.endS ?? 1.2) : (options.heldS ?? 0.3)
-    const result = await withSolver(config, (solver) => {
-      solver.runUntil(endS)
-      const snapshot = solver.snapshot()
+    const result = await withSolver(config, async (solver) => {
+      await solver.runUntil(endS)
+      const snapshot = await solver.snapshot()
       const k = solver.describe().constants
       const kernel = { h: k.h, alpha: kernelFactors('wendland', k.h, 3).alpha }
       const profile = surfaceProfile(unfoldSnapshot(snapshot, slice), g, kernel)

@@ -100,7 +100,7 @@ export async function runLaplaceCase(options: LaplaceOptions): Promise<LaplaceRe
       ...options.solverOptions,
     },
   }
-  return withSolver(config, (solver) => {
+  return withSolver(config, async (solver) => {
     const { h } = solver.describe().constants
     const samples = 10
     let inside = 0
@@ -108,8 +108,8 @@ export async function runLaplaceCase(options: LaplaceOptions): Promise<LaplaceRe
     let maxSpeed = 0
     let dropRadius = 0
     for (let k = 0; k < samples; k++) {
-      solver.runUntil(endTimeS * (0.5 + (0.5 * (k + 1)) / samples))
-      const s = solver.snapshot()
+      await solver.runUntil(endTimeS * (0.5 + (0.5 * (k + 1)) / samples))
+      const s = await solver.snapshot()
       let pIn = 0
       let nIn = 0
       let pOut = 0

@@ -201,9 +201,9 @@ export async function runViscosityCase(options: ViscosityCaseOptions): Promise<V
     // tangent viscosity d(νγ̇)/dγ̇ = n ν, at the wall n ν(3 1/s) = 5e-5 m²/s (measured: 0.0088
     // m/s at 1.17 s against 0.0100 steady, still rising with a time constant of 0.66 s)
     const endS = 5 * ((D * D) / (Math.PI * Math.PI * 5e-5))
-    const snapshot = await withSolver(config, (solver) => {
-      solver.runUntil(endS)
-      return solver.snapshot()
+    const snapshot = await withSolver(config, async (solver) => {
+      await solver.runUntil(endS)
+      return await solver.snapshot()
     })
     const reference = (z: number) => shearRateProfile(table, z)
     const { error } = profileError(snapshot, dp, width, reference)
@@ -252,9 +252,9 @@ export async function runViscosityCase(options: ViscosityCaseOptions): Promise<V
       options: solverOptions,
     }
     const endS = 5 * ((D * D) / (Math.PI * Math.PI * nu2))
-    const snapshot = await withSolver(config, (solver) => {
-      solver.runUntil(endS)
-      return solver.snapshot()
+    const snapshot = await withSolver(config, async (solver) => {
+      await solver.runUntil(endS)
+      return await solver.snapshot()
     })
     const nuAt = (z: number) => interpolateViscosity(table.x, table.nu, t1 + ((t2 - t1) * z) / D)
     const { error } = profileError(snapshot, dp, width, (z) => variableViscosityProfile(nuAt, z))
