@@ -12,7 +12,17 @@
  * - fine: uniform, 2N across.
  * The figure is the largest |ū − u| over layers D/N thick (ū the mean u_y of the fluid particles
  * of the middle columns, |x − W/2| < D/N, in the layer), relative to u_max = G D²/(8ν). The
- * refined run must beat the coarse one and stay closer to the fine one than the coarse one does.
+ * refined run must beat the coarse one, and its profile must stay closer to the fine one than
+ * the coarse profile does (the largest layer distance |ū_refined − ū_fine| against
+ * |ū_coarse − ū_fine|).
+ *
+ * Design corrections (2026-11-28): the side walls are symmetry planes of a channel unbounded in
+ * x, so they run with freeSlipViscosity 'mirror' (the fluid's own tangential velocity across
+ * them, no shear): with their pairs left out of the viscous sums, as the solver's default does
+ * for a free-slip tank wall, a strip 4 spacings wide lost a share of its Laplacian fixed in
+ * spacings and no run converged (13–14 % at 6 and 9 across). And the second figure compares
+ * profiles: it compared the three runs' largest errors, so a refined run more accurate than the
+ * fine one counted as far from it.
  */
 import { defaultMesh, type Mesh } from '../domain/meshes.ts'
 import { refineParticles } from '../solver/discretizer/refinement.ts'
@@ -77,26 +87,34 @@ function channel(dp: number, width: number, depth: number) {
   return { particles, parts, periodicY: tankPeriodicY(scenario) }
 }
 
-/** The largest layer-mean error over layers `layer` thick, relative to u_max. */
-function profileError(snapshot: SolverSnapshot, layer: number, width: number): number {
+/**
+ * Per layer `layer` thick (middle columns), the mean of u_y − u(z) over its fluid particles,
+ * relative to u_max; NaN for a layer without particles.
+ */
+function layerErrors(snapshot: SolverSnapshot, layer: number, width: number): Float64Array {
   const layers = Math.round(D / layer)
   const sum = new Float64Array(layers)
   const count = new Float64Array(layers)
-  const reference = new Float64Array(layers)
   for (let i = 0; i < snapshot.count; i++) {
     if (snapshot.kind[i] !== PARTICLE_KIND.fluid) continue
     if (Math.abs(snapshot.positions[3 * i]! - 0.5 * width) > layer) continue
     const z = snapshot.positions[3 * i + 2]!
     const k = Math.floor(z / layer)
     if (k < 0 || k >= layers) continue
-    sum[k] = sum[k]! + snapshot.velocities[3 * i + 1]!
-    reference[k] = reference[k]! + exact(z)
+    sum[k] = sum[k]! + snapshot.velocities[3 * i + 1]! - exact(z)
     count[k] = count[k]! + 1
   }
-  let error = 0
-  for (let k = 0; k < layers; k++)
-    if (count[k]! > 0) error = Math.max(error, Math.abs(sum[k]! - reference[k]!) / count[k]!)
-  return error / U_MAX
+  return sum.map((s, k) => s / count[k]! / U_MAX)
+}
+
+/** The largest |a_k − b_k| over the layers both have (b omitted: zero, the exact profile). */
+function largest(a: Float64Array, b?: Float64Array): number {
+  let value = 0
+  for (let k = 0; k < a.length; k++) {
+    const d = Math.abs(a[k]! - (b ? b[k]! : 0))
+    if (Number.isFinite(d)) value = Math.max(value, d)
+  }
+  return value
 }
 
 /** One run: spacing dp, optionally refined near both walls; the error on layers `layer` thick. */
@@ -105,7 +123,7 @@ async function runChannel(
   layer: number,
   refined: boolean,
   options: RefinementCaseOptions,
-): Promise<{ error: number; particles: number }> {
+): Promise<{ layers: Float64Array; particles: number }> {
   const width = 4 * layer
   const { particles, parts, periodicY } = channel(dp, width, 2 * layer)
   const band = (zMin: number, zMax: number): { name: string; level: number; mesh: Mesh } => ({
@@ -132,14 +150,20 @@ async function runChannel(
     materials: [MATERIAL],
     particles: input,
     parts,
-    options: { threads: options.threads ?? 1, periodicY, ...options.solverOptions },
+    options: {
+      threads: options.threads ?? 1,
+      periodicY,
+      // the side walls are symmetry planes of a channel unbounded in x (see the header)
+      freeSlipViscosity: 'mirror',
+      ...options.solverOptions,
+    },
   }
   const endS = (0.5 * D * D) / NU
   const snapshot = await withSolver(config, async (solver) => {
     await solver.runUntil(endS)
     return await solver.snapshot()
   })
-  return { error: profileError(snapshot, layer, width), particles: input.kinds.length }
+  return { layers: layerErrors(snapshot, layer, width), particles: input.kinds.length }
 }
 
 /** Coarse, refined and fine channels at one base resolution. */
@@ -152,18 +176,21 @@ export async function runRefinementCase(
   const refined = await runChannel(dp, dp, true, options)
   const fine = await runChannel(dp / 2, dp, false, options)
   const what = `${n} across`
+  const errors = [coarse, refined, fine].map((run) => largest(run.layers))
+  const [coarseError, refinedError, fineError] = errors as [number, number, number]
   return [
     // the refined run's error as a share of the coarse one's: below 1 passes
-    metric(CASE, `refined/coarse error ratio, ${what}`, refined.error / coarse.error, 1),
-    // |refined − fine| against |coarse − fine|: below 1 passes
+    metric(CASE, `refined/coarse error ratio, ${what}`, refinedError / coarseError, 1),
+    // the refined profile's largest layer distance to the fine one over the coarse profile's:
+    // below 1 passes
     metric(
       CASE,
       `refined run's distance to the fine run over the coarse run's, ${what}`,
-      Math.abs(refined.error - fine.error) / Math.abs(coarse.error - fine.error),
+      largest(refined.layers, fine.layers) / largest(coarse.layers, fine.layers),
       1,
     ),
-    reported(CASE, `coarse uniform (${coarse.particles} particles), ${what}: max |ū − u| / u_max`, coarse.error),
-    reported(CASE, `refined near the walls (${refined.particles} particles), ${what}: max |ū − u| / u_max`, refined.error),
-    reported(CASE, `fine uniform (${fine.particles} particles), ${what}: max |ū − u| / u_max`, fine.error),
+    reported(CASE, `coarse uniform (${coarse.particles} particles), ${what}: max |ū − u| / u_max`, coarseError),
+    reported(CASE, `refined near the walls (${refined.particles} particles), ${what}: max |ū − u| / u_max`, refinedError),
+    reported(CASE, `fine uniform (${fine.particles} particles), ${what}: max |ū − u| / u_max`, fineError),
   ]
 }

@@ -23,8 +23,18 @@ const STRIDE = PACK_STRIDE
  *         + ν Σ (V_i + V_j) w_ij (r·∇W_ij)/(r²+η²) u_ij + g,   w_ij = 2 m_j/(m_i + m_j)
  *   dρ_i/dt = ρ_i Σ V_j v_ij·∇W_ij + 2δ c0 Σ h_ij V_j (p_j − p_i + ρ_i g·r_ij)/c_i² (−r·∇W)/(r²+η²)
  * The pressure term conserves momentum for any masses (m_i V_j/ρ_i = V_i V_j); the weight w_ij
- * makes the viscous terms do so too (m_i w_ij (V_i + V_j) is symmetric) and is 1 for equal masses,
- * where every term is the one of forces.ts.
+ * makes the viscous pair terms do so too (m_i w_ij (V_i + V_j) is symmetric) and is 1 for equal
+ * masses, where every term is the one of forces.ts.
+ *
+ * Across a level interface the laminar sum L_i = Σ K_ij (v_j − v_i), K_ij = −ν w_ij (V_i + V_j)
+ * (r·∇W_ij)/(r²+η²), is not a Laplacian: with h_ij larger towards the coarse side its first moment
+ * M_i = Σ K_ij r_ij (r_ij = r_i − r_j) is not zero, so L_i ≈ −M_i·∇v + ν∇²v, an error that grows as
+ * 1/dp (a Poiseuille channel's fine row next to the interface lost half its driving force; see
+ * VALIDATION_FINDINGS.md, refinement). A particle with a neighbour of another spacing adds M_i·∇v_i,
+ * ∇v_i = −B_i⁻¹ Σ V_j F_ij (v_i − v_j) ⊗ r_ij with B_i = −Σ V_j F_ij r_ij ⊗ r_ij (exact for a linear
+ * field), over the pairs of its laminar sum. That term is not a pair term: momentum is conserved to
+ * the interface's truncation error, not to round-off; particles whose neighbours share one spacing
+ * never take it.
  */
 export function computeVariableForces(
   ctx: InteractionContext,
@@ -103,6 +113,26 @@ export function computeVariableForces(
       let wvx = 0
       let wvy = 0
       let wvz = 0
+      // the laminar sum's first moment, and the moments of the velocity gradient (see above)
+      let mixed = false
+      let mx = 0
+      let my = 0
+      let mz = 0
+      let bxx = 0
+      let bxy = 0
+      let bxz = 0
+      let byy = 0
+      let byz = 0
+      let bzz = 0
+      let gxx = 0
+      let gxy = 0
+      let gxz = 0
+      let gyx = 0
+      let gyy = 0
+      let gyz = 0
+      let gzx = 0
+      let gzy = 0
+      let gzz = 0
       for (let r = 0; r < rows; r++) {
         const jEnd = rowEnd[r]!
         const yr = yi - rowShiftY[r]!
@@ -112,7 +142,8 @@ export function computeVariableForces(
           const dy = yr - packed[o + 1]!
           const dz = zi - packed[o + 2]!
           const r2 = dx * dx + dy * dy + dz * dz
-          const hij = 0.5 * (hi + hsml[j]!)
+          const hj = hsml[j]!
+          const hij = 0.5 * (hi + hj)
           if (r2 >= 4 * hij * hij || r2 < MIN_R2) continue
           interactions++
           const rr = Math.sqrt(r2)
@@ -183,6 +214,29 @@ export function computeVariableForces(
           lx += lam * ux
           ly += lam * uy
           lz += lam * uz
+          if (viscous === 1) {
+            if (hj !== hi) mixed = true
+            const m = lam
+            mx -= m * dx
+            my -= m * dy
+            mz -= m * dz
+            const b = -vj * fr
+            bxx += b * dx * dx
+            bxy += b * dx * dy
+            bxz += b * dx * dz
+            byy += b * dy * dy
+            byz += b * dy * dz
+            bzz += b * dz * dz
+            gxx -= b * ux * dx
+            gxy -= b * ux * dy
+            gxz -= b * ux * dz
+            gyx -= b * uy * dx
+            gyy -= b * uy * dy
+            gyz -= b * uy * dz
+            gzx -= b * uz * dx
+            gzy -= b * uz * dy
+            gzz -= b * uz * dz
+          }
           if (muAbs > maxViscous) maxViscous = muAbs
           const cf = coef * f
           ax += cf * dx
@@ -204,6 +258,25 @@ export function computeVariableForces(
             ay += sb * wgy
             az += sb * wgz
           }
+        }
+      }
+      if (mixed) {
+        // + M·∇v = −(B⁻¹M)·g per velocity component (B symmetric); B is singular only for a
+        // particle without neighbours in some direction, which keeps the plain sum
+        const c00 = byy * bzz - byz * byz
+        const c01 = bxz * byz - bxy * bzz
+        const c02 = bxy * byz - bxz * byy
+        const det = bxx * c00 + bxy * c01 + bxz * c02
+        if (det > 1e-12 * (bxx + byy + bzz) ** 3) {
+          const c11 = bxx * bzz - bxz * bxz
+          const c12 = bxy * bxz - bxx * byz
+          const c22 = bxx * byy - bxy * bxy
+          const wx = (c00 * mx + c01 * my + c02 * mz) / det
+          const wy = (c01 * mx + c11 * my + c12 * mz) / det
+          const wz = (c02 * mx + c12 * my + c22 * mz) / det
+          lx -= wx * gxx + wy * gxy + wz * gxz
+          ly -= wx * gyx + wy * gyy + wz * gyz
+          lz -= wx * gzx + wy * gzy + wz * gzz
         }
       }
       const aix = ax + lx + gx

@@ -1,8 +1,9 @@
 /**
  * The wall extrapolation and the particle shifting of a run with variable resolution (refinement
- * zones): the passes of walls.ts and shifting.ts with each particle's smoothing length h_i (hsml)
- * and per pair the symmetric kernel W(r, h_ij), h_ij = (h_i + h_j)/2. Uniform runs keep those
- * passes (bit-identical, no per-pair h).
+ * zones): the passes of walls.ts and shifting.ts with each particle's smoothing length h_i
+ * (hsml); the shifting takes per pair the symmetric kernel W(r, h_ij), h_ij = (h_i + h_j)/2, the
+ * extrapolation the wall's own (see extrapolateVariableWalls). Uniform runs keep those passes
+ * (bit-identical, no per-pair h).
  */
 import { KERNEL_CODE } from './config.ts'
 import { GRID_PARAM } from './grid.ts'
@@ -26,9 +27,14 @@ const NEAR_SURFACE = SHIFT_NEAR_SURFACE_DIVERGENCE
 const SPLASH = SHIFT_SPLASH_DIVERGENCE
 
 /**
- * The generalized wall's extrapolation (extrapolateWalls, walls.ts) with variable resolution:
- * the weights are W(r, h_ij), h_ij = (h_w + h_f)/2, so a refined wall particle weighs the fluid
- * next to it with its own, shorter kernel.
+ * The generalized wall's extrapolation (extrapolateWalls, walls.ts) with variable resolution: an
+ * average at the wall particle's place, so its own kernel W(r, h_w) weighted by each fluid
+ * particle's mass (∝ its volume: eight children of a split cell count as their parent). The pair
+ * kernel h_ij = (h_w + h_f)/2 reached further into coarse fluid than into fine and counted each
+ * particle alike, which moved the average towards the coarse side: next to a level interface a
+ * free-slip side wall's mirrored velocity was that of faster fluid (see VALIDATION_FINDINGS.md,
+ * refinement). A wall particle with no fluid within its own support (a refined wall beside
+ * coarse fluid) takes the pair kernel instead, so that it still holds the fluid that sees it.
  */
 export function extrapolateVariableWalls(
   ctx: InteractionContext,
@@ -84,42 +90,45 @@ export function extrapolateVariableWalls(
       let sumVx = 0
       let sumVy = 0
       let sumVz = 0
-      for (let r = 0; r < rows; r++) {
-        const jEnd = rowEnd[r]!
-        const yr = yi - rowShiftY[r]!
-        for (let j = rowBegin[r]!; j < jEnd; j++) {
-          const o = j * STRIDE
-          // fluid records have 1/ρ > 0; wall records (being rewritten in this pass) stay < 0
-          if (!(packed[o + 7]! > 0)) continue
-          const dx = xi - packed[o]!
-          const dy = yr - packed[o + 1]!
-          const dz = zi - packed[o + 2]!
-          const r2 = dx * dx + dy * dy + dz * dz
-          const hij = 0.5 * (hi + hsml[j]!)
-          if (r2 >= 4 * hij * hij) continue
-          const q = Math.sqrt(r2) / hij
-          const s = h / hij
-          const aij = alpha * s * s * s
-          let w: number
-          if (wendland) {
-            const t = 1 - 0.5 * q
-            const t2 = t * t
-            w = aij * t2 * t2 * (2 * q + 1)
-          } else if (q < 1) {
-            w = aij * (1 - 1.5 * q * q + 0.75 * q * q * q)
-          } else {
-            const t = 2 - q
-            w = aij * 0.25 * t * t * t
+      // pass 0: the wall's own kernel; pass 1 (no fluid within it): the pair kernel
+      for (let pass = 0; pass < 2 && sumW === 0; pass++) {
+        for (let r = 0; r < rows; r++) {
+          const jEnd = rowEnd[r]!
+          const yr = yi - rowShiftY[r]!
+          for (let j = rowBegin[r]!; j < jEnd; j++) {
+            const o = j * STRIDE
+            // fluid records have 1/ρ > 0; wall records (being rewritten in this pass) stay < 0
+            if (!(packed[o + 7]! > 0)) continue
+            const dx = xi - packed[o]!
+            const dy = yr - packed[o + 1]!
+            const dz = zi - packed[o + 2]!
+            const r2 = dx * dx + dy * dy + dz * dz
+            const hk = pass === 0 ? hi : 0.5 * (hi + hsml[j]!)
+            if (r2 >= 4 * hk * hk) continue
+            const q = Math.sqrt(r2) / hk
+            const s = h / hk
+            const ak = alpha * s * s * s * mass[j]!
+            let w: number
+            if (wendland) {
+              const t = 1 - 0.5 * q
+              const t2 = t * t
+              w = ak * t2 * t2 * (2 * q + 1)
+            } else if (q < 1) {
+              w = ak * (1 - 1.5 * q * q + 0.75 * q * q * q)
+            } else {
+              const t = 2 - q
+              w = ak * 0.25 * t * t * t
+            }
+            sumW += w
+            sumP += packed[o + 6]! * w
+            const rw = rho[j]! * w
+            sumRx += rw * dx
+            sumRy += rw * dy
+            sumRz += rw * dz
+            sumVx += packed[o + 3]! * w
+            sumVy += packed[o + 4]! * w
+            sumVz += packed[o + 5]! * w
           }
-          sumW += w
-          sumP += packed[o + 6]! * w
-          const rw = rho[j]! * w
-          sumRx += rw * dx
-          sumRy += rw * dy
-          sumRz += rw * dz
-          sumVx += packed[o + 3]! * w
-          sumVy += packed[o + 4]! * w
-          sumVz += packed[o + 5]! * w
         }
       }
       if (sumW > 0) {
