@@ -15,14 +15,19 @@
 #                               in GPU_FORCE_ARGS), the bench (bench/solver/gpu.bench.ts:
 #                               1M/4M/16M), SPHERIC Test 2 at 5M fluid particles
 #                               on the GPU with its outputs' cost (awaited, and overlapped with
-#                               the steps: bench/solver/gpuOutputCost.ts), then where a CPU step's
-#                               time goes per thread count (stepProfile.ts) and the CPU solver's
-#                               thread scaling (scaling16.ts,
-#                               issue 22). $OUT, when set, gets the logs. Each part's time limit is
-#                               a variable (GPU_RUN_S, GPU_FORCE_S, GPU_BENCH_S, KLEEFSMAN_S,
-#                               PROFILE_S, SCALING_S); PARTS names the parts to run (default all:
-#                               gpu variants bench kleefsman profile scaling). The bench's steps use
-#                               the variant fastest at the largest size.
+#                               the steps: bench/solver/gpuOutputCost.ts), the validation cases
+#                               on the GPU at their real resolutions (scripts/validate.ts
+#                               --backend=gpu; VALIDATE_ARGS adds arguments, e.g.
+#                               --only=hydrostatic), then where a CPU step's time goes per thread
+#                               count (stepProfile.ts) and the CPU solver's thread scaling
+#                               (scaling16.ts, issue 22). $OUT, when set, gets the logs; at most 8
+#                               files come back, so the profile and the scaling share
+#                               cpuScaling.log (scaling16.json beside it). Each part's time limit
+#                               is a variable (GPU_RUN_S, GPU_FORCE_S, GPU_BENCH_S, KLEEFSMAN_S,
+#                               VALIDATE_S, PROFILE_S, SCALING_S); PARTS names the parts to run
+#                               (default all: gpu variants bench kleefsman validate profile
+#                               scaling). The bench's steps use the variant fastest at the
+#                               largest size.
 set -e
 mode=${1:-run}
 if [ "$mode" = pack ]; then
@@ -61,8 +66,8 @@ fi
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -l 2 >"$OUT/nvidiaSmi.csv" &
 fi
-# PARTS picks what runs (default all): gpu variants bench kleefsman profile scaling
-PARTS=" ${PARTS:-gpu variants bench kleefsman profile scaling} "
+# PARTS picks what runs (default all): gpu variants bench kleefsman validate profile scaling
+PARTS=" ${PARTS:-gpu variants bench kleefsman validate profile scaling} "
 has() { [[ "$PARTS" == *" $1 "* ]]; }
 has gpu && run "${GPU_RUN_S:-100}" bench/solver/gpuDevice.ts --fluid 1000000 --sim-s 0.02 | tee "$OUT/gpuDevice.log"
 if has variants; then
@@ -76,12 +81,14 @@ print(max(rates, key=lambda r: float(r[1]))[0] if rates else "")')
 fi
 has bench && run "${GPU_BENCH_S:-180}" bench/run.ts --filter solver/gpu | tee "$OUT/gpuBench.log"
 has kleefsman && run "${KLEEFSMAN_S:-120}" bench/solver/gpuDevice.ts --kleefsman-fluid "${KLEEFSMAN_FLUID:-5000000}" --sim-s 0.02 | tee "$OUT/kleefsman.log"
+# the validation cases on the GPU (issue 21 item 3); a case the GPU refuses says why, in one line
+has validate && run "${VALIDATE_S:-240}" scripts/validate.ts --backend=gpu ${VALIDATE_ARGS:-} | tee "$OUT/validateGpu.log"
 # issue 22: the CPU solver's thread scaling on this machine's cores, and where a step's time goes
 if has profile; then
   lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|NUMA node|L2|L3' || true
   head -1 /proc/stat
-  run "${PROFILE_S:-120}" bench/solver/stepProfile.ts --fluid 300000 --threads "${PROFILE_THREADS:-1,2,4,8,16}" --steps 4 | tee "$OUT/stepProfile.log"
+  run "${PROFILE_S:-120}" bench/solver/stepProfile.ts --fluid 300000 --threads "${PROFILE_THREADS:-1,2,4,8,16}" --steps 4 | tee "$OUT/cpuScaling.log"
   head -1 /proc/stat
 fi
-has scaling && OUT=$OUT run "${SCALING_S:-170}" bench/solver/scaling16.ts --row-s "${SCALING_ROW_S:-8}" | tee "$OUT/scaling16.log"
+has scaling && OUT=$OUT run "${SCALING_S:-170}" bench/solver/scaling16.ts --row-s "${SCALING_ROW_S:-8}" | tee -a "$OUT/cpuScaling.log"
 echo done
