@@ -10,12 +10,10 @@
 #   scripts/gpuDevice.sh run    there, from the checkout root: unpacks Node, the modules and
 #                               gpu.tar.xz, installs the loader (dpkg -x into /, ldconfig), then
 #                               prints the adapter, the GPU/CPU agreement on a small dam break,
-#                               a 1M dam break's minutes per simulated second, the force pass
-#                               variants (bench/solver/gpuForceVariants.ts: 1M/16M; its arguments
-#                               in GPU_FORCE_ARGS), the bench (bench/solver/gpu.bench.ts:
-#                               1M/4M/16M), SPHERIC Test 2 at 5M fluid particles
-#                               on the GPU with its outputs' cost (awaited, and overlapped with
-#                               the steps: bench/solver/gpuOutputCost.ts), the validation cases
+#                               a 1M dam break's minutes per simulated second, the bench
+#                               (bench/solver/gpu.bench.ts: 1M/4M/16M), SPHERIC Test 2 at 5M fluid
+#                               particles on the GPU with its outputs' cost (awaited, and overlapped
+#                               with the steps: bench/solver/gpuOutputCost.ts), the validation cases
 #                               on the GPU at their real resolutions (scripts/validate.ts
 #                               --backend=gpu; VALIDATE_ARGS adds arguments, e.g.
 #                               --only=hydrostatic), then where a CPU step's time goes per thread
@@ -23,11 +21,9 @@
 #                               (scaling16.ts, issue 22). $OUT, when set, gets the logs; at most 8
 #                               files come back, so the profile and the scaling share
 #                               cpuScaling.log (scaling16.json beside it). Each part's time limit
-#                               is a variable (GPU_RUN_S, GPU_FORCE_S, GPU_BENCH_S, KLEEFSMAN_S,
-#                               VALIDATE_S, PROFILE_S, SCALING_S); PARTS names the parts to run
-#                               (default all: gpu variants bench kleefsman validate profile
-#                               scaling). The bench's steps use the variant fastest at the
-#                               largest size.
+#                               is a variable (GPU_RUN_S, GPU_BENCH_S, KLEEFSMAN_S, VALIDATE_S,
+#                               PROFILE_S, SCALING_S); PARTS names the parts to run (default all:
+#                               gpu bench kleefsman validate profile scaling).
 set -e
 mode=${1:-run}
 if [ "$mode" = pack ]; then
@@ -66,19 +62,10 @@ fi
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -l 2 >"$OUT/nvidiaSmi.csv" &
 fi
-# PARTS picks what runs (default all): gpu variants bench kleefsman validate profile scaling
-PARTS=" ${PARTS:-gpu variants bench kleefsman validate profile scaling} "
+# PARTS picks what runs (default all): gpu bench kleefsman validate profile scaling
+PARTS=" ${PARTS:-gpu bench kleefsman validate profile scaling} "
 has() { [[ "$PARTS" == *" $1 "* ]]; }
 has gpu && run "${GPU_RUN_S:-100}" bench/solver/gpuDevice.ts --fluid 1000000 --sim-s 0.02 | tee "$OUT/gpuDevice.log"
-if has variants; then
-  run "${GPU_FORCE_S:-150}" bench/solver/gpuForceVariants.ts ${GPU_FORCE_ARGS:-} | tee "$OUT/gpuForceVariants.log"
-  # the bench's full steps then use the fastest variant at the largest size (listLean:24 as listLean)
-  best=$(grep 'best of' "$OUT/gpuForceVariants.log" | tail -1 | python3 -c '
-import re, sys
-rates = re.findall(r"([A-Za-z]+)(?::\d+)? ([0-9.]+) G/s", sys.stdin.read())
-print(max(rates, key=lambda r: float(r[1]))[0] if rates else "")')
-  [ -n "$best" ] && [ "$best" != base ] && export DIVE_GPU_FORCE_VARIANT=$best
-fi
 has bench && run "${GPU_BENCH_S:-180}" bench/run.ts --filter solver/gpu | tee "$OUT/gpuBench.log"
 has kleefsman && run "${KLEEFSMAN_S:-120}" bench/solver/gpuDevice.ts --kleefsman-fluid "${KLEEFSMAN_FLUID:-5000000}" --sim-s 0.02 | tee "$OUT/kleefsman.log"
 # the validation cases on the GPU (issue 21 item 3); a case the GPU refuses says why, in one line

@@ -7,13 +7,10 @@
  * H200: ≥ 70 G interactions/s at 16M; a full step ≥ 0.5 × the force-pass-only bound (its time ≤ 2
  * × four force passes). BenchSkip where no WebGPU adapter exists (the webgpu package or a Vulkan
  * driver missing); on a software adapter (SwiftShader, lavapipe) only a 2k smoke test runs.
- * DIVE_GPU_FORCE_VARIANT=<variant> runs every force pass, of the steps too, with that variant of
- * solver/gpu/forceVariants.ts (default: the solver's own).
  */
 import { findGpu, gpuUnavailableReason } from '../../solver/gpu/device.ts'
 import type { GpuContext } from '../../solver/gpu/device.ts'
 import { createGpuSolver } from '../../solver/gpu/GpuSolver.ts'
-import { FORCE_VARIANTS, isForceVariant } from '../../solver/gpu/forceVariants.ts'
 import { createDamBreakConfig } from '../../solver/sph/scenarios.ts'
 import { computeMedian } from '../lib/measure.ts'
 import type { BenchCase, BenchContext } from '../lib/types.ts'
@@ -66,19 +63,13 @@ async function measureGpuCopyMs(gpu: GpuContext, bytes: number): Promise<number>
 }
 
 async function runGpu(context: BenchContext): Promise<void> {
-  const variant = process.env.DIVE_GPU_FORCE_VARIANT
-  if (variant !== undefined && !isForceVariant(variant))
-    throw new Error(`DIVE_GPU_FORCE_VARIANT: one of ${FORCE_VARIANTS.join(', ')}, got ${variant}`)
   const gpu = await findGpu()
   if (!gpu) throw new BenchSkip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
-  context.log(
-    `GPU: ${gpu.info.name}${gpu.info.fallback ? ' (software adapter)' : ''}${variant ? `, force pass ${variant}` : ''}`,
-  )
+  context.log(`GPU: ${gpu.info.name}${gpu.info.fallback ? ' (software adapter)' : ''}`)
   for (const size of sizesFor(context.quick, gpu.info.fallback)) {
     const name = `solver/gpu.${size.label}`
     const config = createDamBreakConfig(size.fluidParticles)
     const solver = await createGpuSolver(config, gpu)
-    if (variant) solver.useForceVariant(variant)
     try {
       const particles = solver.describe().particleCount
       // warm-up: pipelines, first sort, one step

@@ -1,16 +1,17 @@
 /**
  * The GPU backend against the CPU solver on small cases, step by step, within float32 tolerance:
- * derivatives after one force pass (generalized and Riemann walls, a moving fluid), positions
- * and densities after steps of a small dam break, and what it refuses. Runs on SwiftShader where
- * no GPU is (vitest.config.ts sets its env); skipped, saying why, where no adapter can be had.
+ * derivatives after one force pass (generalized and Riemann walls, the cubic kernel with Molteni
+ * diffusion, a moving fluid), positions and densities after steps of a small dam break, and what
+ * it refuses. Runs on SwiftShader where no GPU is (vitest.config.ts sets its env); skipped,
+ * saying why, where no adapter can be had.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SolverConfig, SolverOptions } from '../sph/config.ts'
 import { SolverSetupError } from '../sph/config.ts'
-import { createSolver } from '../sph/SphSolver.ts'
+import { createSolver, solverInternals } from '../sph/SphSolver.ts'
 import type { Solver } from '../sph/SphSolver.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
-import { WATER } from '../sph/scenarios.ts'
-import { compareForces, cpuForces, damBreak } from './agreementCases.ts'
+import { buildTankParticles, supportedSettings, WATER } from '../sph/scenarios.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
@@ -28,6 +29,78 @@ afterAll(async () => {
   for (const solver of cpuSolvers) await solver.dispose()
 })
 
+/**
+ * A small dam break: a column 6 × 6 × 8 particles (dp 1 cm) at one end of a tank 12 × 6 × 12
+ * with three wall layers (about 2,000 particles, most of them walls); the fluid moves (a swirl)
+ * so that viscosity and the walls' no-slip work too.
+ */
+function damBreak(options: Partial<SolverOptions> = {}): SolverConfig {
+  const dp = 0.01
+  const particles = buildTankParticles({
+    dp,
+    tank: [0.12, 0.06, 0.12],
+    fluidMin: [0, 0, 0],
+    fluidMax: [0.06, 0.06, 0.08],
+    closed: false,
+    wallLayers: 3,
+  })
+  const n = particles.kinds.length
+  const velocities = new Float64Array(3 * n)
+  for (let i = 0; i < n; i++) {
+    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
+    const x = particles.positions[3 * i]!
+    const z = particles.positions[3 * i + 2]!
+    velocities[3 * i] = 0.3 * Math.sin(60 * z)
+    velocities[3 * i + 2] = -0.3 * Math.sin(50 * x)
+  }
+  return {
+    settings: supportedSettings(dp),
+    materials: [WATER],
+    particles: { ...particles, velocities },
+    options: { hydrostaticInitialisation: true, threads: 1, ...options },
+  }
+}
+
+async function cpuForces(config: SolverConfig): Promise<Float64Array> {
+  const solver = await createSolver(config)
+  solver.measureInteractionPass('forces', 1)
+  const internals = solverInternals(solver)
+  const a = internals.arrays
+  const n = internals.count()
+  const out = new Float64Array(4 * n)
+  for (let i = 0; i < n; i++) {
+    const o = 4 * a.particleId[i]!
+    out.set([a.accX[i]!, a.accY[i]!, a.accZ[i]!, a.drho[i]!], o)
+  }
+  await solver.dispose()
+  return out
+}
+
+/** Largest difference of the fluid particles' (a, dρ/dt) over the largest CPU value of each. */
+function compareForces(config: SolverConfig, cpu: ArrayLike<number>, gpuValues: ArrayLike<number>) {
+  let maxA = 0
+  let maxD = 0
+  let errA = 0
+  let errD = 0
+  const kinds = config.particles.kinds
+  for (let id = 0; id < kinds.length; id++) {
+    if (kinds[id] !== PARTICLE_KIND.fluid) continue
+    const o = 4 * id
+    maxA = Math.max(maxA, Math.hypot(cpu[o]!, cpu[o + 1]!, cpu[o + 2]!))
+    maxD = Math.max(maxD, Math.abs(cpu[o + 3]!))
+    errA = Math.max(
+      errA,
+      Math.hypot(
+        cpu[o]! - gpuValues[o]!,
+        cpu[o + 1]! - gpuValues[o + 1]!,
+        cpu[o + 2]! - gpuValues[o + 2]!,
+      ),
+    )
+    errD = Math.max(errD, Math.abs(cpu[o + 3]! - gpuValues[o + 3]!))
+  }
+  return { acceleration: errA / maxA, densityRate: errD / maxD, maxA, maxD }
+}
+
 describe('GPU backend', () => {
   it.skipIf(!process.env.VK_ICD_FILENAMES && !process.env.DIVE_GPU_TESTS)(
     'finds an adapter where the test env provides one',
@@ -38,10 +111,19 @@ describe('GPU backend', () => {
     },
   )
 
-  for (const boundary of ['generalized', 'riemann'] as const) {
-    it(`one force pass agrees with the CPU within float32 tolerance (${boundary} walls)`, async (t) => {
+  const forceCases: { name: string; options: Partial<SolverOptions> }[] = [
+    { name: 'generalized walls', options: {} },
+    { name: 'riemann walls', options: { boundary: 'riemann', riemannWallNormal: 'wall' } },
+    // the other kernel and diffusion branches of the pair body
+    {
+      name: 'cubic kernel, Molteni diffusion',
+      options: { kernel: 'cubic', densityDiffusion: 'molteni' },
+    },
+  ]
+  for (const { name, options } of forceCases) {
+    it(`one force pass agrees with the CPU within float32 tolerance (${name})`, async (t) => {
       if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
-      const config = damBreak({ boundary, riemannWallNormal: 'wall' })
+      const config = damBreak(options)
       const cpu = await cpuForces(config)
       const solver = await createGpuSolver(config, gpu)
       const { derivatives } = await solver.forcePass()

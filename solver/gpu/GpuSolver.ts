@@ -44,8 +44,6 @@ import { captureState, StateReadback } from './capture.ts'
 import type { ForcePassMeasurement } from './measure.ts'
 import { measureForcePass } from './measure.ts'
 import { decodeHistory } from './history.ts'
-import type { ForceVariant } from './forceVariants.ts'
-import { forceSpecialization } from './forceVariants.ts'
 import { GpuWallMotion } from './wallMotion.ts'
 import type { GpuProbeReader } from './probes.ts'
 import { GpuProbes, hostProbe } from './probes.ts'
@@ -140,7 +138,6 @@ export class GpuSolver {
       shifting: constants.shiftingCode !== SHIFTING_CODE.zero,
       moving: this.#moving,
       parts: setup.partIds.length,
-      force: forceSpecialization(constants),
     })
     this.#readback = new StateReadback(gpu.device, this.#passes.buffers)
     this.#motion = config.wallMotion
@@ -368,11 +365,6 @@ export class GpuSolver {
       capacity: this.#arrays.capacity,
       extraPasses,
     })
-  }
-
-  /** The force pass's variant from now on (forceVariants.ts: the bench compares them). */
-  useForceVariant(variant: ForceVariant, listCap?: number): void {
-    this.#passes.useForceVariant(variant, listCap)
   }
 
   /** Times `steps` full steps (at most MAX_BATCH_STEPS) in one submission; the state advances. */

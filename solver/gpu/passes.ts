@@ -1,10 +1,9 @@
 /**
  * The GPU backend's buffers and bind groups (the pipelines: pipelines.ts), and the command
  * sequences of a step: sort (count, scan, scatter), interact (pressures, wall extrapolation,
- * forces), the time step and the Runge–Kutta stages. Nothing here waits for the GPU; GpuSolver.ts submits and reads.
+ * forces), the time step and the Runge–Kutta stages. Nothing here waits for the GPU;
+ * GpuSolver.ts submits and reads.
  */
-import type { ForceSpecialization, ForceVariant } from './forceVariants.ts'
-import { DEFAULT_FORCE_VARIANT, forceVariantPipeline } from './forceVariants.ts'
 import { HISTORY_STRIDE, WORKGROUP } from './shaderCommon.ts'
 import type { GpuBuffers, GridShape } from './buffers.ts'
 import { createBuffers, MAP_READ, USAGE } from './buffers.ts'
@@ -43,7 +42,6 @@ export class GpuPasses {
   #pressure: Pass
   #wall: Pass
   #force: Pass
-  #forceSpecialization: ForceSpecialization
   #dt: Pass
   #finish: Pass
   #rk: Pass[]
@@ -60,14 +58,7 @@ export class GpuPasses {
     device: GPUDevice,
     capacity: number,
     grid: GridShape,
-    options: {
-      walls: boolean
-      shifting: boolean
-      moving: boolean
-      parts: number
-      /** The solver's constants as the force pass's pipeline constants (forceVariants.ts). */
-      force: ForceSpecialization
-    },
+    options: { walls: boolean; shifting: boolean; moving: boolean; parts: number },
   ) {
     this.#device = device
     this.#grid = grid
@@ -127,8 +118,17 @@ export class GpuPasses {
           ),
         }
       : null
-    this.#forceSpecialization = options.force
-    this.#force = this.#forcePass(DEFAULT_FORCE_VARIANT)
+    this.#force = pass(p.force, [
+      b.params,
+      b.rec0,
+      b.rec1,
+      b.wall,
+      b.info,
+      b.cellStart,
+      b.acc,
+      b.stats,
+      b.velr,
+    ])
     this.#dt = pass(p.dt, [b.params, b.stats, b.control, b.history])
     this.#finish = pass(p.finish, [b.stats, b.control, b.history, b.deleted])
     this.#rk = p.rk.map((pipeline) =>
@@ -145,36 +145,6 @@ export class GpuPasses {
       b.control,
       b.stats,
     ])
-  }
-
-  /** A force pass variant's pipeline and bindings (every variant binds the same buffers). */
-  #forcePass(variant: ForceVariant, listCap?: number): Pass {
-    const b = this.buffers
-    const s = this.#forceSpecialization
-    const pipeline = forceVariantPipeline(this.#device, variant, s, listCap)
-    const resources = [
-      b.params,
-      b.rec0,
-      b.rec1,
-      b.wall,
-      b.info,
-      b.cellStart,
-      b.acc,
-      b.stats,
-      b.velr,
-    ]
-    return {
-      pipeline,
-      bindGroup: this.#device.createBindGroup({
-        layout: pipeline.getBindGroupLayout(0),
-        entries: resources.map((buffer, binding) => ({ binding, resource: { buffer } })),
-      }),
-    }
-  }
-
-  /** Every force pass from now on runs this variant (forceVariants.ts; listCap: tests). */
-  useForceVariant(variant: ForceVariant, listCap?: number): void {
-    this.#force = this.#forcePass(variant, listCap)
   }
 
   /** Particles in the buffers now (the dispatch size). */

@@ -1,8 +1,8 @@
 /**
- * The compiled pipelines of the GPU backend's passes (passes.ts binds and dispatches them; the
- * force pass's variants: forceVariants.ts), and the end-of-step shader.
+ * The compiled pipelines of the GPU backend's passes (passes.ts binds and dispatches them), and
+ * the end-of-step shader.
  */
-import { PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
+import { FORCE_SHADER, PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
 import { HISTORY_STRIDE } from './shaderCommon.ts'
 import {
   COUNT_SHADER,
@@ -49,6 +49,7 @@ export interface Pipelines {
   scatter: GPUComputePipeline
   pressure: GPUComputePipeline
   wall: GPUComputePipeline
+  force: GPUComputePipeline
   dt: GPUComputePipeline
   finish: GPUComputePipeline
   rk: GPUComputePipeline[]
@@ -81,6 +82,7 @@ export function pipelinesFor(device: GPUDevice): Pipelines {
     scatter: make(SCATTER_SHADER),
     pressure: make(PRESSURE_SHADER),
     wall: make(WALL_SHADER),
+    force: make(FORCE_SHADER),
     dt: make(DT_SHADER),
     finish: make(FINISH_SHADER),
     rk: [1, 2, 3, 4].map((STAGE) => make(RK_SHADER, { STAGE })),
