@@ -137,11 +137,8 @@ class SphSolver implements Solver {
     this.#materialIds = materialIds
     this.#arrays = setup.arrays
     this.#count = setup.count
-    // a sort's permutation is applied by all threads, fields dealt to them
-    this.#sorter = new CellSorter(setup.arrays, setup.grid, {
-      permutation: runner.permutation(),
-      permute: (kept) => runner.run(PHASE.permute, kept),
-    })
+    // a sort's per-particle loops and its permutation run on all threads
+    this.#sorter = new CellSorter(setup.arrays, setup.grid, runner.parallelSort())
     this.#runner = runner
     this.#referenceBox = setup.referenceBox
     this.#deletionBox = config.settings.calcDomainActive ? setup.referenceBox : null

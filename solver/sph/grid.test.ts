@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { Box } from './grid.ts'
 import { allocateGridBuffers, CellSorter, partitionCells, viewGrid, GRID_PARAM } from './grid.ts'
 import { findNeighbours } from './neighbours.ts'
+import { boundParticles, computeCellKeys, sortBlockLength, sortRange } from './cellKeys.ts'
+import { allocatePermuteScratch, permuteFields } from './permute.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
 
 /** A deterministic pseudo-random sequence (mulberry32). */
@@ -160,5 +162,53 @@ describe('cell sort and neighbour search', () => {
     const out = new Int32Array(4)
     partitionCells(cellStart, 7, 3, out)
     expect([...out]).toEqual([0, 4, 6, 7])
+  })
+
+  it('sorts the same with its per-particle loops dealt to three threads (deletion, a coordinate not finite, periodic y)', () => {
+    const n = 1201
+    const serial = randomParticles(n, 11, 1)
+    const dealt = randomParticles(n, 11, 1)
+    for (const arrays of [serial, dealt]) arrays.posZ[500] = Number.NaN
+    const request = {
+      count: n,
+      support: 0.09,
+      reach: 3,
+      referenceBox: wide,
+      deletionBox: { min: [0, 0, 0], max: [0.8, 1, 1] },
+      periodicY: { min: 0.1, max: 0.9 },
+    }
+    const serialGrid = allocateGridBuffers(200_000)
+    const expected = new CellSorter(serial, serialGrid).sort(request)
+    const threads = 3
+    const block = new Float64Array(sortBlockLength(threads))
+    const permutation = new Int32Array(n)
+    const forEachSlot = (loop: typeof boundParticles) => (count: number) => {
+      for (let slot = 0; slot < threads; slot++) {
+        const [begin, end] = sortRange(count, slot, threads)
+        loop(dealt, begin, end, block, slot)
+      }
+    }
+    const dealtGrid = allocateGridBuffers(200_000)
+    const result = new CellSorter(dealt, dealtGrid, {
+      threads,
+      block,
+      bounds: forEachSlot(boundParticles),
+      keys: forEachSlot(computeCellKeys),
+      permutation,
+      permute: (kept) => permuteFields(dealt, permutation, kept, 0, 1, allocatePermuteScratch(n)),
+    }).sort(request)
+    expect(result).toEqual(expected)
+    expect(result.deletedOutside).toBeGreaterThan(0)
+    expect(result.deletedInvalid).toBe(1)
+    expect([...new Float64Array(dealtGrid.params)]).toEqual([
+      ...new Float64Array(serialGrid.params),
+    ])
+    expect([...new Int32Array(dealtGrid.cellStart)]).toEqual([
+      ...new Int32Array(serialGrid.cellStart),
+    ])
+    for (const field of ['posX', 'posY', 'posZ', 'particleId'] as const)
+      expect([...dealt[field].subarray(0, result.count)]).toEqual([
+        ...serial[field].subarray(0, result.count),
+      ])
   })
 })

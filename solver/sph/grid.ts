@@ -18,6 +18,15 @@ import {
   PERSISTENT_INT_FIELDS,
 } from './particles.ts'
 import type { ParticleArrays } from './particles.ts'
+import {
+  boundParticles,
+  computeCellKeys,
+  foldBounds,
+  foldCounts,
+  sortBlockLength,
+  writeCellGrid,
+  writeSortHead,
+} from './cellKeys.ts'
 
 // imported constants as module bindings: test runners turn imports into getters, slow in loops
 const FLUID = PARTICLE_KIND.fluid
@@ -111,6 +120,19 @@ export interface SortResult {
   fluidCount: number
 }
 
+/** What a CellSorter runs on all threads (a PhaseRunner's phases; see its constructor). */
+export interface ParallelSort {
+  threads: number
+  /** The sort block (cellKeys.ts) the threads read and write. */
+  block: Float64Array
+  /** boundParticles over `count` particles, each thread its sortRange. */
+  bounds: (count: number) => void
+  /** computeCellKeys over `count` particles, each thread its sortRange. */
+  keys: (count: number) => void
+  permutation: Int32Array
+  permute: (kept: number) => void
+}
+
 /** Sorts particles by cell, drops deleted ones, and fills the grid parameters and cell starts. */
 export class CellSorter {
   #arrays: ParticleArrays
@@ -125,17 +147,17 @@ export class CellSorter {
   #scratchByte: Uint8Array
 
   #permute: ((kept: number) => void) | null
+  #parallel: ParallelSort | null
+  /** The per-particle loops' parameters and results (cellKeys.ts), shared with the threads. */
+  #block: Float64Array
 
   /**
-   * With `parallel`, the sort writes its permutation into `parallel.permutation` (shared) and
-   * `parallel.permute(kept)` applies it to the particle fields (on all threads, see
-   * permuteFields); without it, the sorting thread applies it alone.
+   * With `parallel`, the per-particle loops run on all threads (`bounds`, `keys`, over the shared
+   * `block`), the sort writes its permutation into `parallel.permutation` (shared) and
+   * `parallel.permute(kept)` applies it to the particle fields (see permuteFields); without it,
+   * the sorting thread does all of it alone.
    */
-  constructor(
-    arrays: ParticleArrays,
-    grid: GridBuffers,
-    parallel?: { permutation: Int32Array; permute: (kept: number) => void },
-  ) {
+  constructor(arrays: ParticleArrays, grid: GridBuffers, parallel?: ParallelSort) {
     this.#arrays = arrays
     this.#params = new Float64Array(grid.params)
     this.#cellStart = new Int32Array(grid.cellStart)
@@ -145,6 +167,8 @@ export class CellSorter {
     const capacity = Math.max(arrays.capacity, 1)
     this.#permutation = parallel?.permutation ?? new Int32Array(capacity)
     this.#permute = parallel?.permute ?? null
+    this.#parallel = parallel ?? null
+    this.#block = parallel?.block ?? new Float64Array(sortBlockLength(1))
     const scratch = parallel ? 1 : capacity
     this.#scratchFloat = new Float64Array(scratch)
     this.#scratchInt = new Int32Array(scratch)
@@ -153,42 +177,18 @@ export class CellSorter {
 
   sort(request: SortRequest): SortResult {
     const a = this.#arrays
-    const { posX, posY, posZ, kind, cell } = a
+    const { kind, cell } = a
     const count = request.count
     const ref = request.referenceBox
     const periodic = request.periodicY ?? null
     const periodY = periodic ? periodic.max - periodic.min : 0
-    if (periodic) {
-      if (!(periodY > 0)) throw new RangeError('The periodic y range must not be empty.')
-      const y0 = periodic.min
-      const invPeriod = 1 / periodY
-      for (let i = 0; i < count; i++) {
-        const y = posY[i]!
-        if (y < y0 || y >= periodic.max) {
-          let wrapped = y - periodY * Math.floor((y - y0) * invPeriod)
-          // rounding can land exactly on max
-          if (wrapped >= periodic.max) wrapped -= periodY
-          posY[i] = wrapped
-        }
-      }
-    }
-    let minX = Infinity
-    let minY = Infinity
-    let minZ = Infinity
-    let maxX = -Infinity
-    let maxY = -Infinity
-    let maxZ = -Infinity
-    for (let i = 0; i < count; i++) {
-      const x = posX[i]!
-      const y = posY[i]!
-      const z = posZ[i]!
-      if (x < minX) minX = x
-      if (x > maxX) maxX = x
-      if (y < minY) minY = y
-      if (y > maxY) maxY = y
-      if (z < minZ) minZ = z
-      if (z > maxZ) maxZ = z
-    }
+    if (periodic && !(periodY > 0)) throw new RangeError('The periodic y range must not be empty.')
+    const block = this.#block
+    writeSortHead(block, count, periodic)
+    if (this.#parallel) this.#parallel.bounds(count)
+    else boundParticles(a, 0, count, block, 0)
+    const slots = this.#parallel?.threads ?? 1
+    let [minX, minY, minZ, maxX, maxY, maxZ] = foldBounds(block, slots)
     if (!(minX <= maxX)) {
       minX = maxX = ref.min[0]
       minY = maxY = ref.min[1]
@@ -230,50 +230,19 @@ export class CellSorter {
     const reachY = Math.max(request.reach, Math.ceil(request.support / cellSizeY))
     const cellCount = nx * ny * nz
     const deletedCell = cellCount
-    const invCellSize = 1 / cellSize
-    const invCellSizeY = 1 / cellSizeY
-    const del = request.deletionBox
-    const dMinX = del ? del.min[0] : -Infinity
-    const dMinY = del ? del.min[1] : -Infinity
-    const dMinZ = del ? del.min[2] : -Infinity
-    const dMaxX = del ? del.max[0] : Infinity
-    const dMaxY = del ? del.max[1] : Infinity
-    const dMaxZ = del ? del.max[2] : Infinity
-    const nx1 = nx - 1
-    const ny1 = ny - 1
-    const nz1 = nz - 1
+    writeCellGrid(
+      block,
+      [minX, minY, minZ],
+      [cellSize, cellSizeY],
+      [nx, ny, nz],
+      request.deletionBox,
+    )
+    if (this.#parallel) this.#parallel.keys(count)
+    else computeCellKeys(a, 0, count, block, 0)
+    const { deletedOutside, deletedInvalid, fluidCount } = foldCounts(block, slots)
     const offsets = this.#offsets
     offsets.fill(0, 0, cellCount + 2)
-    let deletedOutside = 0
-    let deletedInvalid = 0
-    let fluidCount = 0
-    for (let i = 0; i < count; i++) {
-      const x = posX[i]!
-      const y = posY[i]!
-      const z = posZ[i]!
-      let c: number
-      if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) {
-        c = deletedCell
-        deletedInvalid++
-      } else if (
-        kind[i] === FLUID &&
-        (x < dMinX || x > dMaxX || y < dMinY || y > dMaxY || z < dMinZ || z > dMaxZ)
-      ) {
-        c = deletedCell
-        deletedOutside++
-      } else {
-        let cx = Math.floor((x - minX) * invCellSize)
-        let cy = Math.floor((y - minY) * invCellSizeY)
-        let cz = Math.floor((z - minZ) * invCellSize)
-        cx = cx < 0 ? 0 : cx > nx1 ? nx1 : cx
-        cy = cy < 0 ? 0 : cy > ny1 ? ny1 : cy
-        cz = cz < 0 ? 0 : cz > nz1 ? nz1 : cz
-        c = cx + nx * (cy + ny * cz)
-      }
-      cell[i] = c
-      offsets[c + 1]!++
-      if (c !== deletedCell && kind[i] === FLUID) fluidCount++
-    }
+    for (let i = 0; i < count; i++) offsets[cell[i]! + 1]!++
     const cellStart = this.#cellStart
     cellStart[0] = 0
     for (let c = 0; c <= cellCount; c++) {

@@ -7,8 +7,14 @@ import type { SphConstants } from './config.ts'
 import { BOUNDARY_CODE } from './config.ts'
 import type { GridBuffers } from './grid.ts'
 import { viewGrid } from './grid.ts'
-import type { PermuteScratch } from './permute.ts'
-import { allocatePermuteScratch, permuteFields } from './permute.ts'
+import { permuteFields } from './permute.ts'
+import {
+  permutationOf,
+  permuteScratchOf,
+  setPermutation,
+  setSortBlock,
+  sortBlockOf,
+} from './threadBuffers.ts'
 import { computeHeat, extrapolateWallTemperatures, updateTemperatures } from './heat.ts'
 import { computeViscosities } from './viscosityModels.ts'
 import type { Split } from './workSplit.ts'
@@ -38,6 +44,7 @@ import { extrapolateVariableWalls, shiftVariableParticles } from './variableWall
 import { applyAirDrag } from './airDrag.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
+import { boundParticles, computeCellKeys, sortRange } from './cellKeys.ts'
 
 export const PHASE = {
   pressures: 1,
@@ -68,6 +75,9 @@ export const PHASE = {
   colour: 16,
   /** Air drag (airDrag.ts), after the forces; the phase's parameter is the stage's time. */
   airDrag: 17,
+  /** A sort's per-particle loops (cellKeys.ts) over the phase's parameter's particle count. */
+  sortBounds: 18,
+  sortKeys: 19,
 } as const
 export type Phase = (typeof PHASE)[keyof typeof PHASE]
 
@@ -119,25 +129,12 @@ export interface PhaseWorkerData {
   ranges: SharedArrayBuffer
   /** The sort's permutation (Int32, one per particle of capacity). */
   permutation: SharedArrayBuffer
+  /** The sort's per-particle loops' parameters and per-thread results (cellKeys.ts). */
+  sortBlock: SharedArrayBuffer
   /** Chunk boundaries of the dynamically scheduled phases (ChunkSchedule). */
   chunks: SharedArrayBuffer
   stats: SharedArrayBuffer
   constants: SphConstants
-}
-
-/** Each thread's scratch for permuteFields, and the shared permutation, by its context. */
-const permuteScratch = new WeakMap<InteractionContext, PermuteScratch>()
-const permutations = new WeakMap<InteractionContext, Int32Array>()
-
-/** The shared permutation buffer of a thread's context (set by servePhases or PhaseRunner). */
-export function setPermutation(ctx: InteractionContext, permutation: Int32Array): void {
-  permutations.set(ctx, permutation)
-}
-
-export function permutationOf(ctx: InteractionContext): Int32Array {
-  const permutation = permutations.get(ctx)
-  if (!permutation) throw new Error('No permutation buffer for this thread.')
-  return permutation
 }
 
 /** The split a phase runs on (see workSplit.ts). */
@@ -303,17 +300,20 @@ export function runPhaseRange(
       else shiftParticles(ctx, cellBegin, cellEnd, dt)
       break
     case PHASE.permute: {
-      let scratch = permuteScratch.get(ctx)
-      if (!scratch) {
-        scratch = allocatePermuteScratch(ctx.arrays.capacity)
-        permuteScratch.set(ctx, scratch)
-      }
-      permuteFields(ctx.arrays, permutationOf(ctx), dt, slot, threads, scratch)
+      permuteFields(ctx.arrays, permutationOf(ctx), dt, slot, threads, permuteScratchOf(ctx))
       break
     }
     case PHASE.restWalls:
       restWalls(ctx.arrays, begin, end)
       break
+    case PHASE.sortBounds:
+    case PHASE.sortKeys: {
+      const [first, last] = sortRange(dt, slot, threads)
+      if (phase === PHASE.sortBounds)
+        boundParticles(ctx.arrays, first, last, sortBlockOf(ctx), slot)
+      else computeCellKeys(ctx.arrays, first, last, sortBlockOf(ctx), slot)
+      break
+    }
     case PHASE.measure:
       measureCellWork(ctx, cellBegin, cellEnd, dynamicWalls)
       break
@@ -361,7 +361,8 @@ export function servePhases(data: PhaseWorkerData, announceReady: () => void): v
     data.constants,
     new Float64Array(data.stats),
   )
-  permutations.set(ctx, new Int32Array(data.permutation))
+  setPermutation(ctx, new Int32Array(data.permutation))
+  setSortBlock(ctx, new Float64Array(data.sortBlock))
   const control = new Int32Array(data.control)
   const schedule: ChunkSchedule = { control, chunks: new Int32Array(data.chunks) }
   const params = new Float64Array(data.params)

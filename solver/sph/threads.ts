@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url'
 import type { SphConstants } from './config.ts'
 import type { WorkSplitReport } from './solverTypes.ts'
 import { BOUNDARY_CODE } from './config.ts'
-import type { GridBuffers } from './grid.ts'
+import type { GridBuffers, ParallelSort } from './grid.ts'
+import { sortBlockLength } from './cellKeys.ts'
 import { GRID_PARAM, viewGrid } from './grid.ts'
 import type { Split } from './workSplit.ts'
 import {
@@ -39,12 +40,14 @@ import {
   PARAM,
   PARAM_LENGTH,
   PHASE,
-  permutationOf,
   runPhaseRange,
-  setPermutation,
 } from './phases.ts'
+import { permutationOf, setPermutation, setSortBlock, sortBlockOf } from './threadBuffers.ts'
+import { profilePhase } from './phaseProfile.ts'
 
 export { PHASE, servePhases } from './phases.ts'
+export { addProfile, phaseProfile, resetPhaseProfile } from './phaseProfile.ts'
+export type { ProfileEntry } from './phaseProfile.ts'
 export type { Phase, PhaseWorkerData } from './phases.ts'
 
 /** The splits that are the whole grid on one thread (a constant: no allocation per sort). */
@@ -62,47 +65,6 @@ const GRID_KEY = [
   GRID_PARAM.ny,
   GRID_PARAM.nz,
 ] as const
-
-/** Names of the phases in the profile (phaseProfile). */
-const PHASE_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(PHASE).map(([name, code]) => [code, name]),
-)
-const PHASE_WAIT_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(PHASE).map(([name, code]) => [code, `${name}.wait`]),
-)
-
-/** One line of the calling thread's profile: calls, and milliseconds in them. */
-export interface ProfileEntry {
-  calls: number
-  ms: number
-}
-
-/**
- * The calling thread's profile of a run, by phase (its wall time, own range and the wait for
- * the workers after it, "<phase>.wait") and by serial section (addProfile): a few
- * performance.now() calls per phase, always on, no allocation once every name was seen.
- */
-const profile = new Map<string, ProfileEntry>()
-
-/** Adds `ms` to the profile's entry `name` (a serial section of the calling thread). */
-export function addProfile(name: string, ms: number): void {
-  let entry = profile.get(name)
-  if (!entry) {
-    entry = { calls: 0, ms: 0 }
-    profile.set(name, entry)
-  }
-  entry.calls++
-  entry.ms += ms
-}
-
-/** The profile since the last reset, entries in the order first seen. */
-export function phaseProfile(): Record<string, ProfileEntry> {
-  return Object.fromEntries([...profile].map(([name, entry]) => [name, { ...entry }]))
-}
-
-export function resetPhaseProfile(): void {
-  profile.clear()
-}
 
 const workerUrl = new URL('./phaseWorker.ts', import.meta.url).href
 
@@ -184,6 +146,7 @@ export class PhaseRunner {
     const ranges = new SharedArrayBuffer(SPLIT_COUNT * (input.threads + 1) * 4)
     const stats = new SharedArrayBuffer(input.threads * STAT_STRIDE * 8)
     const permutation = new SharedArrayBuffer(Math.max(input.particles.capacity, 1) * 4)
+    const sortBlock = new SharedArrayBuffer(sortBlockLength(input.threads) * 8)
     const chunks = new SharedArrayBuffer(chunksLength(input.threads) * 4)
     const ctx = createInteractionContext(
       viewParticleArrays(input.particles),
@@ -192,6 +155,7 @@ export class PhaseRunner {
       new Float64Array(stats),
     )
     setPermutation(ctx, new Int32Array(permutation))
+    setSortBlock(ctx, new Float64Array(sortBlock))
     const started = await Promise.allSettled(
       Array.from({ length: input.threads - 1 }, (_, k) =>
         startWorker({
@@ -203,6 +167,7 @@ export class PhaseRunner {
           params,
           ranges,
           permutation,
+          sortBlock,
           chunks,
           stats,
           constants: input.constants,
@@ -225,6 +190,18 @@ export class PhaseRunner {
       new Int32Array(chunks),
       workers,
     )
+  }
+
+  /** What a CellSorter runs on these threads: its per-particle loops and its permutation. */
+  parallelSort(): ParallelSort {
+    return {
+      threads: this.#threads,
+      block: sortBlockOf(this.#ctx),
+      bounds: (count) => this.run(PHASE.sortBounds, count),
+      keys: (count) => this.run(PHASE.sortKeys, count),
+      permutation: permutationOf(this.#ctx),
+      permute: (kept) => this.run(PHASE.permute, kept),
+    }
   }
 
   /** The shared permutation buffer a CellSorter writes for PHASE.permute. */
@@ -370,10 +347,7 @@ export class PhaseRunner {
       if (Atomics.load(control, CONTROL.failed) !== 0)
         throw new Error('An interaction worker thread failed (see its error output).')
     }
-    const name = PHASE_NAMES[phase]!
-    const ended = performance.now()
-    addProfile(name, own - started)
-    if (workers > 0) addProfile(PHASE_WAIT_NAMES[phase]!, ended - own)
+    profilePhase(phase, own - started, workers > 0 ? performance.now() - own : null)
   }
 
   async dispose(): Promise<void> {
