@@ -29,10 +29,11 @@ const STRIDE = PACK_STRIDE
  * Across a level interface the laminar sum L_i = Σ K_ij (v_j − v_i), K_ij = −ν w_ij (V_i + V_j)
  * (r·∇W_ij)/(r²+η²), is not a Laplacian: with h_ij larger towards the coarse side its first moment
  * M_i = Σ K_ij r_ij (r_ij = r_i − r_j) is not zero, so L_i ≈ −M_i·∇v + ν∇²v, an error that grows as
- * 1/dp (a Poiseuille channel's fine row next to the interface lost half its driving force; see
+ * 1/dp (a Poiseuille channel's fine row next to the interface lost a third of its drive; see
  * VALIDATION_FINDINGS.md, refinement). A particle with a neighbour of another spacing adds M_i·∇v_i,
  * ∇v_i = −B_i⁻¹ Σ V_j F_ij (v_i − v_j) ⊗ r_ij with B_i = −Σ V_j F_ij r_ij ⊗ r_ij (exact for a linear
- * field), over the pairs of its laminar sum. That term is not a pair term: momentum is conserved to
+ * field), over the pairs of its laminar sum, and scales the sum by 3/tr B_i (B_i = I for a full
+ * kernel; its error is the sum's second-moment error). That is not a pair term: momentum is kept to
  * the interface's truncation error, not to round-off; particles whose neighbours share one spacing
  * never take it.
  */
@@ -277,6 +278,14 @@ export function computeVariableForces(
           lx -= wx * gxx + wy * gxy + wz * gxz
           ly -= wx * gyx + wy * gyy + wz * gyz
           lz -= wx * gzx + wy * gzy + wz * gzz
+          // B is the identity for a full kernel: 3/tr B undoes the interface's second-moment
+          // error (tr B 2.7–3.3 there), kept within [0.75, 1.5] where the kernel is cut short
+          let norm = 3 / (bxx + byy + bzz)
+          if (norm < 0.75) norm = 0.75
+          else if (norm > 1.5) norm = 1.5
+          lx *= norm
+          ly *= norm
+          lz *= norm
         }
       }
       const aix = ax + lx + gx
