@@ -169,12 +169,13 @@ describe('cell sort and neighbour search', () => {
     const serial = randomParticles(n, 11, 1)
     const dealt = randomParticles(n, 11, 1)
     for (const arrays of [serial, dealt]) arrays.posZ[500] = Number.NaN
+    const deletionBox: Box = { min: [0, 0, 0], max: [0.8, 1, 1] }
     const request = {
       count: n,
       support: 0.09,
       reach: 3,
       referenceBox: wide,
-      deletionBox: { min: [0, 0, 0], max: [0.8, 1, 1] },
+      deletionBox,
       periodicY: { min: 0.1, max: 0.9 },
     }
     const serialGrid = allocateGridBuffers(200_000)
