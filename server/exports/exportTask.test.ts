@@ -3,15 +3,13 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { defaultExportRequest, EXPORT_MESSAGES } from '../../domain/results.ts'
-import { writeSyntheticRun } from '../../scripts/writeSyntheticRun.ts'
 import {
-  createSimulationInFirstProject,
+  closeTestServer,
   describeEachDialect,
-  startTestServer,
+  startServerWithSyntheticRun,
   type TestServer,
 } from '../../tests/integration/harness.ts'
 import { createClock } from '../clock.ts'
-import { DEMO_USERS } from '../db/demoAccounts.ts'
 import type { TaskHandler } from '../jobs/queue/tasks.ts'
 import { ExportRunner, type ExportTaskData } from './ExportRunner.ts'
 import { ARCHIVE_PATH, exportsDirectory } from './exportFiles.ts'
@@ -34,25 +32,19 @@ describeEachDialect('exports on workers: claim, run, recovery', (dialect) => {
   let handler: TaskHandler
 
   beforeAll(async () => {
-    server = await startTestServer(dialect)
-    const { accessToken } = await server.login(DEMO_USERS.manager.email)
-    simulationId = await createSimulationInFirstProject(server, accessToken, 'Export on a worker')
-    await writeSyntheticRun({
-      dataDir: server.dataDir,
-      simulationId,
+    const started = await startServerWithSyntheticRun(dialect, {
+      name: 'Export on a worker',
       runId: RUN_ID,
       outputCount: OUTPUTS,
       particles: 2_000,
     })
+    server = started.server
+    simulationId = started.simulationId
     const clock = createClock()
     runner = new ExportRunner({ db: server.database.handle.db, clock, dataDir: server.dataDir })
     handler = createExportTaskHandler(server.database.handle.db, clock, server.dataDir, runner)
   })
-  afterAll(async () => {
-    const closing = server?.close()
-    server?.app.server.closeAllConnections()
-    await closing
-  })
+  afterAll(() => closeTestServer(server))
 
   /** A record as the server queues it (scheduled), claimed as a worker claims it. */
   async function insertClaimedExport(): Promise<{ id: number; directory: string }> {

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Sensor } from '../../domain/meshes.ts'
 import type { SensorRecomputation } from '../../domain/rest/sensorRoutes.ts'
-import { writeSyntheticRun } from '../../scripts/writeSyntheticRun.ts'
 import {
-  createSimulationInFirstProject,
+  closeTestServer,
   describeEachDialect,
-  startTestServer,
+  startServerWithSyntheticRun,
   type TestServer,
 } from '../../tests/integration/harness.ts'
 import { createClock } from '../clock.ts'
-import { DEMO_USERS } from '../db/demoAccounts.ts'
 import type { TaskHandler } from '../jobs/queue/tasks.ts'
 import { SENSOR_JOB_KIND, type SensorJobPayload } from './recomputationRecord.ts'
 import { SensorRecomputationRunner } from './SensorRecomputationRunner.ts'
@@ -34,18 +32,16 @@ describeEachDialect('sensor recomputations on workers: claim, run, recovery', (d
   const sampling = createInProcessSensorExecutor()
 
   beforeAll(async () => {
-    server = await startTestServer(dialect)
-    const { accessToken } = await server.login(DEMO_USERS.manager.email)
-    simulationId = await createSimulationInFirstProject(server, accessToken, 'Sensors on a worker')
-    await writeSyntheticRun({
-      dataDir: server.dataDir,
-      simulationId,
+    const started = await startServerWithSyntheticRun(dialect, {
+      name: 'Sensors on a worker',
       runId: RUN_ID,
       outputCount: OUTPUTS,
       particles: 2_000,
     })
+    server = started.server
+    simulationId = started.simulationId
     const reply = await server.request('POST', `/api/simulations/${simulationId}/custom_sensors`, {
-      token: accessToken,
+      token: started.accessToken,
       body: { name: 'Probe', kind: 'point', position: [0.1, 0.1, 0.1] },
     })
     expect(reply.status, reply.text).toBe(201)
@@ -57,9 +53,7 @@ describeEachDialect('sensor recomputations on workers: claim, run, recovery', (d
   })
   afterAll(async () => {
     await runner?.close()
-    const closing = server?.close()
-    server?.app.server.closeAllConnections()
-    await closing
+    await closeTestServer(server)
   })
 
   /** A row as the server queues it (scheduled), claimed as a worker claims it. */

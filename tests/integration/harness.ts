@@ -13,7 +13,8 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp, type AppOptions } from '../../server/app.ts'
 import { createClock, type Clock } from '../../server/clock.ts'
 import { openDatabase, type DatabaseHandle, type DialectName } from '../../server/db/connect.ts'
-import { DEMO_PASSWORD } from '../../server/db/demoAccounts.ts'
+import { DEMO_PASSWORD, DEMO_USERS } from '../../server/db/demoAccounts.ts'
+import { writeSyntheticRun } from '../../scripts/writeSyntheticRun.ts'
 import { migrateToLatest } from '../../server/db/migrations.ts'
 import { seedDatabase } from '../../server/db/seed.ts'
 
@@ -194,6 +195,35 @@ export async function createSimulationInFirstProject(
     { token, body: { name } },
   )
   return created.body.id as number
+}
+
+/**
+ * A test server of `dialect` with a simulation (`name`, the manager's first project) holding a
+ * synthetic run (scripts/writeSyntheticRun.ts): what the tests of work done on a run's outputs
+ * by a worker start from.
+ */
+export async function startServerWithSyntheticRun(
+  dialect: DialectName,
+  run: { name: string; runId: number; outputCount: number; particles: number },
+): Promise<{ server: TestServer; accessToken: string; simulationId: number }> {
+  const server = await startTestServer(dialect)
+  const { accessToken } = await server.login(DEMO_USERS.manager.email)
+  const simulationId = await createSimulationInFirstProject(server, accessToken, run.name)
+  await writeSyntheticRun({
+    dataDir: server.dataDir,
+    simulationId,
+    runId: run.runId,
+    outputCount: run.outputCount,
+    particles: run.particles,
+  })
+  return { server, accessToken, simulationId }
+}
+
+/** Closes a test server without waiting for its idle keep-alive connections. */
+export async function closeTestServer(server: TestServer | undefined): Promise<void> {
+  const closing = server?.close()
+  server?.app.server.closeAllConnections()
+  await closing
 }
 
 /** Declares the same suite once per dialect (skipped where the dialect is unavailable). */
