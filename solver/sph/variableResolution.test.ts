@@ -19,6 +19,27 @@ async function start(config: SolverConfig): Promise<Solver> {
 
 const DP = 0.01
 
+/** Cell (i, j, k) of DP: one particle of DP at its centre, or, `split`, 8 of DP/2 on a cube stencil. */
+function addCell(
+  add: (x: number, y: number, z: number, spacing: number) => void,
+  i: number,
+  j: number,
+  k: number,
+  split: boolean,
+): void {
+  if (!split) {
+    add((i + 0.5) * DP, (j + 0.5) * DP, (k + 0.5) * DP, DP)
+    return
+  }
+  for (let c = 0; c < 8; c++)
+    add(
+      (i + 0.25 + 0.5 * (c & 1)) * DP,
+      (j + 0.25 + 0.5 * ((c >> 1) & 1)) * DP,
+      (k + 0.25 + 0.5 * ((c >> 2) & 1)) * DP,
+      DP / 2,
+    )
+}
+
 /**
  * A free block of fluid, 8 × 4 × 4 cells of DP, without walls or gravity: the cells with x ≥ 4
  * hold 8 particles of DP/2 each (one cell of DP split on a cube stencil), the others one of DP.
@@ -41,15 +62,7 @@ function mixedBlock(): SolverConfig {
   for (let i = 0; i < 8; i++)
     for (let j = 0; j < 4; j++)
       for (let k = 0; k < 4; k++) {
-        if (i < 4) add((i + 0.5) * DP, (j + 0.5) * DP, (k + 0.5) * DP, DP)
-        else
-          for (let c = 0; c < 8; c++)
-            add(
-              (i + 0.25 + 0.5 * (c & 1)) * DP,
-              (j + 0.25 + 0.5 * ((c >> 1) & 1)) * DP,
-              (k + 0.25 + 0.5 * ((c >> 2) & 1)) * DP,
-              DP / 2,
-            )
+        addCell(add, i, j, k, i >= 4)
       }
   const n = spacings.length
   return {
@@ -140,15 +153,7 @@ describe('variable resolution', () => {
     for (let i = 0; i < 10; i++)
       for (let j = 0; j < 4; j++)
         for (let k = 0; k < 10; k++) {
-          if (k >= 5) add((i + 0.5) * DP, (j + 0.5) * DP, (k + 0.5) * DP, DP)
-          else
-            for (let c = 0; c < 8; c++)
-              add(
-                (i + 0.25 + 0.5 * (c & 1)) * DP,
-                (j + 0.25 + 0.5 * ((c >> 1) & 1)) * DP,
-                (k + 0.25 + 0.5 * ((c >> 2) & 1)) * DP,
-                DP / 2,
-              )
+          addCell(add, i, j, k, k < 5)
         }
     const n = spacings.length
     const dt = 1e-6
