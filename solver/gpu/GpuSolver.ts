@@ -63,7 +63,7 @@ export async function createGpuSolver(
   const material = findFluidMaterial(config)
   const constants = deriveConstants(config, options, material)
   const setup = prepareParticles(config, options, constants)
-  const grid = gpuGrid(setup.referenceBox, constants.support, setup.count)
+  const grid = gpuGrid(setup.referenceBox, constants.support, setup.count, options.periodicY)
   const moving = config.wallMotion !== undefined
   const problem = gpuFitProblem(setup.count, grid.shape.cells, gpu.info, moving)
   if (problem) throw new SolverSetupError(problem)
@@ -255,7 +255,8 @@ export class GpuSolver {
     this.#passes.probes = probes
     return {
       read: (steps) => probes.read(steps),
-      start: (at, out) => hostProbe(this.#arrays, this.#hostCount, this.#constants, at, out),
+      start: (at, out) =>
+        hostProbe(this.#arrays, this.#hostCount, this.#constants, at, out, this.grid.periodY),
     }
   }
 

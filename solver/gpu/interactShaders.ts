@@ -82,15 +82,17 @@ fn main(
   var sumP = 0.0;
   var sumR = vec3<f32>(0.0);
   var sumV = vec3<f32>(0.0);
+  let ry = reachY();
   for (var dz = -1; dz <= 1; dz = dz + 1) {
-    for (var dy = -1; dy <= 1; dy = dy + 1) {
-      let row = rowRange(c, dy, dz);
-      let jEnd = cellStart[row.y];
-      for (var j = cellStart[row.x]; j < jEnd; j = j + 1u) {
+    for (var dy = -ry; dy <= ry; dy = dy + 1) {
+      let row = stencilRow(c, dy, dz);
+      let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
+      let jEnd = cellStart[row.end];
+      for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
         let bj = rec1[j];
         if (!(bj.w > 0.0)) { continue; }
         let aj = rec0[j];
-        let d = xi - aj.xyz;
+        let d = xr - aj.xyz;
         let r2 = dot(d, d);
         if (r2 >= P.k0.y) { continue; }
         let w = kernelW(sqrt(r2));
@@ -175,13 +177,15 @@ fn forces(i: u32) -> Result {
   var maxVisc = 0.0;
   var count = 0u;
   let c = unpackCell(info[i].w);
+  let ry = reachY();
   for (var dz = -1; dz <= 1; dz = dz + 1) {
-    for (var dy = -1; dy <= 1; dy = dy + 1) {
-      let row = rowRange(c, dy, dz);
-      let jEnd = cellStart[row.y];
-      for (var j = cellStart[row.x]; j < jEnd; j = j + 1u) {
+    for (var dy = -ry; dy <= ry; dy = dy + 1) {
+      let row = stencilRow(c, dy, dz);
+      let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
+      let jEnd = cellStart[row.end];
+      for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
         let aj = rec0[j];
-        let d = xi - aj.xyz;
+        let d = xr - aj.xyz;
         let r2 = dot(d, d);
         if (r2 >= support2 || r2 < minR2) { continue; }
         count = count + 1u;

@@ -49,6 +49,8 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   const box = input.deletionBox
   f.set(box ? box.min.map(clampF32) : [-F32_MAX, -F32_MAX, -F32_MAX], 40)
   f.set(box ? box.max.map(clampF32) : [F32_MAX, F32_MAX, F32_MAX], 44)
+  const period = g.periodY ? g.periodY.max - g.periodY.min : 0
+  f.set([1 / g.cellSizeY, period, g.reachY, 0], 48)
   return buffer
 }
 

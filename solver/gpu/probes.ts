@@ -17,6 +17,7 @@ import { KERNEL_CODE } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { ParticleArrays } from '../sph/particles.ts'
 import type { GpuBuffers } from './buffers.ts'
+import type { PeriodY } from './grid.ts'
 import { MAP_READ, MAX_BATCH_STEPS, USAGE } from './buffers.ts'
 import { CONTROL, PARAMS, WORKGROUP } from './shaderCommon.ts'
 
@@ -38,7 +39,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let m = arrayLength(&points);
   let k = gid.x;
   if (k >= m) { return; }
-  let x = points[k].xyz;
+  var x = points[k].xyz;
+  let period = P.gridY.y;
+  // periodic along y: the point's image inside the period, and rows through the period's images
+  if (period > 0.0) { x.y = x.y - period * floor((x.y - P.origin.y) / period); }
   let c = vec3<i32>(cellCoords(x));
   let dims = vec3<i32>(P.dims.xyz);
   let rho0 = P.k1.y;
@@ -49,14 +53,28 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   var sumV = vec3<f32>(0.0);
   let x0 = max(c.x - 2, 0);
   let x1 = min(c.x + 2, dims.x - 1);
+  // one cell more than the stencil: particles moved a little since the last sort
+  let ry = reachY() + 1;
+  var y0 = max(c.y - 2, 0);
+  var y1 = min(c.y + 2, dims.y - 1);
+  if (period > 0.0) {
+    y0 = c.y - ry;
+    y1 = c.y + ry;
+  }
   for (var z = max(c.z - 2, 0); z <= min(c.z + 2, dims.z - 1); z++) {
-    for (var y = max(c.y - 2, 0); y <= min(c.y + 2, dims.y - 1); y++) {
+    for (var yy = y0; yy <= y1; yy++) {
+      var y = yy;
+      var xr = x;
+      if (period > 0.0) {
+        y = ((yy % dims.y) + dims.y) % dims.y;
+        xr.y = x.y - f32((yy - y) / dims.y) * period;
+      }
       let first = u32(x0 + dims.x * (y + dims.y * z));
       let begin = cellStart[first];
       let end = cellStart[first + u32(x1 - x0) + 1u];
       for (var j = begin; j < end; j++) {
         let pm = posm[j];
-        let d = x - pm.xyz;
+        let d = xr - pm.xyz;
         let r2 = dot(d, d);
         if (r2 >= P.k0.y) { continue; }
         let w = kernelW(sqrt(r2));
@@ -229,6 +247,7 @@ export function hostProbe(
   k: SphConstants,
   point: readonly number[] | Float64Array,
   out: Float64Array,
+  periodY: PeriodY | null = null,
 ): boolean {
   const { posX, posY, posZ, velX, velY, velZ, rho, press, kind, mass } = arrays
   const wendland = k.kernelCode === KERNEL_CODE.wendland
@@ -240,39 +259,46 @@ export function hostProbe(
   let vx = 0
   let vy = 0
   let vz = 0
+  // periodic along y: every image of a particle within the support counts
+  const period = periodY ? periodY.max - periodY.min : 0
+  const images = period > 0 ? Math.ceil(k.support / period) + 1 : 0
+  const py =
+    period > 0 ? point[1]! - period * Math.floor((point[1]! - periodY!.min) / period) : point[1]!
   for (let j = 0; j < count; j++) {
-    const dx = point[0]! - posX[j]!
-    const dy = point[1]! - posY[j]!
-    const dz = point[2]! - posZ[j]!
-    const r2 = dx * dx + dy * dy + dz * dz
-    if (!(r2 < k.support2)) continue
-    const q = Math.sqrt(r2) / k.h
-    let w: number
-    if (wendland) {
-      const t = 1 - 0.5 * q
-      w = k.kernelAlpha * t * t * t * t * (2 * q + 1)
-    } else if (q < 1) w = k.kernelAlpha * (1 - 1.5 * q * q + 0.75 * q * q * q)
-    else {
-      const t = 2 - q
-      w = k.kernelAlpha * 0.25 * t * t * t
+    for (let image = -images; image <= images; image++) {
+      const dx = point[0]! - posX[j]!
+      const dy = py - posY[j]! - image * period
+      const dz = point[2]! - posZ[j]!
+      const r2 = dx * dx + dy * dy + dz * dz
+      if (!(r2 < k.support2)) continue
+      const q = Math.sqrt(r2) / k.h
+      let w: number
+      if (wendland) {
+        const t = 1 - 0.5 * q
+        w = k.kernelAlpha * t * t * t * t * (2 * q + 1)
+      } else if (q < 1) w = k.kernelAlpha * (1 - 1.5 * q * q + 0.75 * q * q * q)
+      else {
+        const t = 2 - q
+        w = k.kernelAlpha * 0.25 * t * t * t
+      }
+      let pressure: number
+      let volume: number
+      if (kind[j] === PARTICLE_KIND.fluid) {
+        fluidNear = true
+        pressure = k.stiffness * (Math.pow(rho[j]! / rho0, k.gamma) - 1)
+        volume = mass[j]! / rho[j]!
+        const fw = (w * k.particleMass) / rho[j]!
+        sumFW += fw
+        vx += fw * velX[j]!
+        vy += fw * velY[j]!
+        vz += fw * velZ[j]!
+      } else {
+        pressure = press[j]!
+        volume = mass[j]! / rho0
+      }
+      sumW += w * volume
+      sumPW += pressure * w * volume
     }
-    let pressure: number
-    let volume: number
-    if (kind[j] === PARTICLE_KIND.fluid) {
-      fluidNear = true
-      pressure = k.stiffness * (Math.pow(rho[j]! / rho0, k.gamma) - 1)
-      volume = mass[j]! / rho[j]!
-      const fw = (w * k.particleMass) / rho[j]!
-      sumFW += fw
-      vx += fw * velX[j]!
-      vy += fw * velY[j]!
-      vz += fw * velZ[j]!
-    } else {
-      pressure = press[j]!
-      volume = mass[j]! / rho0
-    }
-    sumW += w * volume
-    sumPW += pressure * w * volume
   }
   out[0] = fluidNear && sumW > 0 ? sumPW / sumW : 0
   if (!(sumFW > 0)) return false

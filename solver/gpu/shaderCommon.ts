@@ -35,6 +35,7 @@ struct Params {
   k6: vec4<f32>,       // 1/W(dp), shifting (0 none, 1 sun17, 2 lyu21), largest shift, 0
   domainMin: vec4<f32>, // calculation domain (calcDomainActive): fluid outside it is deleted
   domainMax: vec4<f32>, // (±3.4e38 without one)
+  gridY: vec4<f32>,    // 1 / cell size along y, period along y (0: none), stencil reach along y
 }
 @group(0) @binding(0) var<uniform> P: Params;
 
@@ -44,7 +45,8 @@ const WALL_FLAG = 1u;
 const DELETED_FLAG = 4u;
 
 fn cellCoords(p: vec3<f32>) -> vec3<u32> {
-  let q = floor((p - P.origin.xyz) * P.origin.w);
+  let scale = vec3<f32>(P.origin.w, P.gridY.x, P.origin.w);
+  let q = floor((p - P.origin.xyz) * scale);
   let hi = vec3<f32>(P.dims.xyz - vec3<u32>(1u));
   let c = clamp(q, vec3<f32>(0.0), hi);
   return min(vec3<u32>(c), P.dims.xyz - vec3<u32>(1u));
@@ -92,15 +94,32 @@ fn kernelW(rr: f32) -> f32 {
   return alpha * 0.25 * t * t * t;
 }
 
-// the first and last cell of the stencil row (dy, dz) around a cell, or none
-fn rowRange(c: vec3<u32>, dy: i32, dz: i32) -> vec2<u32> {
-  let y = i32(c.y) + dy;
+// the stencil reaches this many cells each way along y (more than 1 only through a narrow period)
+fn reachY() -> i32 {
+  return i32(P.gridY.z);
+}
+
+// a stencil row: its first cell, one past its last, and the y shift of the image it stands for
+// (a neighbour j of the row stands at y_j + shift: callers subtract it from y_i once per row)
+struct Row { first: u32, end: u32, shift: f32 }
+
+// the stencil row (dy, dz) around a cell, empty past the grid's edges; periodic along y, the row
+// of the period's cell that (c.y + dy) wraps to, with its image's shift
+fn stencilRow(c: vec3<u32>, dy: i32, dz: i32) -> Row {
+  var y = i32(c.y) + dy;
   let z = i32(c.z) + dz;
-  if (y < 0 || z < 0 || y >= i32(P.dims.y) || z >= i32(P.dims.z)) { return vec2<u32>(0u, 0u); }
+  let ny = i32(P.dims.y);
+  var shift = 0.0;
+  if (P.gridY.y > 0.0) {
+    let wrapped = ((y % ny) + ny) % ny;
+    shift = f32((y - wrapped) / ny) * P.gridY.y;
+    y = wrapped;
+  }
+  if (y < 0 || z < 0 || y >= ny || z >= i32(P.dims.z)) { return Row(0u, 0u, 0.0); }
   let x0 = select(c.x - 1u, 0u, c.x == 0u);
   let x1 = min(c.x + 1u, P.dims.x - 1u);
   let first = x0 + P.dims.x * (u32(y) + P.dims.y * u32(z));
-  return vec2<u32>(first, first + (x1 - x0) + 1u);
+  return Row(first, first + (x1 - x0) + 1u, shift);
 }
 `
 

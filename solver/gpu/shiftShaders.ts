@@ -73,12 +73,14 @@ fn main(
   var sh = vec3<f32>(0.0);
   var divergence = 0.0;
   let c = unpackCell(m.w);
+  let ry = reachY();
   for (var dz = -1; dz <= 1; dz = dz + 1) {
-    for (var dy = -1; dy <= 1; dy = dy + 1) {
-      let row = rowRange(c, dy, dz);
-      let jEnd = cellStart[row.y];
-      for (var j = cellStart[row.x]; j < jEnd; j = j + 1u) {
-        let d = xi - rec0[j].xyz;
+    for (var dy = -ry; dy <= ry; dy = dy + 1) {
+      let row = stencilRow(c, dy, dz);
+      let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
+      let jEnd = cellStart[row.end];
+      for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+        let d = xr - rec0[j].xyz;
         let r2 = dot(d, d);
         if (r2 >= support2 || r2 < minR2) { continue; }
         let rr = sqrt(r2);

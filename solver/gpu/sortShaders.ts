@@ -5,7 +5,8 @@
 import { CONTROL, PARAMS, SCAN_COMMON, SCAN_WORKGROUP, WORKGROUP } from './shaderCommon.ts'
 
 /**
- * Counting sort, first pass: each particle's cell and its rank among the particles of that cell.
+ * Counting sort, first pass: each particle's cell and its rank among the particles of that cell;
+ * periodic along y, a particle that left the period first comes back through the other side.
  * Deletion as the CPU's sort (grid.ts CellSorter): a particle with a coordinate that is not
  * finite, and a fluid particle outside the calculation domain, is flagged deleted and counted
  * (deleted: outside, not finite, fluid among them) in a step that is taken (time left to the
@@ -13,7 +14,7 @@ import { CONTROL, PARAMS, SCAN_COMMON, SCAN_WORKGROUP, WORKGROUP } from './shade
  * last cell, so that the scatter puts them after every kept particle and no stencil reaches them.
  */
 export const COUNT_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
-@group(0) @binding(1) var<storage, read> posm: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> posm: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> info: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read_write> cellCount: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> rank: array<u32>;
@@ -35,7 +36,15 @@ fn main(
   // a step after the batch's target time is not taken: nothing is deleted there
   let deleting = control.remaining > 0.0;
   if ((flags & DELETED_FLAG) == 0u) {
-    let p = posm[i].xyz;
+    var p = posm[i].xyz;
+    let period = P.gridY.y;
+    if (period > 0.0 && (p.y < P.origin.y || p.y >= P.origin.y + period)) {
+      // periodic along y: back into [min, min + period), as the CPU's sort (cellKeys.ts)
+      var wrapped = p.y - period * floor((p.y - P.origin.y) / period);
+      if (wrapped >= P.origin.y + period) { wrapped = wrapped - period; }
+      p.y = wrapped;
+      posm[i] = vec4<f32>(p, posm[i].w);
+    }
     let fluid = (flags & WALL_FLAG) == 0u;
     // a coordinate is not finite when its exponent bits are all set (no NaN compare in WGSL)
     let bits = bitcast<vec3<u32>>(p) & vec3<u32>(EXPONENT);

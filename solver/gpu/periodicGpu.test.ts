@@ -1,0 +1,171 @@
+/**
+ * Periodic along y on the GPU (options.periodicY, the thin slabs of the validation cases) against
+ * the CPU: one force pass and 8 steps of a small dam break whose fluid sits against the period's
+ * end and moves across it. Two depths: 2 particles, narrower than the support (the stencil reaches
+ * two cells through the images), and 7 (two cells along y). Runs on SwiftShader where no GPU is.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SolverConfig } from '../sph/config.ts'
+import { createSolver, solverInternals } from '../sph/SphSolver.ts'
+import type { Solver } from '../sph/SphSolver.ts'
+import { PARTICLE_KIND } from '../sph/particles.ts'
+import { buildTankParticles, supportedSettings, tankPeriodicY, WATER } from '../sph/scenarios.ts'
+import type { GpuContext } from './device.ts'
+import { findGpu, gpuUnavailableReason } from './device.ts'
+import { createGpuSolver } from './GpuSolver.ts'
+import { gpuGrid } from './grid.ts'
+
+let gpu: GpuContext | null = null
+beforeAll(async () => {
+  gpu = await findGpu()
+  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
+})
+const cpuSolvers: Solver[] = []
+afterAll(async () => {
+  for (const solver of cpuSolvers) await solver.dispose()
+})
+
+const DP = 0.01
+
+/**
+ * A column 6 × depth × 8 particles in a tank 12 long, periodic along y, every particle moved up
+ * 0.49 dp so that the last row stands 0.01 dp from the period's end; the fluid swirls and drifts
+ * along +y at up to 0.3 m/s, so that rows leave through one end and come back through the other.
+ */
+function periodicDamBreak(depth: number): SolverConfig {
+  const scenario = {
+    dp: DP,
+    tank: [0.12, depth * DP, 0.12] as [number, number, number],
+    fluidMin: [0, 0, 0] as [number, number, number],
+    fluidMax: [0.06, depth * DP, 0.08] as [number, number, number],
+    closed: false,
+    wallLayers: 3,
+    periodicY: true,
+  }
+  const particles = buildTankParticles(scenario)
+  const n = particles.kinds.length
+  const positions = Float64Array.from(particles.positions)
+  const velocities = new Float64Array(3 * n)
+  for (let i = 0; i < n; i++) {
+    positions[3 * i + 1] = positions[3 * i + 1]! + 0.49 * DP
+    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
+    const x = positions[3 * i]!
+    const z = positions[3 * i + 2]!
+    velocities[3 * i] = 0.3 * Math.sin(60 * z)
+    velocities[3 * i + 1] = 0.15 + 0.15 * Math.sin(40 * x)
+    velocities[3 * i + 2] = -0.3 * Math.sin(50 * x)
+  }
+  return {
+    settings: supportedSettings(DP),
+    materials: [WATER],
+    particles: { ...particles, positions, velocities },
+    options: { hydrostaticInitialisation: true, threads: 1, periodicY: tankPeriodicY(scenario) },
+  }
+}
+
+/** y difference taken to the nearest image (the backends may wrap a particle a step apart). */
+function periodicDy(dy: number, period: number): number {
+  return dy - period * Math.round(dy / period)
+}
+
+describe('GPU backend, periodic along y', () => {
+  it('spans the period in whole cells and reaches through its images', () => {
+    const box = {
+      min: [-1, -1, -1] as [number, number, number],
+      max: [1, 1, 1] as [number, number, number],
+    }
+    const narrow = gpuGrid(box, 0.03, 1000, { min: 0, max: 0.02 })
+    expect(narrow.dims[1]).toBe(1)
+    expect(narrow.cellSizeY).toBeCloseTo(0.02, 12)
+    expect(narrow.reachY).toBe(2)
+    expect(narrow.origin[1]).toBe(0)
+    const wide = gpuGrid(box, 0.03, 1000, { min: 0.1, max: 0.17 })
+    expect(wide.dims[1]).toBe(2)
+    expect(wide.cellSizeY).toBeCloseTo(0.035, 12)
+    expect(wide.reachY).toBe(1)
+    expect(wide.origin[1]).toBe(0.1)
+  })
+
+  for (const depth of [2, 7]) {
+    it(`one force pass and 8 steps agree with the CPU (${depth} particles deep)`, async (t) => {
+      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const config = periodicDamBreak(depth)
+      const period = config.options!.periodicY!.max - config.options!.periodicY!.min
+
+      // one force pass: every fluid particle has neighbours through the period's ends
+      const cpuPass = await createSolver(config)
+      cpuSolvers.push(cpuPass)
+      cpuPass.measureInteractionPass('forces', 1)
+      const internals = solverInternals(cpuPass)
+      const a = internals.arrays
+      const cpuDerivatives = new Float64Array(4 * config.particles.kinds.length)
+      for (let i = 0; i < internals.count(); i++)
+        cpuDerivatives.set([a.accX[i]!, a.accY[i]!, a.accZ[i]!, a.drho[i]!], 4 * a.particleId[i]!)
+      const passSolver = await createGpuSolver(config, gpu)
+      const { derivatives } = await passSolver.forcePass()
+      await passSolver.dispose()
+      let maxA = 0
+      let errA = 0
+      let maxD = 0
+      let errD = 0
+      const kinds = config.particles.kinds
+      for (let id = 0; id < kinds.length; id++) {
+        if (kinds[id] !== PARTICLE_KIND.fluid) continue
+        const o = 4 * id
+        const c = cpuDerivatives
+        maxA = Math.max(maxA, Math.hypot(c[o]!, c[o + 1]!, c[o + 2]!))
+        maxD = Math.max(maxD, Math.abs(c[o + 3]!))
+        errA = Math.max(
+          errA,
+          Math.hypot(
+            c[o]! - derivatives[o]!,
+            c[o + 1]! - derivatives[o + 1]!,
+            c[o + 2]! - derivatives[o + 2]!,
+          ),
+        )
+        errD = Math.max(errD, Math.abs(c[o + 3]! - derivatives[o + 3]!))
+      }
+      expect(errA / maxA).toBeLessThan(1e-4)
+      expect(errD / maxD).toBeLessThan(1e-4)
+
+      // 8 steps: rows cross the period's end and come back at its start on both backends
+      const cpu = await createSolver(config)
+      cpuSolvers.push(cpu)
+      for (let s = 0; s < 8; s++) cpu.step()
+      const end = cpu.report().timeS
+      const solver = await createGpuSolver(config, gpu)
+      const report = await solver.runUntil(end)
+      expect(report.step).toBe(8)
+      const x = cpu.snapshot()
+      const y = await solver.snapshot()
+      await solver.dispose()
+      const min = config.options!.periodicY!.min
+      let wrapped = 0
+      let wrappedGpu = 0
+      let errX = 0
+      let errRho = 0
+      for (let i = 0; i < x.count; i++) {
+        if (x.kind[i] !== PARTICLE_KIND.fluid) continue
+        const start = config.particles.positions[3 * i + 1]!
+        if (x.positions[3 * i + 1]! < start - 0.5 * period) wrapped++
+        if (y.positions[3 * i + 1]! < start - 0.5 * period) wrappedGpu++
+        expect(y.positions[3 * i + 1]!).toBeGreaterThanOrEqual(min - 0.1 * DP)
+        expect(y.positions[3 * i + 1]!).toBeLessThan(min + period + 0.1 * DP)
+        errX = Math.max(
+          errX,
+          Math.hypot(
+            x.positions[3 * i]! - y.positions[3 * i]!,
+            periodicDy(x.positions[3 * i + 1]! - y.positions[3 * i + 1]!, period),
+            x.positions[3 * i + 2]! - y.positions[3 * i + 2]!,
+          ),
+        )
+        errRho = Math.max(errRho, Math.abs(x.density[i]! - y.density[i]!) / x.density[i]!)
+      }
+      // the last row of each column came back through the period's start
+      expect(wrapped).toBeGreaterThan(0)
+      expect(wrappedGpu).toBe(wrapped)
+      expect(errX / DP).toBeLessThan(1e-4)
+      expect(errRho).toBeLessThan(1e-5)
+    })
+  }
+})
