@@ -40,6 +40,10 @@ describe('checkPeriodicBoundary', () => {
     expect(check({})).toEqual([])
   })
 
+  it('accepts the validated slice angles without a warning (npm run validate, rotating sector)', () => {
+    for (const sliceAngle of [120, 90, 60, 30, 20]) expect(check({ sliceAngle })).toEqual([])
+  })
+
   it('bounds the slice angle to 1 … 120', () => {
     expect(check({ sliceAngle: 0.5 })[0]?.message).toBe('Slice angle must be at least 1.')
     expect(check({ sliceAngle: 121 })[0]?.message).toBe('Slice angle must be at most 120.')
