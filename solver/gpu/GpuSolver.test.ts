@@ -6,16 +6,16 @@
  * saying why, where no adapter can be had.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { SolverConfig, SolverOptions } from '../sph/config.ts'
+import type { SolverOptions } from '../sph/config.ts'
 import { SolverSetupError } from '../sph/config.ts'
-import { createSolver, solverInternals } from '../sph/SphSolver.ts'
+import { createSolver } from '../sph/SphSolver.ts'
 import type { Solver } from '../sph/SphSolver.ts'
-import { PARTICLE_KIND } from '../sph/particles.ts'
-import { buildTankParticles, supportedSettings, WATER } from '../sph/scenarios.ts'
+import { WATER } from '../sph/scenarios.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuFitProblem, gpuMemoryNeeded, gpuUnsupportedSettings } from './support.ts'
+import { damBreak, forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
 import type { SolverOpenBoundary } from '../sph/openBoundaryZone.ts'
 
 let gpu: GpuContext | null = null
@@ -28,78 +28,6 @@ const cpuSolvers: Solver[] = []
 afterAll(async () => {
   for (const solver of cpuSolvers) await solver.dispose()
 })
-
-/**
- * A small dam break: a column 6 × 6 × 8 particles (dp 1 cm) at one end of a tank 12 × 6 × 12
- * with three wall layers (about 2,000 particles, most of them walls); the fluid moves (a swirl)
- * so that viscosity and the walls' no-slip work too.
- */
-function damBreak(options: Partial<SolverOptions> = {}): SolverConfig {
-  const dp = 0.01
-  const particles = buildTankParticles({
-    dp,
-    tank: [0.12, 0.06, 0.12],
-    fluidMin: [0, 0, 0],
-    fluidMax: [0.06, 0.06, 0.08],
-    closed: false,
-    wallLayers: 3,
-  })
-  const n = particles.kinds.length
-  const velocities = new Float64Array(3 * n)
-  for (let i = 0; i < n; i++) {
-    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
-    const x = particles.positions[3 * i]!
-    const z = particles.positions[3 * i + 2]!
-    velocities[3 * i] = 0.3 * Math.sin(60 * z)
-    velocities[3 * i + 2] = -0.3 * Math.sin(50 * x)
-  }
-  return {
-    settings: supportedSettings(dp),
-    materials: [WATER],
-    particles: { ...particles, velocities },
-    options: { hydrostaticInitialisation: true, threads: 1, ...options },
-  }
-}
-
-async function cpuForces(config: SolverConfig): Promise<Float64Array> {
-  const solver = await createSolver(config)
-  solver.measureInteractionPass('forces', 1)
-  const internals = solverInternals(solver)
-  const a = internals.arrays
-  const n = internals.count()
-  const out = new Float64Array(4 * n)
-  for (let i = 0; i < n; i++) {
-    const o = 4 * a.particleId[i]!
-    out.set([a.accX[i]!, a.accY[i]!, a.accZ[i]!, a.drho[i]!], o)
-  }
-  await solver.dispose()
-  return out
-}
-
-/** Largest difference of the fluid particles' (a, dρ/dt) over the largest CPU value of each. */
-function compareForces(config: SolverConfig, cpu: ArrayLike<number>, gpuValues: ArrayLike<number>) {
-  let maxA = 0
-  let maxD = 0
-  let errA = 0
-  let errD = 0
-  const kinds = config.particles.kinds
-  for (let id = 0; id < kinds.length; id++) {
-    if (kinds[id] !== PARTICLE_KIND.fluid) continue
-    const o = 4 * id
-    maxA = Math.max(maxA, Math.hypot(cpu[o]!, cpu[o + 1]!, cpu[o + 2]!))
-    maxD = Math.max(maxD, Math.abs(cpu[o + 3]!))
-    errA = Math.max(
-      errA,
-      Math.hypot(
-        cpu[o]! - gpuValues[o]!,
-        cpu[o + 1]! - gpuValues[o + 1]!,
-        cpu[o + 2]! - gpuValues[o + 2]!,
-      ),
-    )
-    errD = Math.max(errD, Math.abs(cpu[o + 3]! - gpuValues[o + 3]!))
-  }
-  return { acceleration: errA / maxA, densityRate: errD / maxD, maxA, maxD }
-}
 
 describe('GPU backend', () => {
   it.skipIf(!process.env.VK_ICD_FILENAMES && !process.env.DIVE_GPU_TESTS)(
@@ -124,11 +52,7 @@ describe('GPU backend', () => {
     it(`one force pass agrees with the CPU within float32 tolerance (${name})`, async (t) => {
       if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
       const config = damBreak(options)
-      const cpu = await cpuForces(config)
-      const solver = await createGpuSolver(config, gpu)
-      const { derivatives } = await solver.forcePass()
-      await solver.dispose()
-      const error = compareForces(config, cpu, derivatives)
+      const error = await forcePassAgreement(config, gpu)
       // float32 sums of ~50 pair terms that largely cancel (hydrostatic balance): a few 1e-6 of
       // the largest term; measured ~1e-5 of the largest acceleration (see NUMERICS.md)
       expect(error.acceleration).toBeLessThan(1e-4)
@@ -141,54 +65,17 @@ describe('GPU backend', () => {
       if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
       const base = damBreak()
       const config = { ...base, settings: { ...base.settings, shifting } }
-      const cpu = await createSolver(config)
-      cpuSolvers.push(cpu)
-      for (let s = 0; s < 8; s++) cpu.step()
-      const end = cpu.report().timeS
-      const solver = await createGpuSolver(config, gpu)
-      const report = await solver.runUntil(end)
-      expect(report.timeS).toBe(end)
+      const steps = await stepAgreement(config, gpu, 8)
+      expect(steps.gpuTimeS).toBe(steps.endTimeS)
       // the GPU chooses dt from float32 maxima: the same steps to the same time
-      expect(report.step).toBe(8)
-      const a = cpu.snapshot()
-      const b = await solver.snapshot()
-      await solver.dispose()
+      expect(steps.gpuSteps).toBe(8)
+      const { maxMove, errX, errRho, errWallPressure } = steps
       const dp = config.settings.particleDiameter!
-      let maxMove = 0
-      let errX = 0
-      let errRho = 0
-      let errWallP = 0
-      let maxWallP = 0
-      for (let i = 0; i < a.count; i++) {
-        if (a.kind[i] !== PARTICLE_KIND.fluid) {
-          maxWallP = Math.max(maxWallP, Math.abs(a.pressure[i]!))
-          errWallP = Math.max(errWallP, Math.abs(a.pressure[i]! - b.pressure[i]!))
-          continue
-        }
-        const p0 = config.particles.positions
-        maxMove = Math.max(
-          maxMove,
-          Math.hypot(
-            a.positions[3 * i]! - p0[3 * i]!,
-            a.positions[3 * i + 1]! - p0[3 * i + 1]!,
-            a.positions[3 * i + 2]! - p0[3 * i + 2]!,
-          ),
-        )
-        errX = Math.max(
-          errX,
-          Math.hypot(
-            a.positions[3 * i]! - b.positions[3 * i]!,
-            a.positions[3 * i + 1]! - b.positions[3 * i + 1]!,
-            a.positions[3 * i + 2]! - b.positions[3 * i + 2]!,
-          ),
-        )
-        errRho = Math.max(errRho, Math.abs(a.density[i]! - b.density[i]!) / a.density[i]!)
-      }
       // the particles moved a visible part of dp; the backends part by float32 rounding only
       expect(maxMove / dp).toBeGreaterThan(0.01)
       expect(errX / dp).toBeLessThan(1e-4)
       expect(errRho).toBeLessThan(1e-5)
-      expect(errWallP / maxWallP).toBeLessThan(1e-3)
+      expect(errWallPressure).toBeLessThan(1e-3)
     })
   }
 

@@ -18,7 +18,7 @@ export const MAP_READ = 1
 /** Largest number of steps one submission holds (the history buffer's slots). */
 export const MAX_BATCH_STEPS = 64
 /** Bytes of the uniform block (12 vec4). */
-export const PARAMS_BYTES = 13 * 16
+export const PARAMS_BYTES = 15 * 16
 
 /** The particle and grid buffers. */
 export interface GpuBuffers {

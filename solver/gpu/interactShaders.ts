@@ -107,6 +107,8 @@ fn main(
     let invW = 1.0 / sumW;
     var g = P.k2.xyz;
     if (MOVING) { g = g - acc[i].xyz; }
+    // in a rotating frame the wall feels the centrifugal acceleration too (walls.ts)
+    g = g + frameAcceleration(xi, vec3<f32>(0.0), false);
     var p = (sumP + dot(g, sumR)) * invW;
     if (p < 0.0) { p = 0.0; }
     let density = clamp(P.k1.y * pow(p / P.k1.z + 1.0, 1.0 / P.k1.w), P.k3.w, P.k4.x);
@@ -125,7 +127,8 @@ fn main(
  * The force pass (forces.ts computeForces) for fluid particles: momentum with the symmetric
  * pressure term, artificial and laminar viscosity, gravity; continuity with density diffusion;
  * wall pairs push, never pull; the Riemann wall along the wall's own kernel gradient
- * (riemannWall 2). Per workgroup: the largest |a|² and viscous rate, and the pair count, into
+ * (riemannWall 2); in a rotating frame its Coriolis and centrifugal accelerations. Per
+ * workgroup: the largest |a|² and viscous rate, and the pair count, into
  * stats (maxima as float bits, which order as u32 for non-negative floats).
  */
 export const FORCE_SHADER = /* wgsl */ `${PARAMS}
@@ -165,7 +168,9 @@ fn forces(i: u32) -> Result {
   let nu = P.k3.y;
   // 1/c_i² = ρ_i/(γ (p_i + B)); Fourtakas' hydrostatic term along gravity (off for Molteni)
   let invC2i = rhoi / (P.k1.w * (pi + P.k1.z));
-  let hg = select(vec3<f32>(0.0), P.k2.xyz, P.codes.w != 0u);
+  // in a rotating frame the centrifugal acceleration at i joins gravity there (forces.ts)
+  var hg = vec3<f32>(0.0);
+  if (P.codes.w != 0u) { hg = P.k2.xyz + frameAcceleration(xi, vec3<f32>(0.0), false); }
   let riemannGeometric = P.codes.z == 2u;
   var a = vec3<f32>(0.0);
   var l = vec3<f32>(0.0);
@@ -235,7 +240,7 @@ fn forces(i: u32) -> Result {
       }
     }
   }
-  let total = a + l + P.k2.xyz;
+  let total = a + l + P.k2.xyz + frameAcceleration(xi, veli, true);
   acc[i] = vec4<f32>(total, rhoi * arp - P.k3.z * invC2i * diff);
   out.a2 = dot(total, total);
   out.visc = maxVisc;

@@ -51,6 +51,9 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   f.set(box ? box.max.map(clampF32) : [F32_MAX, F32_MAX, F32_MAX], 44)
   const period = g.periodY ? g.periodY.max - g.periodY.min : 0
   f.set([1 / g.cellSizeY, period, g.reachY, 0], 48)
+  const frame = k.rotation
+  f.set(frame ? [...frame.omega, 1] : [0, 0, 0, 0], 52)
+  f.set(frame ? [...frame.center, 0] : [0, 0, 0, 0], 56)
   return buffer
 }
 

@@ -4,25 +4,19 @@
  * end and moves across it. Two depths: 2 particles, narrower than the support (the stencil reaches
  * two cells through the images), and 7 (two cells along y). Runs on SwiftShader where no GPU is.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { SolverConfig } from '../sph/config.ts'
-import { createSolver, solverInternals } from '../sph/SphSolver.ts'
-import type { Solver } from '../sph/SphSolver.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { buildTankParticles, supportedSettings, tankPeriodicY, WATER } from '../sph/scenarios.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
-import { createGpuSolver } from './GpuSolver.ts'
+import { forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
 import { gpuGrid } from './grid.ts'
 
 let gpu: GpuContext | null = null
 beforeAll(async () => {
   gpu = await findGpu()
   if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
-const cpuSolvers: Solver[] = []
-afterAll(async () => {
-  for (const solver of cpuSolvers) await solver.dispose()
 })
 
 const DP = 0.01
@@ -63,11 +57,6 @@ function periodicDamBreak(depth: number): SolverConfig {
   }
 }
 
-/** y difference taken to the nearest image (the backends may wrap a particle a step apart). */
-function periodicDy(dy: number, period: number): number {
-  return dy - period * Math.round(dy / period)
-}
-
 describe('GPU backend, periodic along y', () => {
   it('spans the period in whole cells and reaches through its images', () => {
     const box = {
@@ -93,79 +82,31 @@ describe('GPU backend, periodic along y', () => {
       const period = config.options!.periodicY!.max - config.options!.periodicY!.min
 
       // one force pass: every fluid particle has neighbours through the period's ends
-      const cpuPass = await createSolver(config)
-      cpuSolvers.push(cpuPass)
-      cpuPass.measureInteractionPass('forces', 1)
-      const internals = solverInternals(cpuPass)
-      const a = internals.arrays
-      const cpuDerivatives = new Float64Array(4 * config.particles.kinds.length)
-      for (let i = 0; i < internals.count(); i++)
-        cpuDerivatives.set([a.accX[i]!, a.accY[i]!, a.accZ[i]!, a.drho[i]!], 4 * a.particleId[i]!)
-      const passSolver = await createGpuSolver(config, gpu)
-      const { derivatives } = await passSolver.forcePass()
-      await passSolver.dispose()
-      let maxA = 0
-      let errA = 0
-      let maxD = 0
-      let errD = 0
-      const kinds = config.particles.kinds
-      for (let id = 0; id < kinds.length; id++) {
-        if (kinds[id] !== PARTICLE_KIND.fluid) continue
-        const o = 4 * id
-        const c = cpuDerivatives
-        maxA = Math.max(maxA, Math.hypot(c[o]!, c[o + 1]!, c[o + 2]!))
-        maxD = Math.max(maxD, Math.abs(c[o + 3]!))
-        errA = Math.max(
-          errA,
-          Math.hypot(
-            c[o]! - derivatives[o]!,
-            c[o + 1]! - derivatives[o + 1]!,
-            c[o + 2]! - derivatives[o + 2]!,
-          ),
-        )
-        errD = Math.max(errD, Math.abs(c[o + 3]! - derivatives[o + 3]!))
-      }
-      expect(errA / maxA).toBeLessThan(1e-4)
-      expect(errD / maxD).toBeLessThan(1e-4)
+      const forces = await forcePassAgreement(config, gpu)
+      expect(forces.acceleration).toBeLessThan(1e-4)
+      expect(forces.densityRate).toBeLessThan(1e-4)
 
       // 8 steps: rows cross the period's end and come back at its start on both backends
-      const cpu = await createSolver(config)
-      cpuSolvers.push(cpu)
-      for (let s = 0; s < 8; s++) cpu.step()
-      const end = cpu.report().timeS
-      const solver = await createGpuSolver(config, gpu)
-      const report = await solver.runUntil(end)
-      expect(report.step).toBe(8)
-      const x = cpu.snapshot()
-      const y = await solver.snapshot()
-      await solver.dispose()
+      const steps = await stepAgreement(config, gpu, 8, period)
+      expect(steps.gpuSteps).toBe(8)
       const min = config.options!.periodicY!.min
       let wrapped = 0
       let wrappedGpu = 0
-      let errX = 0
-      let errRho = 0
-      for (let i = 0; i < x.count; i++) {
-        if (x.kind[i] !== PARTICLE_KIND.fluid) continue
+      const kinds = config.particles.kinds
+      for (let i = 0; i < kinds.length; i++) {
+        if (kinds[i] !== PARTICLE_KIND.fluid) continue
         const start = config.particles.positions[3 * i + 1]!
-        if (x.positions[3 * i + 1]! < start - 0.5 * period) wrapped++
-        if (y.positions[3 * i + 1]! < start - 0.5 * period) wrappedGpu++
-        expect(y.positions[3 * i + 1]!).toBeGreaterThanOrEqual(min - 0.1 * DP)
-        expect(y.positions[3 * i + 1]!).toBeLessThan(min + period + 0.1 * DP)
-        errX = Math.max(
-          errX,
-          Math.hypot(
-            x.positions[3 * i]! - y.positions[3 * i]!,
-            periodicDy(x.positions[3 * i + 1]! - y.positions[3 * i + 1]!, period),
-            x.positions[3 * i + 2]! - y.positions[3 * i + 2]!,
-          ),
-        )
-        errRho = Math.max(errRho, Math.abs(x.density[i]! - y.density[i]!) / x.density[i]!)
+        const y = steps.gpu.positions[3 * i + 1]!
+        if (steps.cpu.positions[3 * i + 1]! < start - 0.5 * period) wrapped++
+        if (y < start - 0.5 * period) wrappedGpu++
+        expect(y).toBeGreaterThanOrEqual(min - 0.1 * DP)
+        expect(y).toBeLessThan(min + period + 0.1 * DP)
       }
       // the last row of each column came back through the period's start
       expect(wrapped).toBeGreaterThan(0)
       expect(wrappedGpu).toBe(wrapped)
-      expect(errX / DP).toBeLessThan(1e-4)
-      expect(errRho).toBeLessThan(1e-5)
+      expect(steps.errX / DP).toBeLessThan(1e-4)
+      expect(steps.errRho).toBeLessThan(1e-5)
     })
   }
 })

@@ -36,6 +36,8 @@ struct Params {
   domainMin: vec4<f32>, // calculation domain (calcDomainActive): fluid outside it is deleted
   domainMax: vec4<f32>, // (±3.4e38 without one)
   gridY: vec4<f32>,    // 1 / cell size along y, period along y (0: none), stencil reach along y
+  frameOmega: vec4<f32>, // rotating frame: Ω (rad/s), 1 when on (else 0)
+  frameCenter: vec4<f32>, // a point of its axis
 }
 @group(0) @binding(0) var<uniform> P: Params;
 
@@ -50,6 +52,17 @@ fn cellCoords(p: vec3<f32>) -> vec3<u32> {
   let hi = vec3<f32>(P.dims.xyz - vec3<u32>(1u));
   let c = clamp(q, vec3<f32>(0.0), hi);
   return min(vec3<u32>(c), P.dims.xyz - vec3<u32>(1u));
+}
+
+// a rotating frame's acceleration at x moving at v (rotatingFrame.ts addFrameAcceleration):
+// centrifugal |Ω|² r − Ω (Ω·r), and with coriolis also −2 Ω × v; zero without a frame
+fn frameAcceleration(x: vec3<f32>, v: vec3<f32>, coriolis: bool) -> vec3<f32> {
+  if (P.frameOmega.w == 0.0) { return vec3<f32>(0.0); }
+  let w = P.frameOmega.xyz;
+  let r = x - P.frameCenter.xyz;
+  var a = dot(w, w) * r - w * dot(w, r);
+  if (coriolis) { a = a - 2.0 * cross(w, v); }
+  return a;
 }
 
 // a particle's index: dispatches over 65,535 workgroups go in rows along y (passes.ts)

@@ -34,7 +34,6 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (settings.multiphase) refused.push('multiphase (not yet on GPU)')
   if (settings.surfaceTension) refused.push('surfaceTension (not yet on GPU)')
   if (settings.thermodynamics) refused.push('thermodynamics (not yet on GPU)')
-  if (settings.rotatingSystem) refused.push('rotatingSystem (not yet on GPU)')
   if (settings.airDrag) refused.push('airDrag (not yet on GPU)')
   const fluidMaterials = new Set<number>()
   const { kinds, materialIds } = config.particles

@@ -1,0 +1,61 @@
+/**
+ * The rotating system on the GPU (settings.rotatingSystem: Coriolis and centrifugal accelerations,
+ * the centrifugal one in the walls' extrapolation and the diffusion's hydrostatic term) against
+ * the CPU: the small swirling dam break of cpuAgreement.ts in a frame turning at 6 rad/s about a
+ * vertical axis through the tank's centre, and about a tilted axis off the tank. Runs on
+ * SwiftShader where no GPU is.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { SolverConfig } from '../sph/config.ts'
+import type { GpuContext } from './device.ts'
+import { findGpu, gpuUnavailableReason } from './device.ts'
+import { damBreak, forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
+import { gpuUnsupportedSettings } from './support.ts'
+
+let gpu: GpuContext | null = null
+beforeAll(async () => {
+  gpu = await findGpu()
+  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
+})
+
+function rotating(axis: [number, number, number], center: [number, number, number]): SolverConfig {
+  const base = damBreak()
+  return {
+    ...base,
+    settings: {
+      ...base.settings,
+      rotatingSystem: true,
+      rotationVelocity: 6,
+      rotationAxis: axis,
+      rotationCenter: center,
+    },
+  }
+}
+
+const FRAMES = [
+  { name: 'vertical axis through the tank', axis: [0, 0, 1], center: [0.06, 0.03, 0] },
+  { name: 'tilted axis beside the tank', axis: [0.3, -0.2, 1], center: [-0.05, 0.02, 0.1] },
+] as const
+
+describe('GPU backend, rotating system', () => {
+  it('is no longer refused', () => {
+    expect(gpuUnsupportedSettings(rotating([0, 0, 1], [0, 0, 0]))).toEqual([])
+  })
+
+  for (const { name, axis, center } of FRAMES) {
+    it(`one force pass and 8 steps agree with the CPU (${name})`, async (t) => {
+      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const config = rotating([...axis], [...center])
+      const forces = await forcePassAgreement(config, gpu)
+      expect(forces.acceleration).toBeLessThan(1e-4)
+      expect(forces.densityRate).toBeLessThan(1e-4)
+      const steps = await stepAgreement(config, gpu, 8)
+      expect(steps.gpuSteps).toBe(8)
+      const dp = config.settings.particleDiameter!
+      expect(steps.maxMove / dp).toBeGreaterThan(0.01)
+      expect(steps.errX / dp).toBeLessThan(1e-4)
+      expect(steps.errRho).toBeLessThan(1e-5)
+      expect(steps.errWallPressure).toBeLessThan(1e-3)
+    })
+  }
+})
