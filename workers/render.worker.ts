@@ -42,6 +42,9 @@ const engine = new RenderEngine({
   },
   nowMs: () => performance.now(),
   wrapDataWorker: (port) => wrapDataWorker(port),
+  // Node (the contract test) has no navigator.
+  hardwareConcurrency: (globalThis.navigator as { hardwareConcurrency?: number } | undefined)
+    ?.hardwareConcurrency,
 })
 
 /** The exposed API: exactly RenderWorkerApi (the client wraps it with Comlink). */

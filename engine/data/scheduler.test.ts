@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { LoadPriority, LoadRequest, LoadSummary } from '../protocol.ts'
-import { isAbortError, LoadScheduler, type SchedulableWorker } from './scheduler.ts'
+import {
+  backgroundLoadLimit,
+  isAbortError,
+  LoadScheduler,
+  type SchedulableWorker,
+} from './scheduler.ts'
 
 const MB = 1024 ** 2
 
@@ -73,7 +78,9 @@ async function flush(): Promise<void> {
   for (let i = 0; i < 5; i++) await Promise.resolve()
 }
 
-function createPool(options: { maxWorkers?: number; maxBytesInFlight?: number } = {}) {
+function createPool(
+  options: { maxWorkers?: number; maxBytesInFlight?: number; maxBackgroundLoads?: number } = {},
+) {
   const workers: FakeWorker[] = []
   const started: string[] = []
   const scheduler: LoadScheduler<FakeWorker> = new LoadScheduler<FakeWorker>({
@@ -345,5 +352,61 @@ describe('LoadScheduler', () => {
     expect(scheduler.loadingOutputNos()).toEqual([2])
     workers[0]!.finish('p2')
     await later
+  })
+
+  it('runs at most maxBackgroundLoads playback loads at once, in play order, the shown one beside them', async () => {
+    const { scheduler, workers, started, workerOf } = createPool({
+      maxWorkers: 12,
+      maxBackgroundLoads: 2,
+    })
+    for (let outputNo = 1; outputNo <= 6; outputNo++)
+      void scheduler.schedule(request(`p${outputNo}`, 'playback')).catch(() => {})
+    expect(started).toEqual(['p1', 'p2'])
+    // Only the workers the running loads need are asked for, not one per queued load.
+    expect(workers).toHaveLength(2)
+    void scheduler.schedule(request('s9', 'shown')).catch(() => {})
+    expect(started).toEqual(['p1', 'p2', 's9'])
+    workerOf('p2').finish('p2')
+    await flush()
+    expect(started).toEqual(['p1', 'p2', 's9', 'p3'])
+    workerOf('s9').finish('s9')
+    await flush()
+    // The shown load's worker does not take a third playback load.
+    expect(started).toEqual(['p1', 'p2', 's9', 'p3'])
+    expect(scheduler.state().queued.map((q) => q.requestId)).toEqual(['p4', 'p5', 'p6'])
+  })
+
+  it('starts workers ahead of any load, up to the maximum, and loads use them without asking again', () => {
+    const { scheduler, workers, started } = createPool({ maxWorkers: 3 })
+    scheduler.prestartWorkers(2)
+    expect(workers).toHaveLength(2)
+    scheduler.prestartWorkers(2)
+    expect(workers).toHaveLength(2)
+    void scheduler.schedule(request('s1', 'shown')).catch(() => {})
+    void scheduler.schedule(request('p2', 'playback')).catch(() => {})
+    expect(workers).toHaveLength(2)
+    expect(started).toEqual(['s1', 'p2'])
+    scheduler.prestartWorkers(20)
+    expect(workers).toHaveLength(3)
+  })
+
+  it('counts workers on their way when starting ahead', () => {
+    const requested: number[] = []
+    const scheduler = new LoadScheduler<FakeWorker>({ requestWorker: () => requested.push(1) })
+    scheduler.prestartWorkers(3)
+    void scheduler.schedule(request('s1', 'shown')).catch(() => {})
+    expect(requested).toHaveLength(3)
+    expect(scheduler.state().pendingWorkerCount).toBe(3)
+  })
+})
+
+describe('backgroundLoadLimit', () => {
+  it('follows the cores, between 2 and the pool maximum, the maximum when unknown', () => {
+    expect(backgroundLoadLimit(1)).toBe(2)
+    expect(backgroundLoadLimit(2)).toBe(2)
+    expect(backgroundLoadLimit(8)).toBe(8)
+    expect(backgroundLoadLimit(64)).toBe(12)
+    expect(backgroundLoadLimit(undefined)).toBe(12)
+    expect(backgroundLoadLimit(Number.NaN)).toBe(12)
   })
 })

@@ -1,9 +1,10 @@
 /**
  * The data worker pool as a plain queue (pure; the render worker owns one). Loads run in priority
  * order (shown > playback > prefetch, then first come first served), at most one per worker, on at
- * most `maxWorkers` workers asked for on demand, and never with more than `maxBytesInFlight`
- * estimated bytes running at once, whatever their count; a single load bigger than the gate runs
- * alone. Loads are cancellable while queued and while running.
+ * most `maxWorkers` workers asked for on demand (or started ahead with `prestartWorkers`), never
+ * with more than `maxBytesInFlight` estimated bytes running at once, whatever their count (a single
+ * load bigger than the gate runs alone), and with at most `maxBackgroundLoads` loads other than the
+ * shown one running. Loads are cancellable while queued and while running.
  *
  * Usage in the render worker:
  * ```ts
@@ -42,6 +43,18 @@ export {
   type SchedulerState,
 } from './schedulerTypes.ts'
 
+/**
+ * Loads other than the shown one to run at once on a device with `cores` logical cores: 2 to
+ * MAX_DATA_WORKERS (the pool's maximum where the count is unknown, as in Node). Reads from the
+ * output cache are CPU-bound: on 2 cores, 1, 4 and 12 workers read at about the same total rate,
+ * but an output took 40-122 ms in 1 worker and 0.7-1.8 s in 12 (bench/README.md), so 12 at once
+ * deliver playback's first outputs all together, late.
+ */
+export function backgroundLoadLimit(cores: number | undefined): number {
+  if (cores === undefined || !Number.isFinite(cores) || cores <= 0) return MAX_DATA_WORKERS
+  return Math.min(MAX_DATA_WORKERS, Math.max(2, Math.round(cores)))
+}
+
 const PRIORITY_RANK: Record<LoadPriority, number> = Object.fromEntries(
   LOAD_PRIORITIES.map((priority, index) => [priority, index]),
 ) as Record<LoadPriority, number>
@@ -69,6 +82,10 @@ function describe<W>(job: Job<W>): ScheduledLoadInfo {
   }
 }
 
+function isBackground<W>(job: Job<W>): boolean {
+  return job.request.priority !== 'shown'
+}
+
 function byteEstimate(request: { estimatedBytes: number }): number {
   const bytes = request.estimatedBytes
   return Number.isFinite(bytes) && bytes > 0 ? bytes : 0
@@ -80,6 +97,7 @@ export class LoadScheduler<W extends SchedulableWorker> {
   #onChange: () => void
   #maxWorkers: number
   #maxBytesInFlight: number
+  #maxBackgroundLoads: number
   #queue: Job<W>[] = []
   #running = new Map<string, Job<W>>()
   #workers = new Set<W>()
@@ -96,6 +114,19 @@ export class LoadScheduler<W extends SchedulableWorker> {
     this.#onChange = () => options.onChange?.()
     this.#maxWorkers = Math.max(1, options.maxWorkers ?? MAX_DATA_WORKERS)
     this.#maxBytesInFlight = options.maxBytesInFlight ?? MAX_BYTES_IN_FLIGHT
+    this.#maxBackgroundLoads = Math.max(1, options.maxBackgroundLoads ?? this.#maxWorkers)
+  }
+
+  /**
+   * Asks for workers until `count` (at most the maximum) are there or on their way, so that their
+   * start-up (module loading, a cache handle) is over before loads need them.
+   */
+  prestartWorkers(count: number): void {
+    const target = Math.min(this.#maxWorkers, Math.max(0, Math.floor(count)))
+    while (!this.#disposed && this.#workers.size + this.#pendingWorkers < target) {
+      this.#pendingWorkers++
+      this.#requestWorker()
+    }
   }
 
   /** Adds a worker (the answer to `requestWorker`) and starts what it can. */
@@ -328,15 +359,18 @@ export class LoadScheduler<W extends SchedulableWorker> {
     if (this.#disposed) return
     let projectedBytes = this.#bytesInFlight
     let projectedRunning = this.#running.size
+    let projectedBackground = [...this.#running.values()].filter(isBackground).length
     let wanted = 0
     let index = 0
     while (index < this.#queue.length) {
       const job = this.#queue[index]!
       const bytes = byteEstimate(job.request)
       const fits = projectedRunning === 0 || projectedBytes + bytes <= this.#maxBytesInFlight
-      if (!fits) break
+      // The queue is in priority order: once background loads are at their limit, so is the rest.
+      if (!fits || (isBackground(job) && projectedBackground >= this.#maxBackgroundLoads)) break
       projectedBytes += bytes
       projectedRunning++
+      if (isBackground(job)) projectedBackground++
       const worker = this.#idle.shift()
       if (worker === undefined) {
         wanted++

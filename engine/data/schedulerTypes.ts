@@ -19,6 +19,11 @@ export interface LoadSchedulerOptions {
   maxWorkers?: number
   /** Default MAX_BYTES_IN_FLIGHT (1 GiB). */
   maxBytesInFlight?: number
+  /**
+   * Loads and tasks other than 'shown' running at once (default maxWorkers): playback's outputs
+   * then arrive one after another in play order, not all together (backgroundLoadLimit).
+   */
+  maxBackgroundLoads?: number
   /** Called after every change of the queue, the running loads or the workers. */
   onChange?(): void
 }

@@ -10,7 +10,7 @@
  */
 import { DEFAULT_POINT_SIZE_PX } from '../../domain/constants.ts'
 import type { ClippingPlane } from '../../domain/results.ts'
-import { LoadScheduler } from '../data/scheduler.ts'
+import { backgroundLoadLimit, LoadScheduler } from '../data/scheduler.ts'
 import type {
   ForwardedKeyEvent,
   ForwardedPointerEvent,
@@ -79,6 +79,7 @@ export class RenderEngine implements RenderWorkerApi {
     this.#scheduler = new LoadScheduler<DataWorkerHandle>({
       requestWorker: () => this.#callbacks?.requestDataWorker(),
       onChange: () => this.#requestFrame(),
+      maxBackgroundLoads: backgroundLoadLimit(options.hardwareConcurrency),
     })
     const host: SceneHost = {
       scene: () => this.#scene,
@@ -130,6 +131,8 @@ export class RenderEngine implements RenderWorkerApi {
   ): Promise<void> {
     this.#callbacks = callbacks
     this.#size = sanitizeViewportSize(size)
+    // The workers playback reads with start now, while the page opens, not when play is pressed.
+    this.#scheduler.prestartWorkers(backgroundLoadLimit(this.#options.hardwareConcurrency))
     try {
       this.#scene = this.#options.createScene(canvas, this.#size, (lost) => {
         this.#contextLost = lost

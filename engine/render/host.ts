@@ -71,6 +71,12 @@ export interface RenderEngineOptions {
   nowMs(): number
   /** Wraps a data worker's port (Comlink.wrap in the worker). */
   wrapDataWorker(port: MessagePort): DataWorkerHandle
+  /**
+   * The device's logical cores (navigator.hardwareConcurrency): how many loads besides the shown
+   * one run at once, and how many data workers start with the engine (backgroundLoadLimit; all
+   * MAX_DATA_WORKERS when absent).
+   */
+  hardwareConcurrency?: number
 }
 
 /** What a scene controller gets from the engine. */

@@ -102,6 +102,8 @@ export interface ShowOutputRequest {
   outputs: BenchOutput[]
   outputNo: number
   timeoutMs: number
+  /** The dataset shown (the output settings' dataset chip); the engine's default ('full') when absent. */
+  dataset?: 'full' | 'fast'
 }
 
 /** Detail levels (engine/protocol.ts DetailLevel). */

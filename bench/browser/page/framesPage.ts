@@ -102,6 +102,9 @@ const api: FramesPageApi = {
         snapshot.error !== null,
       request.timeoutMs,
       () => {
+        // The dataset first: the outputs' first loads are then of the dataset shown.
+        if (request.dataset !== undefined)
+          running.dispatch({ type: 'set_dataset', dataset: request.dataset })
         const key = JSON.stringify([request.simulationId, request.runId, request.outputs])
         if (key !== outputsKey) {
           outputsKey = key
