@@ -21,7 +21,7 @@ import {
   type Json,
   type TestServer,
 } from '../../tests/integration/harness.ts'
-import { startGpuProbe } from './solvers.ts'
+import { adapterShortName, startGpuProbe } from './solvers.ts'
 
 /*
  * The GPU solver in the product (issue 21), through the API with the worker-thread executors on
@@ -35,6 +35,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const DP = 0.05
 
 let adapter: string | null = null
+/** 'Dive SPH GPU (SwiftShader)', or lavapipe's 'Dive SPH GPU (llvmpipe (Mesa 25.0.7))'. */
+const gpuSolverName = () => `Dive SPH GPU (${adapterShortName(adapter!)})`
 beforeAll(async () => {
   adapter = (await startGpuProbe())?.name ?? null
   if (!adapter) console.warn('GPU server tests skipped: the probe found no WebGPU adapter.')
@@ -113,7 +115,7 @@ describeEachDialect('the GPU solver through the API', (dialect) => {
     // a software adapter is listed after the CPU solver, the default
     expect(solvers.body).toEqual([
       { id: 1, name: 'Dive SPH (CPU)', latest: true, gpu: false },
-      { id: 2, name: 'Dive SPH GPU (SwiftShader)', latest: true, gpu: true },
+      { id: 2, name: gpuSolverName(), latest: true, gpu: true },
     ])
     const gpuOnly = await server.request('GET', '/api/solvers?gpu=true&activeOnly=true', { token })
     expect(gpuOnly.body).toEqual([(solvers.body as Json[])[1]])
@@ -146,11 +148,11 @@ describeEachDialect('the GPU solver through the API', (dialect) => {
     expect(started.status, started.text).toBe(201)
     expect(started.body).toMatchObject({
       gpu: true,
-      solver: { name: 'Dive SPH GPU (SwiftShader)' },
+      solver: { name: gpuSolverName() },
     })
     const done = await waitForEnd()
     expect(done.state, JSON.stringify(done)).toBe('completed')
-    expect(done).toMatchObject({ gpu: true, solver: { name: 'Dive SPH GPU (SwiftShader)' } })
+    expect(done).toMatchObject({ gpu: true, solver: { name: gpuSolverName() } })
     const [run] = (await server.request('GET', `${path()}/jobs`, { token })).body as Json[]
     expect(run).toMatchObject({ solverId: 2, state: 'completed' })
     const history = await server.request('GET', `${path()}/history`, { token })

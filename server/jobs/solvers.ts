@@ -78,8 +78,13 @@ export function startGpuProbe(): Promise<GpuAdapter | null> {
   return probed
 }
 
-/** 'SwiftShader' of 'SwiftShader driver 5.0.0'; a card's name as it is ('NVIDIA H200'). */
+/**
+ * 'SwiftShader' of 'SwiftShader driver 5.0.0', 'llvmpipe (Mesa 25.0.7)' of lavapipe's
+ * 'llvmpipe: Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6) 0.0.1'; a card's name as it is ('NVIDIA H200').
+ */
 export function adapterShortName(name: string): string {
+  const mesa = /^([^:]+):\s*Mesa\s+(\d+(?:\.\d+)*)/.exec(name)
+  if (mesa) return `${mesa[1]!.trim()} (Mesa ${mesa[2]})`
   return name.replace(/\s+driver\b.*$/i, '').trim() || name
 }
 

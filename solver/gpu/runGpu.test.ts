@@ -132,29 +132,36 @@ describe('a run on the GPU backend', () => {
 
   it('stops after an output and resumes on the GPU from its checkpoint to the same end', async (context) => {
     if (!available) context.skip()
+    // four outputs after the start: the stop asked for at output 1 lands at output 1 or, where
+    // the steps run ahead of the writes (outputs overlap them), at the next one
+    const longer = { endTime: 0.008 }
     const straightDir = await dataDirectory()
-    await runSimulation(runOptions(straightDir))
+    await runSimulation(runOptions(straightDir, {}, longer))
     const stoppedDir = await dataDirectory()
     const controller = new AbortController()
     const stopped = await runSimulation({
-      ...runOptions(stoppedDir, { signal: controller.signal }),
+      ...runOptions(stoppedDir, { signal: controller.signal }, longer),
       onOutput: (manifest) => {
         if (manifest.outputNo === 1) controller.abort()
       },
     })
-    expect(stopped).toMatchObject({ state: 'stopped', reason: 'user', lastOutputNo: 1 })
-    const resumed = await runSimulation(runOptions(stoppedDir, { resumeFromOutput: 1 }))
-    expect(resumed).toMatchObject({ state: 'completed', lastOutputNo: 2 })
+    expect(stopped).toMatchObject({ state: 'stopped', reason: 'user' })
+    const stopAt = stopped.lastOutputNo!
+    expect([1, 2]).toContain(stopAt)
+    const resumed = await runSimulation(
+      runOptions(stoppedDir, { resumeFromOutput: stopAt }, longer),
+    )
+    expect(resumed).toMatchObject({ state: 'completed', lastOutputNo: 4 })
     const log = await readLog(stoppedDir)
-    expect(log.map((line) => line.message)).toContain('Resumed from output 1 at 0.002 s.')
-    for (const outputNo of [2]) {
-      const difference = largestPositionDifference(
-        await fluidAt(stoppedDir, 3, outputNo),
-        await fluidAt(straightDir, 3, outputNo),
-      )
-      // the GPU's sort is not deterministic within a cell: float32 summation order, no more
-      expect(difference / DP, `output ${outputNo}`).toBeLessThan(1e-4)
-    }
+    expect(log.map((line) => line.message)).toContain(
+      `Resumed from output ${stopAt} at 0.00${2 * stopAt} s.`,
+    )
+    const difference = largestPositionDifference(
+      await fluidAt(stoppedDir, 3, 4),
+      await fluidAt(straightDir, 3, 4),
+    )
+    // the GPU's sort is not deterministic within a cell: float32 summation order, no more
+    expect(difference / DP).toBeLessThan(1e-4)
   }, 400_000)
 
   it('refuses settings it does not run, with a message', async (context) => {
