@@ -22,8 +22,10 @@
 #                               files come back, so the profile and the scaling share
 #                               cpuScaling.log (scaling16.json beside it). Each part's time limit
 #                               is a variable (GPU_RUN_S, GPU_BENCH_S, KLEEFSMAN_S, VALIDATE_S,
-#                               PROFILE_S, SCALING_S); PARTS names the parts to run (default all:
-#                               gpu bench kleefsman validate profile scaling).
+#                               PROFILE_S, SCALING_S, FINE_S); PARTS names the parts to run
+#                               (default: gpu bench kleefsman validate profile scaling; 'fine',
+#                               the free-surface cases at twice their resolution, validate
+#                               --fine, is asked for by name).
 set -e
 mode=${1:-run}
 if [ "$mode" = pack ]; then
@@ -70,6 +72,9 @@ has bench && run "${GPU_BENCH_S:-180}" bench/run.ts --filter solver/gpu | tee "$
 has kleefsman && run "${KLEEFSMAN_S:-120}" bench/solver/gpuDevice.ts --kleefsman-fluid "${KLEEFSMAN_FLUID:-5000000}" --sim-s 0.02 | tee "$OUT/kleefsman.log"
 # the validation cases on the GPU (issue 21 item 3); a case the GPU refuses says why, in one line
 has validate && run "${VALIDATE_S:-240}" scripts/validate.ts --backend=gpu ${VALIDATE_ARGS:-} | tee "$OUT/validateGpu.log"
+# issue 12: the free-surface cases at their finer resolution and twice it (validate --fine), where
+# the CPU's two cores cannot go; not in the default parts (PARTS="fine ...")
+has fine && run "${FINE_S:-300}" scripts/validate.ts --backend=gpu --fine --jobs="${FINE_JOBS:-4}" ${FINE_ARGS:-} | tee "$OUT/validateFine.log"
 # issue 22: the CPU solver's thread scaling on this machine's cores, and where a step's time goes
 if has profile; then
   lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|NUMA node|L2|L3' || true

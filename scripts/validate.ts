@@ -11,7 +11,8 @@
  * figures are the same as one after the other. --backend=gpu runs the same cases on the GPU
  * solver (validation/caseSolver.ts; the same metrics, tolerances and growth rule): a case whose
  * config the GPU refuses prints "<case>: not run on the GPU: <reason>" and is not counted as
- * failed; no adapter at all fails the run. Only a full CPU run writes validation/results.md.
+ * failed; no adapter at all fails the run. --fine runs the free-surface cases at the finer of their
+ * resolutions and twice it (for a card). Only a full CPU run writes validation/results.md.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -45,6 +46,7 @@ import { writeResults, type Sections } from './validateReport.ts'
 
 const json = process.argv.includes('--json')
 const quick = process.argv.includes('--quick')
+const fine = process.argv.includes('--fine')
 const option = (name: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3)
 const only = option('only')?.split(',')
@@ -80,8 +82,20 @@ function print(m: ValidationMetric): void {
   }
 }
 
+/**
+ * --fine: the free-surface cases at the finer of their validated resolutions and twice it, to see
+ * where their answers converge (issue 12): a card's run (`--backend=gpu`; scripts/gpuDevice.sh
+ * part validate), hours on two CPU cores. Without --only it runs these cases alone.
+ */
+const FINE: Partial<Record<CaseName, number[]>> = {
+  hydrostatic: [0.00833, 0.00417],
+  'martin-moyce': [30, 60],
+  lobovsky: [30, 60],
+  piston: [16, 32],
+}
+
 /** The resolutions of each case, coarser first. */
-const RESOLUTIONS: Record<CaseName, number[]> = {
+const VALIDATED: Record<CaseName, number[]> = {
   hydrostatic: quick ? [0.025] : [0.0125, 0.00833],
   'martin-moyce': quick ? [10] : [20, 30],
   lobovsky: quick ? [10] : [20, 30],
@@ -98,6 +112,9 @@ const RESOLUTIONS: Record<CaseName, number[]> = {
   'open-channel': quick ? [8] : [8, 16],
   refinement: quick ? [6] : [6, 9],
 }
+const RESOLUTIONS: Record<CaseName, number[]> = Object.fromEntries(
+  CASES.map((name) => [name, (fine && FINE[name]) || VALIDATED[name]]),
+) as Record<CaseName, number[]>
 
 /**
  * The rotating sector's slice angles: 90° (the lattice's own symmetry: the slice is the whole
@@ -222,7 +239,9 @@ const decode = (text: string) =>
 function runInChild(name: CaseName, index: number, directory: string): Promise<RunResult> {
   const file = join(directory, `${name}-${index}.json`)
   const args = [fileURLToPath(import.meta.url), `--single=${name}:${index}`, `--out=${file}`]
-  args.push(`--threads=${threads}`, `--backend=${backend}`, ...(quick ? ['--quick'] : []))
+  args.push(`--threads=${threads}`, `--backend=${backend}`)
+  if (quick) args.push('--quick')
+  if (fine) args.push('--fine')
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, ...args], { stdio: 'inherit' })
     child.on('error', reject)
@@ -281,7 +300,7 @@ async function main(): Promise<number> {
       print(m)
     }
   }
-  const names = CASES.filter((name) => !only || only.includes(name))
+  const names = CASES.filter((name) => (only ? only.includes(name) : !fine || FINE[name]))
   const sections: Sections = {}
   const record = (name: CaseName, runs: RunResult[]) => {
     const refused = runs.find((run) => run.notRun !== undefined)?.notRun
@@ -328,7 +347,7 @@ async function main(): Promise<number> {
     }
   }
   const seconds = (performance.now() - started) / 1000
-  if (!quick && !only && backend === 'cpu')
+  if (!quick && !fine && !only && backend === 'cpu')
     writeResults(metrics, { seconds, threads, jobs }, sections)
   const failed = metrics.filter((m) => !m.ok)
   const skipped =
