@@ -12,11 +12,12 @@ import { createSolver } from '../sph/SphSolver.ts'
 import type { Solver } from '../sph/SphSolver.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot, SolverStepReport } from '../sph/solverTypes.ts'
-import { buildTankParticles, supportedSettings, WATER } from '../sph/scenarios.ts'
+import { supportedSettings } from '../sph/scenarios.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuUnsupportedSettings } from './support.ts'
+import { damBreak } from './cpuAgreement.ts'
 
 let gpu: GpuContext | null = null
 beforeAll(async () => {
@@ -33,38 +34,24 @@ const DP = 0.01
 const FLUID = PARTICLE_KIND.fluid
 
 /**
- * A column 6 × 6 × 8 particles (dp 1 cm) in an open tank 12 × 6 × 12, thrown upwards at 1 m/s
- * with a swirl: the calculation domain ends 1.5 mm above the column's top layer, so its particles
+ * The small swirling dam break of cpuAgreement.ts (a column 6 × 6 × 8 particles, dp 1 cm, in an
+ * open tank 12 × 6 × 12) thrown upwards at 1 m/s: the calculation domain ends 1.5 mm above the column's top layer, so its particles
  * leave it one after another within a few steps, and 2 mm before the column's first layer in x,
  * so that layer (48 particles) starts outside it.
  */
 function leavingColumn(): SolverConfig {
-  const particles = buildTankParticles({
-    dp: DP,
-    tank: [0.12, 0.06, 0.12],
-    fluidMin: [0, 0, 0],
-    fluidMax: [0.06, 0.06, 0.08],
-    closed: false,
-    wallLayers: 3,
-  })
-  const n = particles.kinds.length
-  const velocities = new Float64Array(3 * n)
-  for (let i = 0; i < n; i++) {
-    if (particles.kinds[i] !== FLUID) continue
-    const x = particles.positions[3 * i]!
-    const z = particles.positions[3 * i + 2]!
-    velocities[3 * i] = 0.3 * Math.sin(60 * z)
-    velocities[3 * i + 2] = 1 - 0.3 * Math.sin(50 * x)
-  }
+  const base = damBreak()
+  const velocities = Float64Array.from(base.particles.velocities!)
+  for (let i = 0; i < base.particles.kinds.length; i++)
+    if (base.particles.kinds[i] === FLUID) velocities[3 * i + 2] = velocities[3 * i + 2]! + 1
   return {
+    ...base,
     settings: supportedSettings(DP, {
       calcDomainActive: true,
       calcDomainMin: [0.007, -0.05, -0.05],
       calcDomainMax: [0.17, 0.11, 0.0765],
     }),
-    materials: [WATER],
-    particles: { ...particles, velocities },
-    options: { hydrostaticInitialisation: true, threads: 1 },
+    particles: { ...base.particles, velocities },
   }
 }
 
