@@ -17,15 +17,16 @@
 #                               on the GPU at their real resolutions (scripts/validate.ts
 #                               --backend=gpu; VALIDATE_ARGS adds arguments, e.g.
 #                               --only=hydrostatic), then where a CPU step's time goes per thread
-#                               count (stepProfile.ts) and the CPU solver's thread scaling
-#                               (scaling16.ts, issue 22). $OUT, when set, gets the logs; at most 8
-#                               files come back, so the profile and the scaling share
-#                               cpuScaling.log (scaling16.json beside it). Each part's time limit
-#                               is a variable (GPU_RUN_S, GPU_BENCH_S, KLEEFSMAN_S, VALIDATE_S,
-#                               PROFILE_S, SCALING_S, FINE_S); PARTS names the parts to run
-#                               (default: gpu bench kleefsman validate profile scaling; 'fine',
-#                               the free-surface cases at twice their resolution, validate
-#                               --fine, is asked for by name).
+#                               count (stepProfile.ts), the sort's alone with its counting's
+#                               balance on 2 to 64 threads (sortProfile.ts) and the CPU solver's
+#                               thread scaling (scaling16.ts, issue 22). $OUT, when set, gets the
+#                               logs; at most 8 files come back, so the profile and the scaling
+#                               share cpuScaling.log (scaling16.json beside it). Each part's time
+#                               limit is a variable (GPU_RUN_S, GPU_BENCH_S, KLEEFSMAN_S,
+#                               VALIDATE_S, PROFILE_S, SORT_S, SCALING_S, FINE_S); PARTS names the
+#                               parts to run (default: gpu bench kleefsman validate profile
+#                               scaling; 'fine', the free-surface cases at twice their resolution,
+#                               validate --fine, is asked for by name).
 set -e
 mode=${1:-run}
 if [ "$mode" = pack ]; then
@@ -80,6 +81,7 @@ if has profile; then
   lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|NUMA node|L2|L3' || true
   head -1 /proc/stat
   run "${PROFILE_S:-120}" bench/solver/stepProfile.ts --fluid 300000 --threads "${PROFILE_THREADS:-1,2,4,8,16}" --steps 4 | tee "$OUT/cpuScaling.log"
+  run "${SORT_S:-90}" bench/solver/sortProfile.ts --fluid 300000 --threads "${PROFILE_THREADS:-1,2,4,8,16}" --sorts 10 | tee -a "$OUT/cpuScaling.log"
   head -1 /proc/stat
 fi
 has scaling && OUT=$OUT run "${SCALING_S:-170}" bench/solver/scaling16.ts --row-s "${SCALING_ROW_S:-8}" | tee -a "$OUT/cpuScaling.log"

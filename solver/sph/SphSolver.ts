@@ -137,7 +137,7 @@ class SphSolver implements Solver {
     this.#materialIds = materialIds
     this.#arrays = setup.arrays
     this.#count = setup.count
-    // a sort's per-particle loops and its permutation run on all threads
+    // a sort's per-particle loops, its counting and its permutation run on all threads
     this.#sorter = new CellSorter(setup.arrays, setup.grid, runner.parallelSort())
     this.#runner = runner
     this.#referenceBox = setup.referenceBox

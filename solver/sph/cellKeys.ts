@@ -4,7 +4,8 @@
  * results into its own slot of a sort block, so that the threads of a PhaseRunner can each take a
  * part (PHASE.sortBounds, PHASE.sortKeys) and the sorting thread folds the slots: minima, maxima
  * and counts do not depend on how the particles were dealt, so the sort is the same on any number
- * of threads. The counting itself (cell sizes, prefix sums, the stable scatter) stays serial.
+ * of threads. The counting sort that follows (cellCount.ts) keeps its cell ranges and bases in
+ * the same slots.
  */
 import { PARTICLE_KIND, type ParticleArrays } from './particles.ts'
 
@@ -47,6 +48,15 @@ export const SORT_OUT = {
   deletedOutside: 6,
   deletedInvalid: 7,
   fluid: 8,
+  /** The counting sort's cells [cellBegin, cellEnd) of this slot (cellCount.ts). */
+  cellBegin: 9,
+  cellEnd: 10,
+  /** Particles, and fluid particles kept, in the slot's cells. */
+  inCells: 11,
+  fluidInCells: 12,
+  /** Particles, and fluid particles kept, in the cells before the slot's. */
+  before: 13,
+  fluidBefore: 14,
 } as const
 /** 128 bytes a slot: no two threads write on one cache line. */
 const STRIDE = 16

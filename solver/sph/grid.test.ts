@@ -3,6 +3,7 @@ import type { Box } from './grid.ts'
 import { allocateGridBuffers, CellSorter, partitionCells, viewGrid, GRID_PARAM } from './grid.ts'
 import { findNeighbours } from './neighbours.ts'
 import { boundParticles, computeCellKeys, sortBlockLength, sortRange } from './cellKeys.ts'
+import { countCells, scatterCells } from './cellCount.ts'
 import { allocatePermuteScratch, permuteFields } from './permute.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
 
@@ -164,7 +165,7 @@ describe('cell sort and neighbour search', () => {
     expect([...out]).toEqual([0, 4, 6, 7])
   })
 
-  it('sorts the same with its per-particle loops dealt to three threads (deletion, a coordinate not finite, periodic y)', () => {
+  it('sorts the same with its loops and its counting dealt to three threads (deletion, a coordinate not finite, periodic y)', () => {
     const n = 1201
     const serial = randomParticles(n, 11, 1)
     const dealt = randomParticles(n, 11, 1)
@@ -190,11 +191,21 @@ describe('cell sort and neighbour search', () => {
       }
     }
     const dealtGrid = allocateGridBuffers(200_000)
+    const view = viewGrid(dealtGrid)
+    const cursor = new Int32Array(dealtGrid.maxCells + 2)
+    const slots = (run: (slot: number) => void) => () => {
+      for (let slot = 0; slot < threads; slot++) run(slot)
+    }
     const result = new CellSorter(dealt, dealtGrid, {
       threads,
       block,
       bounds: forEachSlot(boundParticles),
       keys: forEachSlot(computeCellKeys),
+      count: slots((slot) => countCells(dealt, block, slot, cursor, view.fluidBefore)),
+      scatter: slots((slot) =>
+        scatterCells(dealt, block, slot, cursor, view.cellStart, view.fluidBefore, permutation),
+      ),
+      cursor,
       permutation,
       permute: (kept) => permuteFields(dealt, permutation, kept, 0, 1, allocatePermuteScratch(n)),
     }).sort(request)
@@ -204,9 +215,10 @@ describe('cell sort and neighbour search', () => {
     expect([...new Float64Array(dealtGrid.params)]).toEqual([
       ...new Float64Array(serialGrid.params),
     ])
-    expect([...new Int32Array(dealtGrid.cellStart)]).toEqual([
-      ...new Int32Array(serialGrid.cellStart),
-    ])
+    for (const buffer of ['cellStart', 'fluidBefore'] as const)
+      expect([...new Int32Array(dealtGrid[buffer])]).toEqual([
+        ...new Int32Array(serialGrid[buffer]),
+      ])
     for (const field of ['posX', 'posY', 'posZ', 'particleId'] as const)
       expect([...dealt[field].subarray(0, result.count)]).toEqual([
         ...serial[field].subarray(0, result.count),

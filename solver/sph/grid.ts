@@ -12,7 +12,6 @@
  * are still found (only speed suffers if many pile up there).
  */
 import {
-  PARTICLE_KIND,
   PERSISTENT_BYTE_FIELDS,
   PERSISTENT_FLOAT_FIELDS,
   PERSISTENT_INT_FIELDS,
@@ -27,9 +26,7 @@ import {
   writeCellGrid,
   writeSortHead,
 } from './cellKeys.ts'
-
-// imported constants as module bindings: test runners turn imports into getters, slow in loops
-const FLUID = PARTICLE_KIND.fluid
+import { countCells, foldCellBases, scatterCells, splitCellRanges } from './cellCount.ts'
 
 /** Layout of the shared grid parameter block (Float64Array). */
 export const GRID_PARAM = {
@@ -129,6 +126,11 @@ export interface ParallelSort {
   bounds: (count: number) => void
   /** computeCellKeys over `count` particles, each thread its sortRange. */
   keys: (count: number) => void
+  /** countCells, then scatterCells, each thread its cells (cellCount.ts). */
+  count: () => void
+  scatter: () => void
+  /** The counting sort's per-cell counts, then cursors (shared; maxCells + 2). */
+  cursor: Int32Array
   permutation: Int32Array
   permute: (kept: number) => void
 }
@@ -140,7 +142,7 @@ export class CellSorter {
   #cellStart: Int32Array
   #fluidBefore: Int32Array
   #maxCells: number
-  #offsets: Int32Array
+  #cursor: Int32Array
   #permutation: Int32Array
   #scratchFloat: Float64Array
   #scratchInt: Int32Array
@@ -153,9 +155,9 @@ export class CellSorter {
 
   /**
    * With `parallel`, the per-particle loops run on all threads (`bounds`, `keys`, over the shared
-   * `block`), the sort writes its permutation into `parallel.permutation` (shared) and
-   * `parallel.permute(kept)` applies it to the particle fields (see permuteFields); without it,
-   * the sorting thread does all of it alone.
+   * `block`), and so does the counting sort (`count`, `scatter`, through the shared `cursor`)
+   * into the shared `parallel.permutation`; `parallel.permute(kept)` applies it to the particle
+   * fields (see permuteFields). Without it, the sorting thread does all of it alone.
    */
   constructor(arrays: ParticleArrays, grid: GridBuffers, parallel?: ParallelSort) {
     this.#arrays = arrays
@@ -163,7 +165,7 @@ export class CellSorter {
     this.#cellStart = new Int32Array(grid.cellStart)
     this.#fluidBefore = new Int32Array(grid.fluidBefore)
     this.#maxCells = grid.maxCells
-    this.#offsets = new Int32Array(grid.maxCells + 2)
+    this.#cursor = parallel?.cursor ?? new Int32Array(grid.maxCells + 2)
     const capacity = Math.max(arrays.capacity, 1)
     this.#permutation = parallel?.permutation ?? new Int32Array(capacity)
     this.#permute = parallel?.permute ?? null
@@ -177,7 +179,6 @@ export class CellSorter {
 
   sort(request: SortRequest): SortResult {
     const a = this.#arrays
-    const { kind, cell } = a
     const count = request.count
     const ref = request.referenceBox
     const periodic = request.periodicY ?? null
@@ -229,7 +230,6 @@ export class CellSorter {
     // cells along y reached by the support: reach, unless the period is narrower than a cell
     const reachY = Math.max(request.reach, Math.ceil(request.support / cellSizeY))
     const cellCount = nx * ny * nz
-    const deletedCell = cellCount
     writeCellGrid(
       block,
       [minX, minY, minZ],
@@ -240,25 +240,18 @@ export class CellSorter {
     if (this.#parallel) this.#parallel.keys(count)
     else computeCellKeys(a, 0, count, block, 0)
     const { deletedOutside, deletedInvalid, fluidCount } = foldCounts(block, slots)
-    const offsets = this.#offsets
-    offsets.fill(0, 0, cellCount + 2)
-    for (let i = 0; i < count; i++) offsets[cell[i]! + 1]!++
+    // the counting sort, each thread over its cells (cellCount.ts)
+    splitCellRanges(a.cell, block, slots)
     const cellStart = this.#cellStart
-    cellStart[0] = 0
-    for (let c = 0; c <= cellCount; c++) {
-      offsets[c + 1]! += offsets[c]!
-      cellStart[c + 1] = offsets[c + 1]!
-    }
-    const permutation = this.#permutation
     const fluidBefore = this.#fluidBefore
-    fluidBefore.fill(0, 0, cellCount + 1)
-    for (let i = 0; i < count; i++) {
-      const c = cell[i]!
-      permutation[offsets[c]!++] = i
-      if (kind[i] === FLUID && c !== deletedCell) fluidBefore[c + 1]!++
-    }
-    for (let c = 0; c < cellCount; c++) fluidBefore[c + 1]! += fluidBefore[c]!
-    // offsets[c] now holds the end of cell c, i.e. the start of c + 1
+    if (this.#parallel) this.#parallel.count()
+    else countCells(a, block, 0, this.#cursor, fluidBefore)
+    foldCellBases(block, slots)
+    fluidBefore[0] = 0
+    cellStart[cellCount + 1] = count
+    if (this.#parallel) this.#parallel.scatter()
+    else scatterCells(a, block, 0, this.#cursor, cellStart, fluidBefore, this.#permutation)
+    // the deleted particles' cell is the last: the kept particles precede it
     const kept = cellStart[cellCount]!
     if (this.#permute) this.#permute(kept)
     else this.#applyPermutation(kept)

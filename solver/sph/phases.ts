@@ -7,14 +7,8 @@ import type { SphConstants } from './config.ts'
 import { BOUNDARY_CODE } from './config.ts'
 import type { GridBuffers } from './grid.ts'
 import { viewGrid } from './grid.ts'
-import { permuteFields } from './permute.ts'
-import {
-  permutationOf,
-  permuteScratchOf,
-  setPermutation,
-  setSortBlock,
-  sortBlockOf,
-} from './threadBuffers.ts'
+import type { SortStep } from './threadBuffers.ts'
+import { runSortStep, setSortBuffers } from './threadBuffers.ts'
 import { computeHeat, extrapolateWallTemperatures, updateTemperatures } from './heat.ts'
 import { computeViscosities } from './viscosityModels.ts'
 import type { Split } from './workSplit.ts'
@@ -44,7 +38,6 @@ import { extrapolateVariableWalls, shiftVariableParticles } from './variableWall
 import { applyAirDrag } from './airDrag.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
-import { boundParticles, computeCellKeys, sortRange } from './cellKeys.ts'
 
 export const PHASE = {
   pressures: 1,
@@ -78,8 +71,20 @@ export const PHASE = {
   /** A sort's per-particle loops (cellKeys.ts) over the phase's parameter's particle count. */
   sortBounds: 18,
   sortKeys: 19,
+  /** A sort's counting by cell, then its scatter, each thread over its cells (cellCount.ts). */
+  sortCount: 20,
+  sortScatter: 21,
 } as const
 export type Phase = (typeof PHASE)[keyof typeof PHASE]
+
+/** The phases of a sort (threadBuffers.ts runs them). */
+const SORT_STEPS: Partial<Record<Phase, SortStep>> = {
+  [PHASE.sortBounds]: 'bounds',
+  [PHASE.sortKeys]: 'keys',
+  [PHASE.sortCount]: 'count',
+  [PHASE.sortScatter]: 'scatter',
+  [PHASE.permute]: 'permute',
+}
 
 /** Phase parameters (Float64Array): the time step of an integration phase, the shift scale. */
 export const PARAM = { dt: 0 } as const
@@ -131,6 +136,8 @@ export interface PhaseWorkerData {
   permutation: SharedArrayBuffer
   /** The sort's per-particle loops' parameters and per-thread results (cellKeys.ts). */
   sortBlock: SharedArrayBuffer
+  /** The counting sort's per-cell counts, then cursors (Int32, maxCells + 2; cellCount.ts). */
+  sortCursor: SharedArrayBuffer
   /** Chunk boundaries of the dynamically scheduled phases (ChunkSchedule). */
   chunks: SharedArrayBuffer
   stats: SharedArrayBuffer
@@ -245,6 +252,11 @@ export function runPhaseRange(
     runChunks(ctx, schedule, params, phase, slot, threads)
     return
   }
+  const sortStep = SORT_STEPS[phase]
+  if (sortStep) {
+    runSortStep(ctx, sortStep, slot, threads, params[PARAM.dt]!)
+    return
+  }
   const dynamicWalls = ctx.constants.boundaryCode === BOUNDARY_CODE.dynamic
   const offset = splitOfPhase(phase, dynamicWalls) * (threads + 1)
   const cellBegin = ranges[offset + slot]!
@@ -299,21 +311,9 @@ export function runPhaseRange(
       if (ctx.constants.variableResolution) shiftVariableParticles(ctx, cellBegin, cellEnd, dt)
       else shiftParticles(ctx, cellBegin, cellEnd, dt)
       break
-    case PHASE.permute: {
-      permuteFields(ctx.arrays, permutationOf(ctx), dt, slot, threads, permuteScratchOf(ctx))
-      break
-    }
     case PHASE.restWalls:
       restWalls(ctx.arrays, begin, end)
       break
-    case PHASE.sortBounds:
-    case PHASE.sortKeys: {
-      const [first, last] = sortRange(dt, slot, threads)
-      if (phase === PHASE.sortBounds)
-        boundParticles(ctx.arrays, first, last, sortBlockOf(ctx), slot)
-      else computeCellKeys(ctx.arrays, first, last, sortBlockOf(ctx), slot)
-      break
-    }
     case PHASE.measure:
       measureCellWork(ctx, cellBegin, cellEnd, dynamicWalls)
       break
@@ -361,8 +361,11 @@ export function servePhases(data: PhaseWorkerData, announceReady: () => void): v
     data.constants,
     new Float64Array(data.stats),
   )
-  setPermutation(ctx, new Int32Array(data.permutation))
-  setSortBlock(ctx, new Float64Array(data.sortBlock))
+  setSortBuffers(ctx, {
+    block: new Float64Array(data.sortBlock),
+    cursor: new Int32Array(data.sortCursor),
+    permutation: new Int32Array(data.permutation),
+  })
   const control = new Int32Array(data.control)
   const schedule: ChunkSchedule = { control, chunks: new Int32Array(data.chunks) }
   const params = new Float64Array(data.params)

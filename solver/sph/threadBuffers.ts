@@ -1,44 +1,80 @@
 /**
- * The buffers each thread of a PhaseRunner keeps beside its interaction context: the shared
- * permutation of a sort, the shared sort block (cellKeys.ts) and its own scratch for
- * permuteFields. Set by PhaseRunner (the calling thread) and servePhases (each worker).
+ * A sort's side of the threads of a PhaseRunner: the shared buffers each thread keeps beside its
+ * interaction context (the sort block of cellKeys.ts, the counting sort's cursors, the
+ * permutation), its own scratch for permuteFields, and runSortStep, one thread's share of a sort's
+ * phases. Set by PhaseRunner (the calling thread) and servePhases (each worker).
  */
 import type { InteractionContext } from './interactions.ts'
 import type { PermuteScratch } from './permute.ts'
-import { allocatePermuteScratch } from './permute.ts'
+import { allocatePermuteScratch, permuteFields } from './permute.ts'
+import { boundParticles, computeCellKeys, sortRange } from './cellKeys.ts'
+import { countCells, scatterCells } from './cellCount.ts'
 
+/** A sort's shared buffers, as one thread views them. */
+export interface SortBuffers {
+  /** The per-particle loops' parameters and per-thread results (cellKeys.ts). */
+  block: Float64Array
+  /** The counting sort's per-cell counts, then cursors (cellCount.ts). */
+  cursor: Int32Array
+  /** The sort's permutation: new index k ← old index permutation[k]. */
+  permutation: Int32Array
+}
+
+const sortBuffers = new WeakMap<InteractionContext, SortBuffers>()
 const permuteScratch = new WeakMap<InteractionContext, PermuteScratch>()
-const permutations = new WeakMap<InteractionContext, Int32Array>()
-const sortBlocks = new WeakMap<InteractionContext, Float64Array>()
 
-/** The shared sort block of a thread's context (cellKeys.ts; set by servePhases or PhaseRunner). */
-export function setSortBlock(ctx: InteractionContext, block: Float64Array): void {
-  sortBlocks.set(ctx, block)
+export function setSortBuffers(ctx: InteractionContext, buffers: SortBuffers): void {
+  sortBuffers.set(ctx, buffers)
 }
 
-export function sortBlockOf(ctx: InteractionContext): Float64Array {
-  const block = sortBlocks.get(ctx)
-  if (!block) throw new Error('No sort block for this thread.')
-  return block
-}
-
-/** The shared permutation buffer of a thread's context (set by servePhases or PhaseRunner). */
-export function setPermutation(ctx: InteractionContext, permutation: Int32Array): void {
-  permutations.set(ctx, permutation)
-}
-
-export function permutationOf(ctx: InteractionContext): Int32Array {
-  const permutation = permutations.get(ctx)
-  if (!permutation) throw new Error('No permutation buffer for this thread.')
-  return permutation
+export function sortBuffersOf(ctx: InteractionContext): SortBuffers {
+  const buffers = sortBuffers.get(ctx)
+  if (!buffers) throw new Error('No sort buffers for this thread.')
+  return buffers
 }
 
 /** This thread's scratch for permuteFields, made at its first permute. */
-export function permuteScratchOf(ctx: InteractionContext): PermuteScratch {
+function permuteScratchOf(ctx: InteractionContext): PermuteScratch {
   let scratch = permuteScratch.get(ctx)
   if (!scratch) {
     scratch = allocatePermuteScratch(ctx.arrays.capacity)
     permuteScratch.set(ctx, scratch)
   }
   return scratch
+}
+
+/** The steps of a sort that run on all threads, in their order (PHASE.sortBounds …). */
+export type SortStep = 'bounds' | 'keys' | 'count' | 'scatter' | 'permute'
+
+/**
+ * Thread `slot`'s share of a sort step: `param` is the particle count of bounds and keys, the
+ * particles kept of permute.
+ */
+export function runSortStep(
+  ctx: InteractionContext,
+  step: SortStep,
+  slot: number,
+  threads: number,
+  param: number,
+): void {
+  const { block, cursor, permutation } = sortBuffersOf(ctx)
+  const a = ctx.arrays
+  switch (step) {
+    case 'bounds':
+    case 'keys': {
+      const [first, last] = sortRange(param, slot, threads)
+      if (step === 'bounds') boundParticles(a, first, last, block, slot)
+      else computeCellKeys(a, first, last, block, slot)
+      break
+    }
+    case 'count':
+      countCells(a, block, slot, cursor, ctx.grid.fluidBefore)
+      break
+    case 'scatter':
+      scatterCells(a, block, slot, cursor, ctx.grid.cellStart, ctx.grid.fluidBefore, permutation)
+      break
+    case 'permute':
+      permuteFields(a, permutation, param, slot, threads, permuteScratchOf(ctx))
+      break
+  }
 }

@@ -42,7 +42,7 @@ import {
   PHASE,
   runPhaseRange,
 } from './phases.ts'
-import { permutationOf, setPermutation, setSortBlock, sortBlockOf } from './threadBuffers.ts'
+import { setSortBuffers, sortBuffersOf } from './threadBuffers.ts'
 import { profilePhase } from './phaseProfile.ts'
 
 export { PHASE, servePhases } from './phases.ts'
@@ -147,6 +147,7 @@ export class PhaseRunner {
     const stats = new SharedArrayBuffer(input.threads * STAT_STRIDE * 8)
     const permutation = new SharedArrayBuffer(Math.max(input.particles.capacity, 1) * 4)
     const sortBlock = new SharedArrayBuffer(sortBlockLength(input.threads) * 8)
+    const sortCursor = new SharedArrayBuffer((input.grid.maxCells + 2) * 4)
     const chunks = new SharedArrayBuffer(chunksLength(input.threads) * 4)
     const ctx = createInteractionContext(
       viewParticleArrays(input.particles),
@@ -154,8 +155,11 @@ export class PhaseRunner {
       input.constants,
       new Float64Array(stats),
     )
-    setPermutation(ctx, new Int32Array(permutation))
-    setSortBlock(ctx, new Float64Array(sortBlock))
+    setSortBuffers(ctx, {
+      block: new Float64Array(sortBlock),
+      cursor: new Int32Array(sortCursor),
+      permutation: new Int32Array(permutation),
+    })
     const started = await Promise.allSettled(
       Array.from({ length: input.threads - 1 }, (_, k) =>
         startWorker({
@@ -168,6 +172,7 @@ export class PhaseRunner {
           ranges,
           permutation,
           sortBlock,
+          sortCursor,
           chunks,
           stats,
           constants: input.constants,
@@ -192,21 +197,28 @@ export class PhaseRunner {
     )
   }
 
-  /** What a CellSorter runs on these threads: its per-particle loops and its permutation. */
+  /**
+   * What a CellSorter runs on these threads: its per-particle loops, its counting sort and its
+   * permutation.
+   */
   parallelSort(): ParallelSort {
+    const { block, cursor, permutation } = sortBuffersOf(this.#ctx)
     return {
       threads: this.#threads,
-      block: sortBlockOf(this.#ctx),
+      block,
       bounds: (count) => this.run(PHASE.sortBounds, count),
       keys: (count) => this.run(PHASE.sortKeys, count),
-      permutation: permutationOf(this.#ctx),
+      count: () => this.run(PHASE.sortCount),
+      scatter: () => this.run(PHASE.sortScatter),
+      cursor,
+      permutation,
       permute: (kept) => this.run(PHASE.permute, kept),
     }
   }
 
   /** The shared permutation buffer a CellSorter writes for PHASE.permute. */
   permutation(): Int32Array {
-    return permutationOf(this.#ctx)
+    return sortBuffersOf(this.#ctx).permutation
   }
 
   threadCount(): number {
