@@ -16,7 +16,12 @@
 import { availableParallelism, loadavg } from 'node:os'
 import { deriveConstants, findFluidMaterial } from '../../solver/sph/config.ts'
 import { CellSorter, GRID_PARAM } from '../../solver/sph/grid.ts'
-import { SORT_KEY, sortBlockLength } from '../../solver/sph/cellKeys.ts'
+import {
+  blockCellsLength,
+  boundBlockCells,
+  SORT_KEY,
+  sortBlockLength,
+} from '../../solver/sph/cellKeys.ts'
 import {
   countCells,
   foldCellBases,
@@ -111,6 +116,8 @@ const cursor = new Int32Array(setup.grid.maxCells + 2)
 const cellStart = new Int32Array(setup.grid.cellStart)
 const fluidBefore = new Int32Array(setup.grid.fluidBefore)
 const permutation = new Int32Array(setup.count)
+const blockCells = new Int32Array(blockCellsLength(setup.count))
+boundBlockCells(cell, 0, setup.count, blockCells)
 const cpuMsNow = () => {
   const { user, system } = process.cpuUsage()
   return (user + system) / 1e3
@@ -128,13 +135,22 @@ for (const slots of slotCounts) {
     splitCellRanges(cell, block, slots)
     for (let slot = 0; slot < slots; slot++) {
       const started = cpuMsNow()
-      countCells(setup.arrays, block, slot, cursor, fluidBefore)
+      countCells(setup.arrays, block, slot, cursor, fluidBefore, blockCells)
       slotMs[slot]! += (cpuMsNow() - started) / repeats
     }
     foldCellBases(block, slots)
     for (let slot = 0; slot < slots; slot++) {
       const started = cpuMsNow()
-      scatterCells(setup.arrays, block, slot, cursor, cellStart, fluidBefore, permutation)
+      scatterCells(
+        setup.arrays,
+        block,
+        slot,
+        cursor,
+        cellStart,
+        fluidBefore,
+        permutation,
+        blockCells,
+      )
       slotMs[slot]! += (cpuMsNow() - started) / repeats
     }
   }

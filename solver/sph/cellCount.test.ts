@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { SORT_KEY, SORT_OUT, sortBlockLength, sortSlot } from './cellKeys.ts'
+import {
+  blockCellsLength,
+  boundBlockCells,
+  SORT_KEY,
+  SORT_OUT,
+  sortBlockLength,
+  sortSlot,
+} from './cellKeys.ts'
 import { countCells, foldCellBases, scatterCells, splitCellRanges } from './cellCount.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
 
@@ -56,12 +63,14 @@ function dealtSort(
   const cellStart = new Int32Array(cellCount + 2).fill(-7)
   const fluidBefore = new Int32Array(cellCount + 1).fill(-7)
   const permutation = new Int32Array(count).fill(-7)
-  for (let t = 0; t < threads; t++) countCells(a, block, t, cursor, fluidBefore)
+  const blockCells = new Int32Array(blockCellsLength(count))
+  boundBlockCells(a.cell, 0, count, blockCells)
+  for (let t = 0; t < threads; t++) countCells(a, block, t, cursor, fluidBefore, blockCells)
   foldCellBases(block, threads)
   fluidBefore[0] = 0
   cellStart[cellCount + 1] = count
   for (let t = 0; t < threads; t++)
-    scatterCells(a, block, t, cursor, cellStart, fluidBefore, permutation)
+    scatterCells(a, block, t, cursor, cellStart, fluidBefore, permutation, blockCells)
   return { permutation: [...permutation], cellStart: [...cellStart], fluidBefore: [...fluidBefore] }
 }
 
@@ -83,8 +92,9 @@ function expectedSort(a: ReturnType<typeof keyedParticles>, count: number, cellC
 }
 
 describe('the counting sort by cell on several threads', () => {
-  const cellCount = 40
-  const n = 500
+  // several scan blocks (SCAN_BLOCK = 1024), so that slots skip blocks
+  const cellCount = 400
+  const n = 5000
   const next = random(5)
   // first-sort order (cells at random) with deleted particles (cell = cellCount)
   const shuffled = Array.from({ length: n }, () =>
@@ -94,6 +104,8 @@ describe('the counting sort by cell on several threads', () => {
   const stepped = [...shuffled].sort((x, y) => x - y)
   for (let k = 0; k < 20; k++) stepped[Math.floor(next() * n)] = Math.floor(next() * cellCount)
   stepped[17] = cellCount
+  // a particle far from its block's cells: counted by the slot owning its cell all the same
+  stepped[4500] = 3
   const fluid = (i: number) => i % 3 !== 0
 
   for (const [order, cells] of [
@@ -110,7 +122,7 @@ describe('the counting sort by cell on several threads', () => {
 
     it(`equals the serial stable sort on an uneven split with empty slots, ${order} cells`, () => {
       // slot 1 and the last slot own no cell; the deleted cell is slot 3's
-      const ranges = [0, 3, 3, 29, cellCount + 1, cellCount + 1]
+      const ranges = [0, 30, 30, 290, cellCount + 1, cellCount + 1]
       expect(dealtSort(a, n, cellCount, 5, ranges)).toEqual(expected)
     })
   }

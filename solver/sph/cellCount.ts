@@ -12,11 +12,12 @@
  * per particle, so the fills and prefix sums over the cells cost more than the counting, and
  * per-thread counts of particle slices would need threads × cells integers and as many sums. Here
  * the counts live in one shared cursor per cell, each cell written by one thread: no memory per
- * thread. Each thread reads every particle's cell twice (4 bytes each, in order; the test of the
- * range is predictable, the particles being still in the last step's order).
+ * thread. A thread reads the cells of every block of SCAN_BLOCK particles whose cell bounds
+ * (boundBlockCells) meet its range, in index order: the particles still in the last step's order,
+ * those are about its own particles' blocks; in any order (a first sort), all.
  */
 import { PARTICLE_KIND, type ParticleArrays } from './particles.ts'
-import { SORT_KEY, SORT_OUT, sortSlot } from './cellKeys.ts'
+import { SCAN_BLOCK, SORT_KEY, SORT_OUT, sortSlot } from './cellKeys.ts'
 
 // imported constants as module bindings: test runners turn imports into getters, slow in loops
 const FLUID = PARTICLE_KIND.fluid
@@ -24,8 +25,8 @@ const FLUID = PARTICLE_KIND.fluid
 /**
  * What a particle of a range's cells costs against one of its cells (counting and scattering it
  * against clearing and summing a cell), in the split of the cells: with 1 the slots' CPU time is
- * within 1.03 to 1.2 of the mean on 2 to 64 slots (bench/solver/sortProfile.ts, dam break); 2 and
- * 4 left the particle-poor upper cells' slots the slowest.
+ * within 1.05 to 1.17 of the mean on 2 to 16 slots (bench/solver/sortProfile.ts, dam break; 1.4
+ * on 64 slots of 0.3 ms, the timer's grain); 2 and 4 did no better.
  */
 const PARTICLE_WEIGHT = 1
 
@@ -79,6 +80,11 @@ export function splitCellRanges(cell: Int32Array, block: Float64Array, threads: 
   }
 }
 
+/** Whether block b's cells (boundBlockCells) meet [begin, end). */
+function blockMeets(blockCells: Int32Array, b: number, begin: number, end: number): boolean {
+  return blockCells[2 * b + 1]! >= begin && blockCells[2 * b]! < end
+}
+
 /**
  * Counts the particles of the slot's cells into `cursor` (per cell) and the kept fluid ones into
  * fluidBefore[c + 1], and their totals into the slot.
@@ -89,6 +95,7 @@ export function countCells(
   slot: number,
   cursor: Int32Array,
   fluidBefore: Int32Array,
+  blockCells: Int32Array,
 ): void {
   const { cell, kind } = a
   const count = block[SORT_KEY.count]! | 0
@@ -101,14 +108,18 @@ export function countCells(
   if (fluidEnd > begin) fluidBefore.fill(0, begin + 1, fluidEnd + 1)
   let inCells = 0
   let fluid = 0
-  for (let i = 0; i < count; i++) {
-    const c = cell[i]!
-    if (c < begin || c >= end) continue
-    cursor[c]!++
-    inCells++
-    if (kind[i] === FLUID && c !== deletedCell) {
-      fluidBefore[c + 1]!++
-      fluid++
+  for (let first = 0, b = 0; first < count; first += SCAN_BLOCK, b++) {
+    if (!blockMeets(blockCells, b, begin, end)) continue
+    const last = Math.min(first + SCAN_BLOCK, count)
+    for (let i = first; i < last; i++) {
+      const c = cell[i]!
+      if (c < begin || c >= end) continue
+      cursor[c]!++
+      inCells++
+      if (kind[i] === FLUID && c !== deletedCell) {
+        fluidBefore[c + 1]!++
+        fluid++
+      }
     }
   }
   block[o + SORT_OUT.inCells] = inCells
@@ -140,6 +151,7 @@ export function scatterCells(
   cellStart: Int32Array,
   fluidBefore: Int32Array,
   permutation: Int32Array,
+  blockCells: Int32Array,
 ): void {
   const cell = a.cell
   const count = block[SORT_KEY.count]! | 0
@@ -163,9 +175,13 @@ export function scatterCells(
     cellStart[deletedCell] = start
     cursor[deletedCell] = start
   }
-  for (let i = 0; i < count; i++) {
-    const c = cell[i]!
-    if (c < begin || c >= end) continue
-    permutation[cursor[c]!++] = i
+  for (let first = 0, b = 0; first < count; first += SCAN_BLOCK, b++) {
+    if (!blockMeets(blockCells, b, begin, end)) continue
+    const last = Math.min(first + SCAN_BLOCK, count)
+    for (let i = first; i < last; i++) {
+      const c = cell[i]!
+      if (c < begin || c >= end) continue
+      permutation[cursor[c]!++] = i
+    }
   }
 }

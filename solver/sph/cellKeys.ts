@@ -71,9 +71,50 @@ export function sortSlot(slot: number): number {
   return HEAD + slot * STRIDE
 }
 
-/** The index range [begin, end) of `slot` of `threads` over `count` particles. */
+/**
+ * Particles per block of the counting sort's scans (cellCount.ts): each block's least and largest
+ * cell let a thread skip the blocks that hold none of its cells.
+ */
+export const SCAN_BLOCK = 1024
+
+/** Int32 values of the blocks' cell bounds for `capacity` particles. */
+export function blockCellsLength(capacity: number): number {
+  return 2 * Math.ceil(Math.max(capacity, 1) / SCAN_BLOCK)
+}
+
+/**
+ * The index range [begin, end) of `slot` of `threads` over `count` particles: whole SCAN_BLOCKs
+ * (the last range takes the rest), so that each block's bounds are one thread's.
+ */
 export function sortRange(count: number, slot: number, threads: number): [number, number] {
-  return [Math.floor((count * slot) / threads), Math.floor((count * (slot + 1)) / threads)]
+  const edge = (k: number) =>
+    k >= threads ? count : Math.floor((count * k) / threads / SCAN_BLOCK) * SCAN_BLOCK
+  return [edge(slot), edge(slot + 1)]
+}
+
+/**
+ * The least and largest cell of each SCAN_BLOCK of particles in [begin, end) (begin a block's
+ * start) into blockCells[2b], blockCells[2b + 1].
+ */
+export function boundBlockCells(
+  cell: Int32Array,
+  begin: number,
+  end: number,
+  blockCells: Int32Array,
+): void {
+  for (let first = begin; first < end; first += SCAN_BLOCK) {
+    const last = Math.min(first + SCAN_BLOCK, end)
+    let least = cell[first]!
+    let largest = least
+    for (let i = first + 1; i < last; i++) {
+      const c = cell[i]!
+      if (c < least) least = c
+      else if (c > largest) largest = c
+    }
+    const b = first / SCAN_BLOCK
+    blockCells[2 * b] = least
+    blockCells[2 * b + 1] = largest
+  }
 }
 
 /** The head for boundParticles: the particle count and the periodic range. */

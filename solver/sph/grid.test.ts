@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import type { Box } from './grid.ts'
 import { allocateGridBuffers, CellSorter, partitionCells, viewGrid, GRID_PARAM } from './grid.ts'
 import { findNeighbours } from './neighbours.ts'
-import { boundParticles, computeCellKeys, sortBlockLength, sortRange } from './cellKeys.ts'
+import {
+  blockCellsLength,
+  boundBlockCells,
+  boundParticles,
+  computeCellKeys,
+  sortBlockLength,
+  sortRange,
+} from './cellKeys.ts'
 import { countCells, scatterCells } from './cellCount.ts'
 import { allocatePermuteScratch, permuteFields } from './permute.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
@@ -193,6 +200,7 @@ describe('cell sort and neighbour search', () => {
     const dealtGrid = allocateGridBuffers(200_000)
     const view = viewGrid(dealtGrid)
     const cursor = new Int32Array(dealtGrid.maxCells + 2)
+    const blockCells = new Int32Array(blockCellsLength(n))
     const slots = (run: (slot: number) => void) => () => {
       for (let slot = 0; slot < threads; slot++) run(slot)
     }
@@ -200,10 +208,22 @@ describe('cell sort and neighbour search', () => {
       threads,
       block,
       bounds: forEachSlot(boundParticles),
-      keys: forEachSlot(computeCellKeys),
-      count: slots((slot) => countCells(dealt, block, slot, cursor, view.fluidBefore)),
+      keys: forEachSlot((arrays, begin, end, sortBlock, slot) => {
+        computeCellKeys(arrays, begin, end, sortBlock, slot)
+        boundBlockCells(arrays.cell, begin, end, blockCells)
+      }),
+      count: slots((slot) => countCells(dealt, block, slot, cursor, view.fluidBefore, blockCells)),
       scatter: slots((slot) =>
-        scatterCells(dealt, block, slot, cursor, view.cellStart, view.fluidBefore, permutation),
+        scatterCells(
+          dealt,
+          block,
+          slot,
+          cursor,
+          view.cellStart,
+          view.fluidBefore,
+          permutation,
+          blockCells,
+        ),
       ),
       cursor,
       permutation,

@@ -18,6 +18,8 @@ import {
 } from './particles.ts'
 import type { ParticleArrays } from './particles.ts'
 import {
+  blockCellsLength,
+  boundBlockCells,
   boundParticles,
   computeCellKeys,
   foldBounds,
@@ -124,7 +126,7 @@ export interface ParallelSort {
   block: Float64Array
   /** boundParticles over `count` particles, each thread its sortRange. */
   bounds: (count: number) => void
-  /** computeCellKeys over `count` particles, each thread its sortRange. */
+  /** computeCellKeys and boundBlockCells over `count` particles, each thread its sortRange. */
   keys: (count: number) => void
   /** countCells, then scatterCells, each thread its cells (cellCount.ts). */
   count: () => void
@@ -143,6 +145,8 @@ export class CellSorter {
   #fluidBefore: Int32Array
   #maxCells: number
   #cursor: Int32Array
+  /** The blocks' cell bounds of the sort's scans when it runs alone (cellKeys.ts). */
+  #blockCells: Int32Array
   #permutation: Int32Array
   #scratchFloat: Float64Array
   #scratchInt: Int32Array
@@ -166,6 +170,7 @@ export class CellSorter {
     this.#fluidBefore = new Int32Array(grid.fluidBefore)
     this.#maxCells = grid.maxCells
     this.#cursor = parallel?.cursor ?? new Int32Array(grid.maxCells + 2)
+    this.#blockCells = new Int32Array(parallel ? 0 : blockCellsLength(arrays.capacity))
     const capacity = Math.max(arrays.capacity, 1)
     this.#permutation = parallel?.permutation ?? new Int32Array(capacity)
     this.#permute = parallel?.permute ?? null
@@ -238,19 +243,25 @@ export class CellSorter {
       request.deletionBox,
     )
     if (this.#parallel) this.#parallel.keys(count)
-    else computeCellKeys(a, 0, count, block, 0)
+    else {
+      computeCellKeys(a, 0, count, block, 0)
+      boundBlockCells(a.cell, 0, count, this.#blockCells)
+    }
     const { deletedOutside, deletedInvalid, fluidCount } = foldCounts(block, slots)
     // the counting sort, each thread over its cells (cellCount.ts)
     splitCellRanges(a.cell, block, slots)
     const cellStart = this.#cellStart
     const fluidBefore = this.#fluidBefore
     if (this.#parallel) this.#parallel.count()
-    else countCells(a, block, 0, this.#cursor, fluidBefore)
+    else countCells(a, block, 0, this.#cursor, fluidBefore, this.#blockCells)
     foldCellBases(block, slots)
     fluidBefore[0] = 0
     cellStart[cellCount + 1] = count
     if (this.#parallel) this.#parallel.scatter()
-    else scatterCells(a, block, 0, this.#cursor, cellStart, fluidBefore, this.#permutation)
+    else {
+      const permutation = this.#permutation
+      scatterCells(a, block, 0, this.#cursor, cellStart, fluidBefore, permutation, this.#blockCells)
+    }
     // the deleted particles' cell is the last: the kept particles precede it
     const kept = cellStart[cellCount]!
     if (this.#permute) this.#permute(kept)

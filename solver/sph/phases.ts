@@ -138,6 +138,8 @@ export interface PhaseWorkerData {
   sortBlock: SharedArrayBuffer
   /** The counting sort's per-cell counts, then cursors (Int32, maxCells + 2; cellCount.ts). */
   sortCursor: SharedArrayBuffer
+  /** Each block of particles' least and largest cell (Int32; cellKeys.ts boundBlockCells). */
+  blockCells: SharedArrayBuffer
   /** Chunk boundaries of the dynamically scheduled phases (ChunkSchedule). */
   chunks: SharedArrayBuffer
   stats: SharedArrayBuffer
@@ -364,6 +366,7 @@ export function servePhases(data: PhaseWorkerData, announceReady: () => void): v
   setSortBuffers(ctx, {
     block: new Float64Array(data.sortBlock),
     cursor: new Int32Array(data.sortCursor),
+    blockCells: new Int32Array(data.blockCells),
     permutation: new Int32Array(data.permutation),
   })
   const control = new Int32Array(data.control)

@@ -7,7 +7,7 @@
 import type { InteractionContext } from './interactions.ts'
 import type { PermuteScratch } from './permute.ts'
 import { allocatePermuteScratch, permuteFields } from './permute.ts'
-import { boundParticles, computeCellKeys, sortRange } from './cellKeys.ts'
+import { boundBlockCells, boundParticles, computeCellKeys, sortRange } from './cellKeys.ts'
 import { countCells, scatterCells } from './cellCount.ts'
 
 /** A sort's shared buffers, as one thread views them. */
@@ -16,6 +16,8 @@ export interface SortBuffers {
   block: Float64Array
   /** The counting sort's per-cell counts, then cursors (cellCount.ts). */
   cursor: Int32Array
+  /** Each block of particles' least and largest cell (boundBlockCells). */
+  blockCells: Int32Array
   /** The sort's permutation: new index k ← old index permutation[k]. */
   permutation: Int32Array
 }
@@ -57,21 +59,33 @@ export function runSortStep(
   threads: number,
   param: number,
 ): void {
-  const { block, cursor, permutation } = sortBuffersOf(ctx)
+  const { block, cursor, blockCells, permutation } = sortBuffersOf(ctx)
   const a = ctx.arrays
   switch (step) {
     case 'bounds':
     case 'keys': {
       const [first, last] = sortRange(param, slot, threads)
       if (step === 'bounds') boundParticles(a, first, last, block, slot)
-      else computeCellKeys(a, first, last, block, slot)
+      else {
+        computeCellKeys(a, first, last, block, slot)
+        boundBlockCells(a.cell, first, last, blockCells)
+      }
       break
     }
     case 'count':
-      countCells(a, block, slot, cursor, ctx.grid.fluidBefore)
+      countCells(a, block, slot, cursor, ctx.grid.fluidBefore, blockCells)
       break
     case 'scatter':
-      scatterCells(a, block, slot, cursor, ctx.grid.cellStart, ctx.grid.fluidBefore, permutation)
+      scatterCells(
+        a,
+        block,
+        slot,
+        cursor,
+        ctx.grid.cellStart,
+        ctx.grid.fluidBefore,
+        permutation,
+        blockCells,
+      )
       break
     case 'permute':
       permuteFields(a, permutation, param, slot, threads, permuteScratchOf(ctx))

@@ -13,7 +13,7 @@ import type { SphConstants } from './config.ts'
 import type { WorkSplitReport } from './solverTypes.ts'
 import { BOUNDARY_CODE } from './config.ts'
 import type { GridBuffers, ParallelSort } from './grid.ts'
-import { sortBlockLength } from './cellKeys.ts'
+import { blockCellsLength, sortBlockLength } from './cellKeys.ts'
 import { GRID_PARAM, viewGrid } from './grid.ts'
 import type { Split } from './workSplit.ts'
 import {
@@ -148,6 +148,7 @@ export class PhaseRunner {
     const permutation = new SharedArrayBuffer(Math.max(input.particles.capacity, 1) * 4)
     const sortBlock = new SharedArrayBuffer(sortBlockLength(input.threads) * 8)
     const sortCursor = new SharedArrayBuffer((input.grid.maxCells + 2) * 4)
+    const blockCells = new SharedArrayBuffer(blockCellsLength(input.particles.capacity) * 4)
     const chunks = new SharedArrayBuffer(chunksLength(input.threads) * 4)
     const ctx = createInteractionContext(
       viewParticleArrays(input.particles),
@@ -158,6 +159,7 @@ export class PhaseRunner {
     setSortBuffers(ctx, {
       block: new Float64Array(sortBlock),
       cursor: new Int32Array(sortCursor),
+      blockCells: new Int32Array(blockCells),
       permutation: new Int32Array(permutation),
     })
     const started = await Promise.allSettled(
@@ -173,6 +175,7 @@ export class PhaseRunner {
           permutation,
           sortBlock,
           sortCursor,
+          blockCells,
           chunks,
           stats,
           constants: input.constants,
