@@ -119,7 +119,7 @@ const RESOLUTIONS: Record<CaseName, number[]> = Object.fromEntries(
 /**
  * The rotating sector's slice angles: 90° (the lattice's own symmetry: the slice is the whole
  * bucket's discrete problem), the spec's widest 120°, 60° and a narrow 30° (the cut crosses the
- * lattice at the others); --quick runs 120° only (35 s at 6 across).
+ * lattice at the others; sliceFill.ts rings the fluid near the axis); --quick runs 120° only.
  */
 const SECTOR_ANGLES = quick ? [120] : [90, 120, 60, 30]
 

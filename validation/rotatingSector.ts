@@ -1,8 +1,9 @@
 /**
  * The rotational periodic boundary (issue 16 item 7): the spinning bucket of rotatingBucket.ts
  * (R 0.1 m, Ω 8.86 rad/s, the rotating system about the axis z) run as one slice of `sliceAngle`
- * about its axis, the particles of the whole bucket cut to the slice (as the discretizer does,
- * solver/discretizer/slice.ts) and the rest seen through the cut faces (periodicRotation.ts).
+ * about its axis, the particles of the whole bucket cut to the slice and its fluid near the axis
+ * ringed (as the discretizer does, solver/discretizer/sliceFill.ts) and the rest seen through the
+ * cut faces (periodicRotation.ts).
  * The same two starts as the bucket (held: at rest in the frame inside the paraboloid; spin-up:
  * flat 0.08 m deep) and the same figures: the curvature b of the fit z = a + b r² of the free
  * surface against Ω²/(2g), read by the kernel-sum gauge on the slice unfolded to the full turn
@@ -16,7 +17,8 @@ import type { SolverConfig } from '../solver/sph/config.ts'
 import { kernelFactors } from '../solver/sph/kernels.ts'
 import { PARTICLE_KIND } from '../solver/sph/particles.ts'
 import type { RotationalSlice } from '../solver/sph/rotationalSlice.ts'
-import { insideSlice, rotationMatrix, sliceCount } from '../solver/sph/rotationalSlice.ts'
+import { rotationMatrix, sliceCount } from '../solver/sph/rotationalSlice.ts'
+import { sliceSites } from '../solver/discretizer/sliceFill.ts'
 import type { SolverSnapshot } from '../solver/sph/solverTypes.ts'
 import type { CaseOverrides, ValidationMetric } from './common.ts'
 import { GRAVITY, metric, reported, withSolver } from './common.ts'
@@ -43,19 +45,17 @@ export function bucketSlice(sliceAngle: number): RotationalSlice {
   })!
 }
 
-/** A config's particles cut to the slice, run with the rotational periodic boundary. */
+/** A config's particles cut to the slice (sliceSites), run with the rotational periodic boundary. */
 export function sliceConfig(config: SolverConfig, slice: RotationalSlice): SolverConfig {
   const p = config.particles
-  const keep: number[] = []
-  for (let i = 0; i < p.kinds.length; i++)
-    if (insideSlice(slice, p.positions[3 * i]!, p.positions[3 * i + 1]!, p.positions[3 * i + 2]!))
-      keep.push(i)
+  const sites = sliceSites(slice, p.positions, p.kinds, config.settings.particleDiameter!)
+  const keep = Array.from(sites.source)
   const pick = (values: ArrayLike<number> | undefined, stride: number) =>
     values && Float64Array.from(keep.flatMap((i) => Array.from({ length: stride }, (_, c) => values[stride * i + c]!)))
   return {
     ...config,
     particles: {
-      positions: pick(p.positions, 3)!,
+      positions: sites.positions,
       kinds: Uint8Array.from(keep.map((i) => p.kinds[i]!)),
       partIds: Int32Array.from(keep.map((i) => p.partIds[i]!)),
       ...(p.pressures ? { pressures: pick(p.pressures, 1)! } : {}),

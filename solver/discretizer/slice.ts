@@ -1,13 +1,15 @@
 /**
  * A rotational periodic boundary (solver/sph/periodicRotation.ts): the run holds one slice of the
  * setup, so the particles of the whole geometry (fluid and walls) are cut to the slice
- * [sliceRotation, sliceRotation + sliceAngle) about its axis; the solver sees the rest through the
- * cut faces. The quality summary's parts stay those of the whole geometry (their volumes are the
- * parts'); its particle counts are the slice's.
+ * [sliceRotation, sliceRotation + sliceAngle) about its axis, the fluid near the axis filled
+ * afresh with rings the slice's rotation maps onto itself unless the slice is a quarter turn
+ * (sliceFill.ts); the solver sees the rest through the cut faces. The quality summary's parts
+ * stay those of the whole geometry (their volumes are the parts'); its particle counts are the
+ * slice's.
  */
 import type { PeriodicBoundary } from '../../domain/periodic.ts'
 import { sliceFrame } from '../../domain/periodic.ts'
-import { insideSlice } from '../sph/rotationalSlice.ts'
+import { sliceSites } from './sliceFill.ts'
 import type { Discretization } from './types.ts'
 
 /** The discretization cut to the periodic boundary's slice (unchanged without one). */
@@ -17,11 +19,8 @@ export function cutToSlice(
 ): Discretization {
   const slice = periodic ? sliceFrame(periodic) : null
   if (slice === null || d.count === 0) return d
-  const keep: number[] = []
-  for (let i = 0; i < d.count; i++) {
-    const p = d.positions
-    if (insideSlice(slice, p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!)) keep.push(i)
-  }
+  const sites = sliceSites(slice, d.positions, d.kinds, d.particleDiameter)
+  const keep = sites.source
   const n = keep.length
   const three = <T extends Float64Array | Float32Array>(from: T, to: T): T => {
     keep.forEach((i, q) => to.set(from.subarray(3 * i, 3 * i + 3), 3 * q))
@@ -38,7 +37,7 @@ export function cutToSlice(
     count: n,
     fluidCount,
     wallCount: n - fluidCount,
-    positions: three(d.positions, new Float64Array(3 * n)),
+    positions: sites.positions,
     kinds,
     partIds: one(d.partIds, new Int32Array(n)),
     materialIds: one(d.materialIds, new Int32Array(n)),
