@@ -12,7 +12,9 @@
  * solver (validation/caseSolver.ts; the same metrics, tolerances and growth rule): a case whose
  * config the GPU refuses prints "<case>: not run on the GPU: <reason>" and is not counted as
  * failed; no adapter at all fails the run. --fine runs the free-surface cases at the finer of their
- * resolutions and twice it (for a card). Only a full CPU run writes validation/results.md.
+ * resolutions and twice it (for a card). --solver-options='{"soundSpeedCoefficient":20}' lays solver
+ * options over every case's own (does the answer move with a numerical choice?). Only a full CPU
+ * run with the defaults writes validation/results.md.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -38,8 +40,10 @@ import {
   runRefinementCase,
   NotRunOnBackend,
   useCaseBackend,
+  useCaseSolverOptions,
   type ValidationMetric,
 } from '../validation/cases.ts'
+import type { SolverOptions } from '../solver/sph/config.ts'
 import type { RunBackendKind } from '../solver/run/runBackend.ts'
 import { CASES, growthMetrics, type CaseName, type RunResult } from './validateCases.ts'
 import { writeResults, type Sections } from './validateReport.ts'
@@ -60,6 +64,10 @@ if (backendOption !== 'cpu' && backendOption !== 'gpu')
   throw new Error(`--backend must be cpu or gpu, got ${backendOption}`)
 const backend: RunBackendKind = backendOption
 useCaseBackend(backend)
+/** --solver-options=<JSON>: solver options laid over every case's own (caseSolver.ts). */
+const solverOptionsText = option('solver-options')
+if (solverOptionsText !== undefined)
+  useCaseSolverOptions(JSON.parse(solverOptionsText) as Partial<SolverOptions>)
 
 function print(m: ValidationMetric): void {
   if (json) {
@@ -242,6 +250,7 @@ function runInChild(name: CaseName, index: number, directory: string): Promise<R
   args.push(`--threads=${threads}`, `--backend=${backend}`)
   if (quick) args.push('--quick')
   if (fine) args.push('--fine')
+  if (solverOptionsText !== undefined) args.push(`--solver-options=${solverOptionsText}`)
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, ...args], { stdio: 'inherit' })
     child.on('error', reject)
@@ -291,7 +300,11 @@ async function main(): Promise<number> {
   }
   const started = performance.now()
   const on = await backendName()
-  if (!json) console.log(`Validation on ${on}`)
+  if (!json)
+    console.log(
+      `Validation on ${on}` +
+        (solverOptionsText === undefined ? '' : `, solver options ${solverOptionsText}`),
+    )
   const notRun: CaseName[] = []
   const metrics: ValidationMetric[] = []
   const report = (list: ValidationMetric[]) => {
@@ -347,7 +360,7 @@ async function main(): Promise<number> {
     }
   }
   const seconds = (performance.now() - started) / 1000
-  if (!quick && !fine && !only && backend === 'cpu')
+  if (!quick && !fine && !only && solverOptionsText === undefined && backend === 'cpu')
     writeResults(metrics, { seconds, threads, jobs }, sections)
   const failed = metrics.filter((m) => !m.ok)
   const skipped =

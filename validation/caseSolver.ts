@@ -10,7 +10,7 @@ import type { GpuProbeReader } from '../solver/gpu/probes.ts'
 import type { GpuSolver } from '../solver/gpu/GpuSolver.ts'
 import { gpuUnsupportedSettings } from '../solver/gpu/support.ts'
 import type { RunBackendKind } from '../solver/run/runBackend.ts'
-import type { SolverConfig, SphConstants } from '../solver/sph/config.ts'
+import type { SolverConfig, SolverOptions, SphConstants } from '../solver/sph/config.ts'
 import { createPressureSampler } from '../solver/sph/probes.ts'
 import { createSolver } from '../solver/sph/SphSolver.ts'
 import type { Solver, SolverSnapshot, SolverStepReport } from '../solver/sph/solverTypes.ts'
@@ -52,6 +52,16 @@ let caseBackend: RunBackendKind = 'cpu'
 /** The backend every following withSolver runs on (the CPU unless chosen). */
 export function useCaseBackend(kind: RunBackendKind): void {
   caseBackend = kind
+}
+
+let caseSolverOptions: Partial<SolverOptions> = {}
+
+/**
+ * Solver options every following withSolver lays over the case's own (`validate
+ * --solver-options`): to see whether an answer moves with an incidental numerical choice.
+ */
+export function useCaseSolverOptions(options: Partial<SolverOptions>): void {
+  caseSolverOptions = { ...options }
 }
 
 
@@ -119,6 +129,8 @@ export async function withSolver<T>(
   config: SolverConfig,
   body: (solver: CaseSolver) => T | Promise<T>,
 ): Promise<T> {
+  if (Object.keys(caseSolverOptions).length > 0)
+    config = { ...config, options: { ...config.options, ...caseSolverOptions } }
   if (caseBackend === 'cpu') {
     const solver = await createSolver(config)
     try {
