@@ -1,6 +1,6 @@
 import { BufferAttribute } from 'three'
 import { UNUSED_OUTPUTS_CLEAR_MS } from '../../domain/constants.ts'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type {
   ColumnSlice,
   DataToRenderMessage,
@@ -17,7 +17,7 @@ import {
   type EngineScene,
 } from './RenderEngine.ts'
 import type { ViewportSize } from './RenderScene.ts'
-import { FakeScene, NO_SETUP_GEOMETRY } from './testing.ts'
+import { channelsClosedAfterEach, FakeScene, ResultsOnlyDataWorker } from './testing.ts'
 
 /** Builds an output whose fluid has `count` particles on a line from 0 to 1 along x. */
 function makeOutput(
@@ -63,7 +63,7 @@ function makeOutput(
 }
 
 /** A data worker on the far end of a real MessageChannel, answering loads as told. */
-class FakeDataWorker implements DataWorkerHandle {
+class FakeDataWorker extends ResultsOnlyDataWorker implements DataWorkerHandle {
   requests: LoadRequest[] = []
   tokens: (string | null)[] = []
   cancelled: string[] = []
@@ -76,6 +76,7 @@ class FakeDataWorker implements DataWorkerHandle {
     respond: (request: LoadRequest) => 'output' | 'fail' | 'hang',
     count: number,
   ) {
+    super()
     this.#port = port
     this.#respond = respond
     this.#count = count
@@ -121,16 +122,6 @@ class FakeDataWorker implements DataWorkerHandle {
   recycleBuffers(buffers: ArrayBuffer[]) {
     this.recycled.push(...buffers)
   }
-  // The results tests never load setup geometry.
-  loadSetupMesh(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
-  loadSetupPointCloud(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
-  loadKeyframeTrack(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
 }
 
 interface Harness {
@@ -144,13 +135,7 @@ interface Harness {
   last(): RenderSnapshot
 }
 
-const channels: MessageChannel[] = []
-afterEach(() => {
-  for (const channel of channels.splice(0)) {
-    channel.port1.close()
-    channel.port2.close()
-  }
-})
+const channels = channelsClosedAfterEach()
 
 async function createHarness(
   options: {

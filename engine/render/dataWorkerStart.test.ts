@@ -3,13 +3,13 @@
  * playback's loads run on that many at once, in play order (issue 17 item 4: at speed 8 from the
  * cache, steps were late while twelve workers started and read the first batch all together).
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { LoadRequest, LoadSummary } from '../protocol.ts'
 import { RenderEngine, type DataWorkerHandle } from './RenderEngine.ts'
-import { FakeScene, NO_SETUP_GEOMETRY } from './testing.ts'
+import { channelsClosedAfterEach, FakeScene, ResultsOnlyDataWorker } from './testing.ts'
 
 /** A data worker whose loads never finish: what matters is which loads it was given. */
-class HangingDataWorker implements DataWorkerHandle {
+class HangingDataWorker extends ResultsOnlyDataWorker implements DataWorkerHandle {
   readonly requests: LoadRequest[] = []
   load(request: LoadRequest): Promise<LoadSummary> {
     this.requests.push(request)
@@ -17,24 +17,9 @@ class HangingDataWorker implements DataWorkerHandle {
   }
   cancel() {}
   setAccessToken() {}
-  loadSetupMesh(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
-  loadSetupPointCloud(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
-  loadKeyframeTrack(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
 }
 
-const channels: MessageChannel[] = []
-afterEach(() => {
-  for (const channel of channels.splice(0)) {
-    channel.port1.close()
-    channel.port2.close()
-  }
-})
+const channels = channelsClosedAfterEach()
 
 async function start(hardwareConcurrency: number | undefined) {
   const workers: HangingDataWorker[] = []

@@ -4,7 +4,7 @@
  * the loading status sent at most once a second. The engine runs with a fake scene, real
  * MessagePorts and a clock and timers of its own.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DATA_LOAD_BATCH, UNUSED_OUTPUTS_CLEAR_MS } from '../../domain/constants.ts'
 import type {
   DataToRenderMessage,
@@ -15,7 +15,7 @@ import type {
 } from '../protocol.ts'
 import { MIN_OUTPUT_BUDGET_BYTES } from './memoryBudget.ts'
 import { RenderEngine, type DataWorkerHandle } from './RenderEngine.ts'
-import { FakeScene, NO_SETUP_GEOMETRY } from './testing.ts'
+import { channelsClosedAfterEach, FakeScene, ResultsOnlyDataWorker } from './testing.ts'
 
 function makeOutput(request: LoadRequest, count: number): RenderableOutput {
   const buffer = new ArrayBuffer(count * 4 * 3)
@@ -45,13 +45,14 @@ function makeOutput(request: LoadRequest, count: number): RenderableOutput {
 }
 
 /** Answers every load at once on its port (the output, then the reply). */
-class InstantDataWorker implements DataWorkerHandle {
+class InstantDataWorker extends ResultsOnlyDataWorker implements DataWorkerHandle {
   readonly requests: LoadRequest[] = []
   readonly recycled: ArrayBuffer[] = []
   readonly #port: MessagePort
   readonly #count: number
 
   constructor(port: MessagePort, count: number) {
+    super()
     this.#port = port
     this.#count = count
   }
@@ -82,24 +83,9 @@ class InstantDataWorker implements DataWorkerHandle {
   recycleBuffers(buffers: ArrayBuffer[]) {
     this.recycled.push(...buffers)
   }
-  loadSetupMesh(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
-  loadSetupPointCloud(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
-  loadKeyframeTrack(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
 }
 
-const channels: MessageChannel[] = []
-afterEach(() => {
-  for (const channel of channels.splice(0)) {
-    channel.port1.close()
-    channel.port2.close()
-  }
-})
+const channels = channelsClosedAfterEach()
 
 const macrotask = () => new Promise((resolve) => setTimeout(resolve, 0))
 

@@ -2,7 +2,7 @@
  * Playback rate over loads slower than a frame: one data worker whose every load takes 400 ms of
  * the engine's clock (2.5 loads a second against 3 frames a second at speed 1).
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type {
   DataToRenderMessage,
   LoadRequest,
@@ -11,7 +11,7 @@ import type {
   RenderableOutput,
 } from '../protocol.ts'
 import { RenderEngine, type DataWorkerHandle } from './RenderEngine.ts'
-import { FakeScene, NO_SETUP_GEOMETRY } from './testing.ts'
+import { channelsClosedAfterEach, FakeScene, ResultsOnlyDataWorker } from './testing.ts'
 
 const LOAD_MS = 400
 const OUTPUTS = 20
@@ -45,13 +45,14 @@ function makeOutput(request: LoadRequest): RenderableOutput {
 }
 
 /** A data worker on a real MessageChannel answering one load at a time, LOAD_MS after it starts. */
-class SlowDataWorker implements DataWorkerHandle {
+class SlowDataWorker extends ResultsOnlyDataWorker implements DataWorkerHandle {
   readonly requests: LoadRequest[] = []
   readonly #port: MessagePort
   readonly #due: { atMs: number; answer: () => void }[]
   readonly #clock: { now: number }
 
   constructor(port: MessagePort, due: SlowDataWorker['due'], clock: { now: number }) {
+    super()
     this.#port = port
     this.#due = due
     this.#clock = clock
@@ -92,24 +93,9 @@ class SlowDataWorker implements DataWorkerHandle {
   cancel() {}
   setAccessToken() {}
   recycleBuffers() {}
-  loadSetupMesh(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
-  loadSetupPointCloud(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
-  loadKeyframeTrack(): Promise<never> {
-    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
-  }
 }
 
-const channels: MessageChannel[] = []
-afterEach(() => {
-  for (const channel of channels.splice(0)) {
-    channel.port1.close()
-    channel.port2.close()
-  }
-})
+const channels = channelsClosedAfterEach()
 
 const macrotask = () => new Promise((resolve) => setTimeout(resolve, 0))
 

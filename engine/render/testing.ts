@@ -2,6 +2,7 @@
  * Test helpers for engine/render (not used by the product): a scene without a GPU that records
  * what the engine asks of it, with the view-projection matrix of a real perspective camera.
  */
+import { afterEach } from 'vitest'
 import {
   LineBasicMaterial,
   Matrix4,
@@ -105,3 +106,28 @@ export class FakeScene implements EngineScene {
 
 /** Why a data worker that is never asked for setup geometry refuses it. */
 export const NO_SETUP_GEOMETRY = 'This data worker serves no setup geometry.'
+
+/** The setup calls of the results tests' data workers: they never load setup geometry. */
+export abstract class ResultsOnlyDataWorker {
+  loadSetupMesh(): Promise<never> {
+    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
+  }
+  loadSetupPointCloud(): Promise<never> {
+    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
+  }
+  loadKeyframeTrack(): Promise<never> {
+    return Promise.reject(new Error(NO_SETUP_GEOMETRY))
+  }
+}
+
+/** The message channels a test file opens: both ports closed after each test. */
+export function channelsClosedAfterEach(): MessageChannel[] {
+  const channels: MessageChannel[] = []
+  afterEach(() => {
+    for (const channel of channels.splice(0)) {
+      channel.port1.close()
+      channel.port2.close()
+    }
+  })
+  return channels
+}
