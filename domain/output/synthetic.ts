@@ -17,6 +17,7 @@ import {
   type FlowModel,
 } from './syntheticFlow.ts'
 import { buildWallMesh, fillOpenBoundary, fillWallParticles } from './syntheticWalls.ts'
+import { createRandom } from '../random.ts'
 
 /** Flows the generator can produce. */
 export const SYNTHETIC_SCENARIOS = ['dam_break', 'sloshing'] as const
@@ -54,17 +55,6 @@ export const SYNTHETIC_OBJECT_IDS = {
   volumeClip: 'clip-1@fluid-0',
 } as const
 
-/** mulberry32: small, fast, good enough for jitter and noise. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 interface Lattice {
   spacingM: number
   nx: number

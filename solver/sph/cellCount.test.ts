@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { createRandom as random } from '../../domain/random.ts'
 import {
   blockCellsLength,
   boundBlockCells,
@@ -9,17 +10,6 @@ import {
 } from './cellKeys.ts'
 import { countCells, foldCellBases, scatterCells, splitCellRanges } from './cellCount.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
-
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** A grid of nx × 1 × 1 cells (cellCount = nx) and particles with given cells (nx: deleted). */
 function keyedParticles(cells: readonly number[], fluid: (i: number) => boolean) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { createRandom as random } from '../../domain/random.ts'
 import type { Box } from './grid.ts'
 import { allocateGridBuffers, CellSorter, partitionCells, viewGrid, GRID_PARAM } from './grid.ts'
 import { findNeighbours } from './neighbours.ts'
@@ -13,17 +14,6 @@ import {
 import { countCells, scatterCells } from './cellCount.ts'
 import { allocatePermuteScratch, permuteFields } from './permute.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
-
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function randomParticles(n: number, seed: number, size: number) {
   const next = random(seed)

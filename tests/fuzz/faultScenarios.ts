@@ -9,18 +9,6 @@ import type { ApiClient, ServerProcess } from './serverProcess.ts'
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** A small deterministic generator (mulberry32): the same seed gives the same kill moments. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** Polls `read` until `done` holds or `timeoutMs` passes; returns the last value. */
 export async function pollUntil<T>(
   read: () => Promise<T>,

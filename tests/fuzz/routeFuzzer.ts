@@ -8,6 +8,7 @@
  */
 import { ID_MAX } from '../../domain/ids.ts'
 import { API_PREFIX, ROUTES, routePath, type RouteDef } from '../../domain/rest.ts'
+import { createRandom } from '../../domain/random.ts'
 
 /** What a run saw. */
 export interface FuzzCounts {
@@ -51,18 +52,6 @@ export interface FuzzOptions {
   timeoutMs: number
   /** Requests in flight at once. */
   concurrency: number
-}
-
-/** Deterministic PRNG (mulberry32), so a failing run can be replayed with its seed. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Written into a body where JSON.stringify cannot: replaced by 1e999 / -1e999 on the wire. */

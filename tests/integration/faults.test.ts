@@ -32,13 +32,13 @@ import {
 } from '../fuzz/faultChecks.ts'
 import {
   buildTetrahedraStl,
-  createRandom,
   formatFaultCounts,
   pollUntil,
   sleep,
   uploadAndKill,
   type FaultCounts,
 } from '../fuzz/faultScenarios.ts'
+import { createRandom } from '../../domain/random.ts'
 import {
   loginTo,
   startServerProcess,
