@@ -10,7 +10,7 @@
  */
 import { DEFAULT_POINT_SIZE_PX } from '../../domain/constants.ts'
 import type { ClippingPlane } from '../../domain/results.ts'
-import { backgroundLoadLimit, LoadScheduler } from '../data/scheduler.ts'
+import { DataWorkers } from './DataWorkers.ts'
 import type {
   ForwardedKeyEvent,
   ForwardedPointerEvent,
@@ -23,13 +23,7 @@ import type { SceneKind } from '../setupProtocol.ts'
 import { orientCamera, subtractVectors, vectorLength } from './camera.ts'
 import { clipPlaneEquation } from './clip.ts'
 import { applyCameraKey, cameraKeyAction } from './keyboardControls.ts'
-import type {
-  DataWorkerHandle,
-  EngineScene,
-  RenderEngineOptions,
-  SceneHost,
-  ViewScene,
-} from './host.ts'
+import type { EngineScene, RenderEngineOptions, SceneHost, ViewScene } from './host.ts'
 import { clampPointSize, sanitizeViewportSize, type ViewportSize } from './RenderScene.ts'
 import { PointerInput } from './PointerInput.ts'
 import { ResultsController, type ResultsIntent } from './ResultsController.ts'
@@ -56,9 +50,7 @@ export class RenderEngine implements RenderWorkerApi {
   #camera = new ViewCamera()
   #coordinateSystem = false
   #pointSizePx: number = DEFAULT_POINT_SIZE_PX
-  #scheduler: LoadScheduler<DataWorkerHandle>
-  #workers: DataWorkerHandle[] = []
-  #accessToken: string | null = null
+  #dataWorkers: DataWorkers
   #clip: ClippingPlane | null = null
   #sceneKind: SceneKind = 'results'
   #results: ResultsController
@@ -76,10 +68,12 @@ export class RenderEngine implements RenderWorkerApi {
 
   constructor(options: RenderEngineOptions) {
     this.#options = options
-    this.#scheduler = new LoadScheduler<DataWorkerHandle>({
-      requestWorker: () => this.#callbacks?.requestDataWorker(),
+    this.#dataWorkers = new DataWorkers({
+      requestWorker: () => void this.#callbacks?.requestDataWorker(),
       onChange: () => this.#requestFrame(),
-      maxBackgroundLoads: backgroundLoadLimit(options.hardwareConcurrency),
+      hardwareConcurrency: options.hardwareConcurrency,
+      wrap: (port) => this.#options.wrapDataWorker(port),
+      onPortMessage: (data) => this.#results.handlePortMessage(data),
     })
     const host: SceneHost = {
       scene: () => this.#scene,
@@ -89,14 +83,14 @@ export class RenderEngine implements RenderWorkerApi {
       cameraDestination: () => this.#camera.destination(),
       size: () => this.#size,
       clip: () => this.#clip,
-      accessToken: () => this.#accessToken,
+      accessToken: () => this.#dataWorkers.accessToken(),
       nowMs: () => this.#options.nowMs(),
       scheduleTimeout: (callback, delayMs) => this.#options.scheduleTimeout(callback, delayMs),
       requestFrame: () => this.#requestFrame(),
       invalidate: () => void (this.#needsDraw = true),
       refreshCamera: () => this.#applyCamera(),
-      scheduler: this.#scheduler,
-      workers: () => this.#workers,
+      scheduler: this.#dataWorkers.scheduler,
+      workers: () => this.#dataWorkers.list(),
     }
     this.#results = new ResultsController(host)
     this.#pointer = new PointerInput({
@@ -131,8 +125,7 @@ export class RenderEngine implements RenderWorkerApi {
   ): Promise<void> {
     this.#callbacks = callbacks
     this.#size = sanitizeViewportSize(size)
-    // The workers playback reads with start now, while the page opens, not when play is pressed.
-    this.#scheduler.prestartWorkers(backgroundLoadLimit(this.#options.hardwareConcurrency))
+    this.#dataWorkers.prestart()
     try {
       this.#scene = this.#options.createScene(canvas, this.#size, (lost) => {
         this.#contextLost = lost
@@ -156,14 +149,7 @@ export class RenderEngine implements RenderWorkerApi {
   }
 
   adoptDataWorker(port: MessagePort): void {
-    const worker = this.#options.wrapDataWorker(port)
-    port.addEventListener('message', (event: MessageEvent) =>
-      this.#results.handlePortMessage(event.data),
-    )
-    port.start()
-    this.#workers.push(worker)
-    void Promise.resolve(worker.setAccessToken(this.#accessToken)).catch(() => undefined)
-    this.#scheduler.addWorker(worker)
+    this.#dataWorkers.adopt(port)
   }
 
   dispatch(intent: RenderIntent): void {
@@ -204,7 +190,7 @@ export class RenderEngine implements RenderWorkerApi {
   dispose(): void {
     if (this.#disposed) return
     this.#disposed = true
-    this.#scheduler.dispose()
+    this.#dataWorkers.dispose()
     this.#results.dispose()
     this.#setup.dispose()
     this.#scene?.dispose()
@@ -221,9 +207,7 @@ export class RenderEngine implements RenderWorkerApi {
         this.#applyCamera()
         return
       case 'set_access_token':
-        this.#accessToken = intent.token
-        for (const worker of this.#workers)
-          void Promise.resolve(worker.setAccessToken(intent.token)).catch(() => undefined)
+        this.#dataWorkers.setAccessToken(intent.token)
         // Loads refused with the old token get another chance.
         this.#results.retryLoads()
         this.#setup.retryFailed()
@@ -379,7 +363,7 @@ export class RenderEngine implements RenderWorkerApi {
       camera: this.#camera.current(),
       fps: this.#fps.framesPerSecond(now),
       ...results,
-      bytesInFlight: this.#scheduler.state().bytesInFlight,
+      bytesInFlight: this.#dataWorkers.scheduler.state().bytesInFlight,
       scaleBar: scaleBarForView(this.#camera.current(), this.#size.width, this.#size.height),
       error,
       uploadedBytes: this.#scene?.uploadedBytes() ?? 0,
