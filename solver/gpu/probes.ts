@@ -42,7 +42,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   var x = points[k].xyz;
   let period = P.gridY.y;
   // periodic along y: the point's image inside the period, and rows through the period's images
-  if (period > 0.0) { x.y = x.y - period * floor((x.y - P.origin.y) / period); }
+  if (period > 0.0) { x.y = wrapPeriodY(x.y); }
   let c = vec3<i32>(cellCoords(x));
   let dims = vec3<i32>(P.dims.xyz);
   let rho0 = P.k1.y;
@@ -265,10 +265,10 @@ export function hostProbe(
   const py =
     period > 0 ? point[1]! - period * Math.floor((point[1]! - periodY!.min) / period) : point[1]!
   for (let j = 0; j < count; j++) {
+    const dx = point[0]! - posX[j]!
+    const dz = point[2]! - posZ[j]!
     for (let image = -images; image <= images; image++) {
-      const dx = point[0]! - posX[j]!
       const dy = py - posY[j]! - image * period
-      const dz = point[2]! - posZ[j]!
       const r2 = dx * dx + dy * dy + dz * dz
       if (!(r2 < k.support2)) continue
       const q = Math.sqrt(r2) / k.h

@@ -107,6 +107,15 @@ fn kernelW(rr: f32) -> f32 {
   return alpha * 0.25 * t * t * t;
 }
 
+// periodic along y: y back into [min, min + period) (the CPU's cellKeys.ts wrap; rounding can
+// land exactly on the end)
+fn wrapPeriodY(y: f32) -> f32 {
+  let period = P.gridY.y;
+  var wrapped = y - period * floor((y - P.origin.y) / period);
+  if (wrapped >= P.origin.y + period) { wrapped = wrapped - period; }
+  return wrapped;
+}
+
 // the stencil reaches this many cells each way along y (more than 1 only through a narrow period)
 fn reachY() -> i32 {
   return i32(P.gridY.z);

@@ -38,11 +38,9 @@ fn main(
   if ((flags & DELETED_FLAG) == 0u) {
     var p = posm[i].xyz;
     let period = P.gridY.y;
+    // periodic along y: back into the period, as the CPU's sort
     if (period > 0.0 && (p.y < P.origin.y || p.y >= P.origin.y + period)) {
-      // periodic along y: back into [min, min + period), as the CPU's sort (cellKeys.ts)
-      var wrapped = p.y - period * floor((p.y - P.origin.y) / period);
-      if (wrapped >= P.origin.y + period) { wrapped = wrapped - period; }
-      p.y = wrapped;
+      p.y = wrapPeriodY(p.y);
       posm[i] = vec4<f32>(p, posm[i].w);
     }
     let fluid = (flags & WALL_FLAG) == 0u;
