@@ -16,11 +16,9 @@ import { discretize } from '../../solver/discretizer/discretize.ts'
 import { runSimulation } from '../../solver/run/runSimulation.ts'
 import type { RunLogLine } from '../../solver/run/types.ts'
 import { phaseProfile, resetPhaseProfile } from '../../solver/sph/threads.ts'
+import { cliOption } from '../lib/cliOption.ts'
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`)
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback
-}
+const option = (name: string, fallback: number) => Number(cliOption(name, String(fallback)))
 
 async function main(): Promise<void> {
   const threads = option('threads', 2)

@@ -22,11 +22,9 @@ import {
   supportedSettings,
   WATER,
 } from '../../solver/sph/scenarios.ts'
+import { cliOption } from '../lib/cliOption.ts'
 
-function argument(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name)
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback
-}
+const argument = (name: string, fallback: number) => Number(cliOption(name, String(fallback)))
 
 /** The tests' small dam break: 300 fluid particles with a swirl. */
 function smallDamBreak(): SolverConfig {
@@ -166,9 +164,9 @@ console.log(
   `adapter: ${gpu.info.name}${gpu.info.fallback ? ' (software)' : ''}, maxStorageBufferBindingSize ${gpu.info.maxStorageBufferBindingSize}, maxBufferSize ${gpu.info.maxBufferSize}`,
 )
 if (process.argv.includes('--kleefsman-fluid')) {
-  await kleefsmanRun(argument('--kleefsman-fluid', 5_000_000), argument('--sim-s', 0.02))
+  await kleefsmanRun(argument('kleefsman-fluid', 5_000_000), argument('sim-s', 0.02))
 } else {
   await agreement()
-  await damBreakRun(argument('--fluid', 1_000_000), argument('--sim-s', 0.02))
+  await damBreakRun(argument('fluid', 1_000_000), argument('sim-s', 0.02))
 }
 process.exit(0)

@@ -32,16 +32,12 @@ import { resolveOptions } from '../../solver/sph/options.ts'
 import { prepareParticles } from '../../solver/sph/prepare.ts'
 import { createDamBreakConfig } from '../../solver/sph/scenarios.ts'
 import { phaseProfile, PhaseRunner, resetPhaseProfile } from '../../solver/sph/threads.ts'
+import { cliOption } from '../lib/cliOption.ts'
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`)
-  return at >= 0 ? process.argv[at + 1]! : fallback
-}
-
-const fluid = Number(option('fluid', '300000'))
-const sorts = Number(option('sorts', '20'))
-const threadCounts = option('threads', '1,2').split(',').map(Number)
-const slotCounts = option('slots', '2,4,16,64').split(',').map(Number)
+const fluid = Number(cliOption('fluid', '300000'))
+const sorts = Number(cliOption('sorts', '20'))
+const threadCounts = cliOption('threads', '1,2').split(',').map(Number)
+const slotCounts = cliOption('slots', '2,4,16,64').split(',').map(Number)
 console.log(
   `sortProfile: dam break of ${fluid} fluid particles, ${sorts} sorts per row after 2 untimed; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)}`,
 )

@@ -11,15 +11,11 @@ import { availableParallelism, loadavg } from 'node:os'
 import { createSolver } from '../../solver/sph/SphSolver.ts'
 import { createDamBreakConfig } from '../../solver/sph/scenarios.ts'
 import { phaseProfile, resetPhaseProfile, type ProfileEntry } from '../../solver/sph/threads.ts'
+import { cliOption } from '../lib/cliOption.ts'
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`)
-  return at >= 0 ? process.argv[at + 1]! : fallback
-}
-
-const fluid = Number(option('fluid', '300000'))
-const steps = Number(option('steps', '4'))
-const threadCounts = option('threads', '1,2,4,8,16').split(',').map(Number)
+const fluid = Number(cliOption('fluid', '300000'))
+const steps = Number(cliOption('steps', '4'))
+const threadCounts = cliOption('threads', '1,2,4,8,16').split(',').map(Number)
 console.log(
   `stepProfile: dam break of ${fluid} fluid particles, ${steps} steps per row after 2 untimed; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)}`,
 )
