@@ -34,6 +34,8 @@ export const SORT_KEY = {
   deleteMaxX: 15,
   deleteMaxY: 16,
   deleteMaxZ: 17,
+  /** The particles kept (the deleted ones' cell excluded), for the permutation (permute.ts). */
+  kept: 18,
 } as const
 const HEAD = 32
 

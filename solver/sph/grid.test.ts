@@ -8,11 +8,12 @@ import {
   boundBlockCells,
   boundParticles,
   computeCellKeys,
+  SORT_KEY,
   sortBlockLength,
   sortRange,
 } from './cellKeys.ts'
 import { countCells, scatterCells } from './cellCount.ts'
-import { allocatePermuteScratch, permuteFields } from './permute.ts'
+import { permuteScratchBytes, permuteStage, viewPermuteScratch } from './permute.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
 
 function randomParticles(n: number, seed: number, size: number) {
@@ -194,6 +195,7 @@ describe('cell sort and neighbour search', () => {
     const slots = (run: (slot: number) => void) => () => {
       for (let slot = 0; slot < threads; slot++) run(slot)
     }
+    const scratch = viewPermuteScratch(new ArrayBuffer(permuteScratchBytes(n, threads)), n, threads)
     const result = new CellSorter(dealt, dealtGrid, {
       threads,
       block,
@@ -217,7 +219,10 @@ describe('cell sort and neighbour search', () => {
       ),
       cursor,
       permutation,
-      permute: (kept) => permuteFields(dealt, permutation, kept, 0, 1, allocatePermuteScratch(n)),
+      permute: (stage) =>
+        slots((slot) =>
+          permuteStage(dealt, permutation, block[SORT_KEY.kept]!, stage, slot, threads, scratch),
+        )(),
     }).sort(request)
     expect(result).toEqual(expected)
     expect(result.deletedOutside).toBeGreaterThan(0)

@@ -11,12 +11,9 @@
  * moves two particles more than `reach` cells apart when they are closer than 2h, so neighbours
  * are still found (only speed suffers if many pile up there).
  */
-import {
-  PERSISTENT_BYTE_FIELDS,
-  PERSISTENT_FLOAT_FIELDS,
-  PERSISTENT_INT_FIELDS,
-} from './particles.ts'
 import type { ParticleArrays } from './particles.ts'
+import type { PermuteScratch } from './permute.ts'
+import { permuteScratchBytes, permuteStage, permuteStages, viewPermuteScratch } from './permute.ts'
 import {
   blockCellsLength,
   boundBlockCells,
@@ -24,6 +21,7 @@ import {
   computeCellKeys,
   foldBounds,
   foldCounts,
+  SORT_KEY,
   sortBlockLength,
   writeCellGrid,
   writeSortHead,
@@ -134,7 +132,8 @@ export interface ParallelSort {
   /** The counting sort's per-cell counts, then cursors (shared; maxCells + 2). */
   cursor: Int32Array
   permutation: Int32Array
-  permute: (kept: number) => void
+  /** permuteStage `stage` on all threads, over the block's SORT_KEY.kept particles. */
+  permute: (stage: number) => void
 }
 
 /** Sorts particles by cell, drops deleted ones, and fills the grid parameters and cell starts. */
@@ -148,11 +147,9 @@ export class CellSorter {
   /** The blocks' cell bounds of the sort's scans when it runs alone (cellKeys.ts). */
   #blockCells: Int32Array
   #permutation: Int32Array
-  #scratchFloat: Float64Array
-  #scratchInt: Int32Array
-  #scratchByte: Uint8Array
-
-  #permute: ((kept: number) => void) | null
+  /** The permutation's scratch when the sorter runs alone (permute.ts). */
+  #scratch: PermuteScratch | null
+  #permuteStages: number
   #parallel: ParallelSort | null
   /** The per-particle loops' parameters and results (cellKeys.ts), shared with the threads. */
   #block: Float64Array
@@ -160,8 +157,8 @@ export class CellSorter {
   /**
    * With `parallel`, the per-particle loops run on all threads (`bounds`, `keys`, over the shared
    * `block`), and so does the counting sort (`count`, `scatter`, through the shared `cursor`)
-   * into the shared `parallel.permutation`; `parallel.permute(kept)` applies it to the particle
-   * fields (see permuteFields). Without it, the sorting thread does all of it alone.
+   * into the shared `parallel.permutation`; `parallel.permute(stage)` applies it to the particle
+   * fields, stage by stage (see permuteStage). Without it, the sorting thread does all of it alone.
    */
   constructor(arrays: ParticleArrays, grid: GridBuffers, parallel?: ParallelSort) {
     this.#arrays = arrays
@@ -173,13 +170,12 @@ export class CellSorter {
     this.#blockCells = new Int32Array(parallel ? 0 : blockCellsLength(arrays.capacity))
     const capacity = Math.max(arrays.capacity, 1)
     this.#permutation = parallel?.permutation ?? new Int32Array(capacity)
-    this.#permute = parallel?.permute ?? null
+    this.#scratch = parallel
+      ? null
+      : viewPermuteScratch(new ArrayBuffer(permuteScratchBytes(capacity, 1)), capacity, 1)
+    this.#permuteStages = permuteStages(parallel?.threads ?? 1)
     this.#parallel = parallel ?? null
     this.#block = parallel?.block ?? new Float64Array(sortBlockLength(1))
-    const scratch = parallel ? 1 : capacity
-    this.#scratchFloat = new Float64Array(scratch)
-    this.#scratchInt = new Int32Array(scratch)
-    this.#scratchByte = new Uint8Array(scratch)
   }
 
   sort(request: SortRequest): SortResult {
@@ -264,8 +260,11 @@ export class CellSorter {
     }
     // the deleted particles' cell is the last: the kept particles precede it
     const kept = cellStart[cellCount]!
-    if (this.#permute) this.#permute(kept)
-    else this.#applyPermutation(kept)
+    block[SORT_KEY.kept] = kept
+    for (let stage = 0; stage < this.#permuteStages; stage++) {
+      if (this.#parallel) this.#parallel.permute(stage)
+      else permuteStage(a, this.#permutation, kept, stage, 0, 1, this.#scratch!)
+    }
 
     const p = this.#params
     p[GRID_PARAM.originX] = minX
@@ -283,29 +282,6 @@ export class CellSorter {
     p[GRID_PARAM.periodY] = periodY
     p[GRID_PARAM.reachY] = reachY
     return { count: kept, deletedOutside, deletedInvalid, fluidCount }
-  }
-
-  #applyPermutation(kept: number): void {
-    const a = this.#arrays
-    const permutation = this.#permutation
-    const sf = this.#scratchFloat
-    for (const field of PERSISTENT_FLOAT_FIELDS) {
-      const values = a[field]
-      for (let k = 0; k < kept; k++) sf[k] = values[permutation[k]!]!
-      values.set(sf.subarray(0, kept))
-    }
-    const si = this.#scratchInt
-    for (const field of PERSISTENT_INT_FIELDS) {
-      const values = a[field]
-      for (let k = 0; k < kept; k++) si[k] = values[permutation[k]!]!
-      values.set(si.subarray(0, kept))
-    }
-    const sb = this.#scratchByte
-    for (const field of PERSISTENT_BYTE_FIELDS) {
-      const values = a[field]
-      for (let k = 0; k < kept; k++) sb[k] = values[permutation[k]!]!
-      values.set(sb.subarray(0, kept))
-    }
   }
 }
 

@@ -38,6 +38,7 @@ import { extrapolateVariableWalls, shiftVariableParticles } from './variableWall
 import { applyAirDrag } from './airDrag.ts'
 import type { ParticleBuffers } from './particles.ts'
 import { viewParticleArrays } from './particles.ts'
+import { viewPermuteScratch } from './permute.ts'
 
 export const PHASE = {
   pressures: 1,
@@ -62,7 +63,10 @@ export const PHASE = {
   measure: 13,
   /** Walls of parts at rest back at rest (after a sort, see restWalls). */
   restWalls: 14,
-  /** A sort's permutation applied to the particle fields, fields dealt to threads (grid.ts). */
+  /**
+   * A stage (the phase's parameter) of applying a sort's permutation to the particle fields, each
+   * thread over a range of particles (permute.ts).
+   */
   permute: 15,
   /** The colour gradient of surface tension (surfaceTension.ts), before the forces. */
   colour: 16,
@@ -134,6 +138,8 @@ export interface PhaseWorkerData {
   ranges: SharedArrayBuffer
   /** The sort's permutation (Int32, one per particle of capacity). */
   permutation: SharedArrayBuffer
+  /** The permutation's scratch (permuteScratchBytes of the capacity and threads; permute.ts). */
+  permuteScratch: SharedArrayBuffer
   /** The sort's per-particle loops' parameters and per-thread results (cellKeys.ts). */
   sortBlock: SharedArrayBuffer
   /** The counting sort's per-cell counts, then cursors (Int32, maxCells + 2; cellCount.ts). */
@@ -368,6 +374,7 @@ export function servePhases(data: PhaseWorkerData, announceReady: () => void): v
     cursor: new Int32Array(data.sortCursor),
     blockCells: new Int32Array(data.blockCells),
     permutation: new Int32Array(data.permutation),
+    scratch: viewPermuteScratch(data.permuteScratch, data.particles.capacity, data.threads),
   })
   const control = new Int32Array(data.control)
   const schedule: ChunkSchedule = { control, chunks: new Int32Array(data.chunks) }

@@ -1,13 +1,19 @@
 /**
  * A sort's side of the threads of a PhaseRunner: the shared buffers each thread keeps beside its
  * interaction context (the sort block of cellKeys.ts, the counting sort's cursors, the
- * permutation), its own scratch for permuteFields, and runSortStep, one thread's share of a sort's
- * phases. Set by PhaseRunner (the calling thread) and servePhases (each worker).
+ * permutation and its scratch), and runSortStep, one thread's share of a sort's phases. Set by
+ * PhaseRunner (the calling thread) and servePhases (each worker).
  */
 import type { InteractionContext } from './interactions.ts'
 import type { PermuteScratch } from './permute.ts'
-import { allocatePermuteScratch, permuteFields } from './permute.ts'
-import { boundBlockCells, boundParticles, computeCellKeys, sortRange } from './cellKeys.ts'
+import { permuteStage } from './permute.ts'
+import {
+  boundBlockCells,
+  boundParticles,
+  computeCellKeys,
+  SORT_KEY,
+  sortRange,
+} from './cellKeys.ts'
 import { countCells, scatterCells } from './cellCount.ts'
 
 /** A sort's shared buffers, as one thread views them. */
@@ -20,10 +26,11 @@ export interface SortBuffers {
   blockCells: Int32Array
   /** The sort's permutation: new index k ← old index permutation[k]. */
   permutation: Int32Array
+  /** This thread's views of the permutation's shared scratch (permute.ts). */
+  scratch: PermuteScratch
 }
 
 const sortBuffers = new WeakMap<InteractionContext, SortBuffers>()
-const permuteScratch = new WeakMap<InteractionContext, PermuteScratch>()
 
 export function setSortBuffers(ctx: InteractionContext, buffers: SortBuffers): void {
   sortBuffers.set(ctx, buffers)
@@ -35,22 +42,12 @@ export function sortBuffersOf(ctx: InteractionContext): SortBuffers {
   return buffers
 }
 
-/** This thread's scratch for permuteFields, made at its first permute. */
-function permuteScratchOf(ctx: InteractionContext): PermuteScratch {
-  let scratch = permuteScratch.get(ctx)
-  if (!scratch) {
-    scratch = allocatePermuteScratch(ctx.arrays.capacity)
-    permuteScratch.set(ctx, scratch)
-  }
-  return scratch
-}
-
 /** The steps of a sort that run on all threads, in their order (PHASE.sortBounds …). */
 export type SortStep = 'bounds' | 'keys' | 'count' | 'scatter' | 'permute'
 
 /**
  * Thread `slot`'s share of a sort step: `param` is the particle count of bounds and keys, the
- * particles kept of permute.
+ * stage of permute (permuteStage; the particles kept are in the sort block).
  */
 export function runSortStep(
   ctx: InteractionContext,
@@ -59,7 +56,7 @@ export function runSortStep(
   threads: number,
   param: number,
 ): void {
-  const { block, cursor, blockCells, permutation } = sortBuffersOf(ctx)
+  const { block, cursor, blockCells, permutation, scratch } = sortBuffersOf(ctx)
   const a = ctx.arrays
   switch (step) {
     case 'bounds':
@@ -88,7 +85,7 @@ export function runSortStep(
       )
       break
     case 'permute':
-      permuteFields(a, permutation, param, slot, threads, permuteScratchOf(ctx))
+      permuteStage(a, permutation, block[SORT_KEY.kept]!, param, slot, threads, scratch)
       break
   }
 }

@@ -44,6 +44,7 @@ import {
 } from './phases.ts'
 import { setSortBuffers, sortBuffersOf } from './threadBuffers.ts'
 import { profilePhase } from './phaseProfile.ts'
+import { permuteScratchBytes, viewPermuteScratch } from './permute.ts'
 
 export { PHASE, servePhases } from './phases.ts'
 export { addProfile, phaseProfile, resetPhaseProfile } from './phaseProfile.ts'
@@ -146,6 +147,9 @@ export class PhaseRunner {
     const ranges = new SharedArrayBuffer(SPLIT_COUNT * (input.threads + 1) * 4)
     const stats = new SharedArrayBuffer(input.threads * STAT_STRIDE * 8)
     const permutation = new SharedArrayBuffer(Math.max(input.particles.capacity, 1) * 4)
+    const permuteScratch = new SharedArrayBuffer(
+      permuteScratchBytes(input.particles.capacity, input.threads),
+    )
     const sortBlock = new SharedArrayBuffer(sortBlockLength(input.threads) * 8)
     const sortCursor = new SharedArrayBuffer((input.grid.maxCells + 2) * 4)
     const blockCells = new SharedArrayBuffer(blockCellsLength(input.particles.capacity) * 4)
@@ -161,6 +165,7 @@ export class PhaseRunner {
       cursor: new Int32Array(sortCursor),
       blockCells: new Int32Array(blockCells),
       permutation: new Int32Array(permutation),
+      scratch: viewPermuteScratch(permuteScratch, input.particles.capacity, input.threads),
     })
     const started = await Promise.allSettled(
       Array.from({ length: input.threads - 1 }, (_, k) =>
@@ -173,6 +178,7 @@ export class PhaseRunner {
           params,
           ranges,
           permutation,
+          permuteScratch,
           sortBlock,
           sortCursor,
           blockCells,
@@ -215,7 +221,7 @@ export class PhaseRunner {
       scatter: () => this.run(PHASE.sortScatter),
       cursor,
       permutation,
-      permute: (kept) => this.run(PHASE.permute, kept),
+      permute: (stage) => this.run(PHASE.permute, stage),
     }
   }
 
