@@ -10,7 +10,6 @@ import type { SolverOptions } from '../sph/config.ts'
 import { SolverSetupError } from '../sph/config.ts'
 import { createSolver } from '../sph/SphSolver.ts'
 import type { Solver } from '../sph/SphSolver.ts'
-import { WATER } from '../sph/scenarios.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
@@ -103,9 +102,9 @@ describe('GPU backend', () => {
   it('refuses what it does not implement, before creating anything', async () => {
     const config = damBreak()
     expect(gpuUnsupportedSettings(config)).toEqual([])
-    const heat = { ...config, settings: { ...config.settings, thermodynamics: true } }
-    expect(gpuUnsupportedSettings(heat)).toEqual(['thermodynamics (not yet on GPU)'])
-    await expect(createGpuSolver(heat, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
+    const drag = { ...config, settings: { ...config.settings, airDrag: true } }
+    expect(gpuUnsupportedSettings(drag)).toEqual(['airDrag (not yet on GPU)'])
+    await expect(createGpuSolver(drag, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
     const dp = config.settings.particleDiameter!
     const spacings = Array.from(config.particles.kinds, (_, i) => (i === 0 ? dp / 2 : dp))
     const refined = { ...config, particles: { ...config.particles, spacings } }
@@ -120,13 +119,6 @@ describe('GPU backend', () => {
     }
     const open = { ...config, openBoundaries: [inlet] }
     expect(gpuUnsupportedSettings(open)).toEqual(['open boundaries (not yet on GPU)'])
-    const shearThinning = {
-      ...config,
-      materials: [{ ...WATER, viscosityKind: 'shear_rate' as const }],
-    }
-    expect(gpuUnsupportedSettings(shearThinning)).toEqual([
-      `viscosity shear_rate of material ${WATER.id} (GPU: constant viscosity only)`,
-    ])
     const dynamic = { ...config, options: { ...config.options, boundary: 'dynamic' as const } }
     expect(gpuUnsupportedSettings(dynamic)).toEqual([
       'boundary: dynamic (GPU: generalized and Riemann walls)',
@@ -146,11 +138,16 @@ describe('GPU backend', () => {
     )
   })
 
-  it('counts the walls’ rest positions of moving parts in the GPU memory', () => {
-    // 196 bytes per particle, 16 more with moving parts, 8 per cell (and one more cell entry)
+  it('counts the walls’ rest positions and the temperatures in the GPU memory', () => {
+    // 196 bytes per particle, 16 more with moving parts, 16 more with thermodynamics or a
+    // viscosity table, 8 per cell (and one more cell entry)
     expect(gpuMemoryNeeded(1_000_000, 99)).toEqual({ bytes: 196_000_800, largestBuffer: 32e6 })
-    expect(gpuMemoryNeeded(1_000_000, 99, true)).toEqual({
+    expect(gpuMemoryNeeded(1_000_000, 99, { moving: true })).toEqual({
       bytes: 212_000_800,
+      largestBuffer: 32e6,
+    })
+    expect(gpuMemoryNeeded(1_000_000, 99, { moving: true, thermal: true })).toEqual({
+      bytes: 228_000_800,
       largestBuffer: 32e6,
     })
   })

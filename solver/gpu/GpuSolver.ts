@@ -48,6 +48,8 @@ import { GpuWallMotion } from './wallMotion.ts'
 import type { GpuProbeReader } from './probes.ts'
 import { GpuProbes, hostProbe } from './probes.ts'
 import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
+import type { GpuThermal } from './thermal.ts'
+import { gpuThermal } from './thermal.ts'
 
 /** Creates a GPU solver, or refuses (SolverSetupError) what the GPU backend does not implement. */
 export async function createGpuSolver(
@@ -65,7 +67,8 @@ export async function createGpuSolver(
   const setup = prepareParticles(config, options, constants)
   const grid = gpuGrid(setup.referenceBox, constants.support, setup.count, options.periodicY)
   const moving = config.wallMotion !== undefined
-  const problem = gpuFitProblem(setup.count, grid.shape.cells, gpu.info, moving)
+  const thermal = gpuThermal(constants).on
+  const problem = gpuFitProblem(setup.count, grid.shape.cells, gpu.info, { moving, thermal })
   if (problem) throw new SolverSetupError(problem)
   return new GpuSolver(config, options, constants, material.id, setup, grid, gpu)
 }
@@ -89,6 +92,8 @@ export class GpuSolver {
   #moving: boolean
   /** Moving parts: the part maps and the steps in two halves (wallMotion.ts). */
   #motion: GpuWallMotion | null
+  /** Heat conduction and the viscosity models (thermal.ts). */
+  #thermal: GpuThermal
   /** Particles in the host arrays (the upload's source, a download's result). */
   #hostCount: number
   /** Index in the host arrays of each particle id there (-1: none). */
@@ -133,13 +138,15 @@ export class GpuSolver {
     this.#fixedDtS = config.settings.dynamicTimeStep
       ? null
       : (options.fixedTimeStepS ?? initialTimeStep(constants, options))
+    this.#thermal = gpuThermal(constants, setup.arrays, setup.count)
     this.#passes = new GpuPasses(gpu.device, setup.arrays.capacity, grid.shape, {
       walls: resolveBoundary(config.settings, options) !== 'dynamic',
       shifting: constants.shiftingCode !== SHIFTING_CODE.zero,
       moving: this.#moving,
       parts: setup.partIds.length,
+      thermal: this.#thermal,
     })
-    this.#readback = new StateReadback(gpu.device, this.#passes.buffers)
+    this.#readback = new StateReadback(gpu.device, this.#passes.buffers, this.#thermal.on)
     this.#motion = config.wallMotion
       ? new GpuWallMotion(gpu.device, this.#passes, setup.partIds, config.wallMotion)
       : null
@@ -158,6 +165,8 @@ export class GpuSolver {
       cfl: this.#options.cfl,
       fixedDtS: this.#fixedDtS,
       deletionBox: this.#deletionBox,
+      referenceT: this.#thermal.referenceT,
+      tableRows: this.#thermal.tableRows,
     })
     this.gpu.device.queue.writeBuffer(this.#passes.buffers.params, 0, buffer)
     this.#passes.setCount(this.#count)
@@ -168,7 +177,8 @@ export class GpuSolver {
    * sort would delete now is left out and counted (packParticles).
    */
   #upload(): void {
-    const packed = packParticles(this.#arrays, this.#hostCount, this.#deletionBox)
+    const referenceT = this.#thermal.on ? this.#thermal.referenceT : null
+    const packed = packParticles(this.#arrays, this.#hostCount, this.#deletionBox, referenceT)
     this.#deletedBefore.invalid += packed.invalid
     this.#deletedBefore.outside += packed.outside
     this.#count = packed.kept
@@ -309,7 +319,12 @@ export class GpuSolver {
       fingerprint: this.#fingerprint(),
       referenceBox: structuredClone(this.#referenceBox),
       // the host arrays of the last upload: restore() replaces the index, never edits it
-      host: { arrays: this.#arrays, indexOfId: this.#hostIndex, moving: this.#moving },
+      host: {
+        arrays: this.#arrays,
+        indexOfId: this.#hostIndex,
+        moving: this.#moving,
+        referenceT: this.#thermal.conduction ? this.#thermal.referenceT : null,
+      },
     })
   }
 
@@ -365,6 +380,7 @@ export class GpuSolver {
       count: this.#count,
       capacity: this.#arrays.capacity,
       extraPasses,
+      thermal: this.#thermal.on,
     })
   }
 

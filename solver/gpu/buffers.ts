@@ -17,8 +17,8 @@ export const MAP_READ = 1
 
 /** Largest number of steps one submission holds (the history buffer's slots). */
 export const MAX_BATCH_STEPS = 64
-/** Bytes of the uniform block (12 vec4). */
-export const PARAMS_BYTES = 15 * 16
+/** Bytes of the uniform block (16 vec4). */
+export const PARAMS_BYTES = 16 * 16
 
 /** The particle and grid buffers. */
 export interface GpuBuffers {
@@ -45,6 +45,10 @@ export interface GpuBuffers {
   ref: GPUBuffer
   /** Moving parts: the part maps at a step's start, half step and end (wallMotion.ts). */
   maps: GPUBuffer[]
+  /** Temperatures and ν (thermodynamics or a viscosity table, heatShaders.ts; else one element). */
+  therm: GPUBuffer
+  /** The viscosity table's rows (x, ν) (else one element). */
+  table: GPUBuffer
 }
 
 export interface GridShape {
@@ -66,6 +70,7 @@ export function createBuffers(
   capacity: number,
   grid: GridShape,
   motion: { moving: boolean; parts: number },
+  thermal: { on: boolean; tableRows: number } = { on: false, tableRows: 0 },
 ): GpuBuffers {
   const n = Math.max(capacity, 1)
   const storage = USAGE.storage | USAGE.copySrc | USAGE.copyDst
@@ -95,5 +100,7 @@ export function createBuffers(
     maps: [0, 1, 2].map(() =>
       make(motion.moving ? 16 * MOTION_VEC4_PER_PART * Math.max(motion.parts, 1) : 16),
     ),
+    therm: make(thermal.on ? 16 * n : 16),
+    table: make(8 * thermal.tableRows),
   }
 }

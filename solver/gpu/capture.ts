@@ -14,8 +14,12 @@ import { encodeGpuCheckpoint } from './hostState.ts'
 import type { GpuState } from './snapshot.ts'
 import { buildGpuSnapshot } from './snapshot.ts'
 
-/** The state buffers an output reads (GpuState), 16 bytes per particle each. */
+/**
+ * The state buffers an output reads (GpuState), 16 bytes per particle each; therm too where the
+ * run has it (heatShaders.ts).
+ */
 const FIELDS = ['posm', 'velr', 'info', 'rec0'] as const
+const THERMAL_FIELDS = [...FIELDS, 'therm'] as const
 
 /** A copy of the state in flight or mapped; release it once read. */
 export interface StateCopy {
@@ -54,7 +58,15 @@ export function captureState(copy: StateCopy, source: CaptureSource): GpuCapture
   const { count, report, constants, host } = source
   const { timeS, step, deletedOutside, deletedInvalid } = report
   const capacity = host.arrays.capacity
-  const at = { timeS, step, partIds: source.partIds, materialId: source.materialId, capacity }
+  const referenceT = host.referenceT ?? 0
+  const at = {
+    timeS,
+    step,
+    partIds: source.partIds,
+    materialId: source.materialId,
+    capacity,
+    referenceT,
+  }
   const header = {
     timeS,
     step,
@@ -76,13 +88,16 @@ export function captureState(copy: StateCopy, source: CaptureSource): GpuCapture
 export class StateReadback {
   #device: GPUDevice
   #buffers: GpuBuffers
+  #fields: readonly (typeof THERMAL_FIELDS)[number][]
   /** Staging buffers of a released copy and their size in bytes each. */
   #spare: { staging: GPUBuffer[]; size: number } | null = null
   #destroyed = false
 
-  constructor(device: GPUDevice, buffers: GpuBuffers) {
+  /** `thermal`: the run has the therm buffer (its copy goes with the state). */
+  constructor(device: GPUDevice, buffers: GpuBuffers, thermal = false) {
     this.#device = device
     this.#buffers = buffers
+    this.#fields = thermal ? THERMAL_FIELDS : FIELDS
   }
 
   /** Submits the copy of `count` particles' state and starts mapping it (see the module comment). */
@@ -95,7 +110,7 @@ export class StateReadback {
       spare && spare.size >= size
         ? spare
         : {
-            staging: FIELDS.map(() =>
+            staging: this.#fields.map(() =>
               this.#device.createBuffer({ size, usage: USAGE.mapRead | USAGE.copyDst }),
             ),
             size,
@@ -103,7 +118,7 @@ export class StateReadback {
     if (spare && spare !== set) for (const buffer of spare.staging) buffer.destroy()
     const encoder = this.#device.createCommandEncoder()
     if (bytes > 0)
-      FIELDS.forEach((field, f) =>
+      this.#fields.forEach((field, f) =>
         encoder.copyBufferToBuffer(this.#buffers[field], 0, set.staging[f]!, 0, bytes),
       )
     this.#device.queue.submit([encoder.finish()])
@@ -117,12 +132,15 @@ export class StateReadback {
     mapped.then(settle, settle)
     const state = mapped.then((): GpuState => {
       if (released) throw new Error('The state copy was released before it was read.')
-      const [posm, velr, info, rec0] = set.staging.map((buffer) => buffer.getMappedRange(0, size))
+      const [posm, velr, info, rec0, therm] = set.staging.map((buffer) =>
+        buffer.getMappedRange(0, size),
+      )
       return {
         posm: new Float32Array(posm!, 0, 4 * count),
         velr: new Float32Array(velr!, 0, 4 * count),
         info: new Uint32Array(info!, 0, 4 * count),
         rec0: new Float32Array(rec0!, 0, 4 * count),
+        therm: therm ? new Float32Array(therm, 0, 4 * count) : null,
       }
     })
     // a copy released unread must not leave an unhandled rejection behind

@@ -84,6 +84,44 @@ export function compareForces(
   return { acceleration: errA / maxA, densityRate: errD / maxD, maxA, maxD }
 }
 
+/**
+ * One interaction on both backends with heat conduction or a viscosity table: over the fluid
+ * particles the largest difference of dT/dt and of ν, each over its largest CPU value (0 where
+ * the run has neither).
+ */
+export async function heatPassAgreement(config: SolverConfig, gpu: GpuContext) {
+  const cpuSolver = await createSolver(config)
+  cpuSolver.measureInteractionPass('forces', 1)
+  const internals = solverInternals(cpuSolver)
+  const a = internals.arrays
+  const cpu = new Float64Array(2 * config.particles.kinds.length)
+  for (let i = 0; i < internals.count(); i++)
+    if (a.kind[i] === PARTICLE_KIND.fluid) cpu.set([a.dtemp[i]!, a.visc[i]!], 2 * a.particleId[i]!)
+  await cpuSolver.dispose()
+  const solver = await createGpuSolver(config, gpu)
+  const { therm } = await solver.forcePass()
+  await solver.dispose()
+  if (!therm) throw new Error('The GPU run has no temperatures or viscosities.')
+  let maxRate = 0
+  let maxNu = 0
+  let errRate = 0
+  let errNu = 0
+  const kinds = config.particles.kinds
+  for (let id = 0; id < kinds.length; id++) {
+    if (kinds[id] !== PARTICLE_KIND.fluid) continue
+    maxRate = Math.max(maxRate, Math.abs(cpu[2 * id]!))
+    maxNu = Math.max(maxNu, Math.abs(cpu[2 * id + 1]!))
+    errRate = Math.max(errRate, Math.abs(cpu[2 * id]! - therm[4 * id + 2]!))
+    errNu = Math.max(errNu, Math.abs(cpu[2 * id + 1]! - therm[4 * id + 3]!))
+  }
+  return {
+    temperatureRate: maxRate > 0 ? errRate / maxRate : 0,
+    viscosity: maxNu > 0 ? errNu / maxNu : 0,
+    maxRate,
+    maxNu,
+  }
+}
+
 /** One force pass on both backends: compareForces of the two. */
 export async function forcePassAgreement(config: SolverConfig, gpu: GpuContext) {
   const cpu = await cpuForces(config)
@@ -96,14 +134,18 @@ export async function forcePassAgreement(config: SolverConfig, gpu: GpuContext) 
 /**
  * `steps` CPU steps, then the GPU run to the same time: both snapshots, the GPU's step count, and
  * over the fluid particles the largest distance moved from the start (CPU) and the largest
- * differences of position and relative density; over the walls, of the pressure. A y difference is taken to the nearest image of
- * a `periodY` (the backends may wrap a particle a step apart).
+ * differences of position and relative density; over the walls, of the pressure; with heat
+ * conduction or a viscosity table, of the temperature and ν. A y difference is taken to the
+ * nearest image of a `periodY` (the backends may wrap a particle a step apart). With `stepwise`
+ * the GPU takes its steps one by one (a batch's steps past its target, dt 0, interact once more:
+ * the GPU's ν is then the end state's, the CPU's its last stage's).
  */
 export async function stepAgreement(
   config: SolverConfig,
   gpu: GpuContext,
   steps: number,
   periodY = 0,
+  stepwise = false,
 ) {
   const cpuSolver = await createSolver(config)
   for (let s = 0; s < steps; s++) cpuSolver.step()
@@ -111,7 +153,8 @@ export async function stepAgreement(
   const cpu: SolverSnapshot = cpuSolver.snapshot()
   await cpuSolver.dispose()
   const solver = await createGpuSolver(config, gpu)
-  const report = await solver.runUntil(end)
+  if (stepwise) for (let s = 0; s < steps; s++) await solver.step()
+  const report = stepwise ? solver.report() : await solver.runUntil(end)
   const gpuSnapshot = await solver.snapshot()
   await solver.dispose()
   const p0 = config.particles.positions
@@ -120,7 +163,9 @@ export async function stepAgreement(
   let errRho = 0
   let errWallP = 0
   let maxWallP = 0
+  const heat = { errT: 0, changeT: 0, errNu: 0, maxNu: 0 }
   for (let i = 0; i < cpu.count; i++) {
+    if (cpu.kind[i] === PARTICLE_KIND.fluid) thermalDifference(config, cpu, gpuSnapshot, i, heat)
     if (cpu.kind[i] !== PARTICLE_KIND.fluid) {
       maxWallP = Math.max(maxWallP, Math.abs(cpu.pressure[i]!))
       errWallP = Math.max(errWallP, Math.abs(cpu.pressure[i]! - gpuSnapshot.pressure[i]!))
@@ -151,5 +196,32 @@ export async function stepAgreement(
     errRho,
     /** The walls' largest pressure difference over their largest CPU pressure. */
     errWallPressure: errWallP / maxWallP,
+    /** The fluid's largest temperature difference over the largest change of T on the CPU. */
+    errTemperature: heat.changeT > 0 ? heat.errT / heat.changeT : 0,
+    /** The largest change of T on the CPU over the steps, K. */
+    temperatureChange: heat.changeT,
+    /** The fluid's largest difference of ν over the largest ν on the CPU. */
+    errViscosity: heat.maxNu > 0 ? heat.errNu / heat.maxNu : 0,
+  }
+}
+
+/** Fluid slot i's temperature and ν differences (snapshots in id order) into `into`. */
+function thermalDifference(
+  config: SolverConfig,
+  cpu: SolverSnapshot,
+  gpu: SolverSnapshot,
+  i: number,
+  into: { errT: number; changeT: number; errNu: number; maxNu: number },
+): void {
+  const t = cpu.temperature
+  if (t) {
+    const start = config.particles.temperatures?.[i] ?? config.settings.ambientTemperature ?? 0
+    into.changeT = Math.max(into.changeT, Math.abs(t[i]! - start))
+    into.errT = Math.max(into.errT, Math.abs(t[i]! - (gpu.temperature?.[i] ?? NaN)))
+  }
+  const nu = cpu.kinematicViscosity
+  if (nu) {
+    into.maxNu = Math.max(into.maxNu, nu[i]!)
+    into.errNu = Math.max(into.errNu, Math.abs(nu[i]! - (gpu.kinematicViscosity?.[i] ?? NaN)))
   }
 }

@@ -10,6 +10,7 @@ import type { CheckpointHeader } from '../sph/checkpoint.ts'
 import { allocateCheckpoint } from '../sph/checkpoint.ts'
 import type { GpuState } from './snapshot.ts'
 import type { GpuBuffers } from './buffers.ts'
+import { packTherm, temperatureAt } from './thermal.ts'
 
 const FLUID = PARTICLE_KIND.fluid
 /** info's deleted flag (DELETED_FLAG of shaderCommon.ts). */
@@ -22,6 +23,8 @@ export interface PackedParticles {
   info: Uint32Array<ArrayBuffer>
   /** Rest positions (x, y, z, 0): moving walls are placed from them. */
   ref: Float32Array<ArrayBuffer>
+  /** Temperatures and ν (thermal.ts packTherm), or null without the therm buffer. */
+  therm: Float32Array<ArrayBuffer> | null
   kept: number
   fluid: number
   /** Fluid outside the deletion box, left out. */
@@ -33,10 +36,19 @@ export interface PackedParticles {
 /**
  * Particles [0, n) of the host arrays (any order) packed for the GPU. What the CPU's sort would
  * delete now is left out and counted, as its first sort does (grid.ts CellSorter: a coordinate
- * not finite; fluid outside the calculation domain), in double precision like it.
+ * not finite; fluid outside the calculation domain), in double precision like it. With
+ * `referenceT` (the run has the therm buffer) the temperatures as offsets from it, and ν.
  */
-export function packParticles(a: ParticleArrays, n: number, box: Box | null): PackedParticles {
+export function packParticles(
+  a: ParticleArrays,
+  n: number,
+  box: Box | null,
+  referenceT: number | null = null,
+): PackedParticles {
   const posm = new Float32Array(4 * n)
+  const therm = referenceT === null ? null : new Float32Array(4 * n)
+  const thermViews = therm ? { f32: therm, u32: new Uint32Array(therm.buffer) } : null
+  const offset = referenceT ?? 0
   const velr = new Float32Array(4 * n)
   const info = new Uint32Array(4 * n)
   const ref = new Float32Array(4 * n)
@@ -72,24 +84,33 @@ export function packParticles(a: ParticleArrays, n: number, box: Box | null): Pa
     velr.set([a.velX[i]!, a.velY[i]!, a.velZ[i]!, a.rho[i]!], o)
     info.set([a.particleId[i]!, a.partIndex[i]!, kind | (a.noSlip[i]! << 1), 0], o)
     ref.set([a.refX[i]!, a.refY[i]!, a.refZ[i]!, 0], o)
+    if (thermViews) packTherm(a, i, offset, thermViews, o)
     kept++
   }
-  return { posm, velr, info, ref, kept, fluid, outside, invalid }
+  return { posm, velr, info, ref, therm, kept, fluid, outside, invalid }
 }
 
 /**
  * The checkpoint of the GPU's kept particles (of `count` in its buffers), in the GPU's order: the
  * state read once, in order; the fields the GPU does not carry (and a moving wall's rest position)
  * come with their particle from the host arrays, through `host.indexOfId` (the arrays of the last
- * upload: those fields do not change on the GPU). The header's count is the number kept.
+ * upload: those fields do not change on the GPU). The header's count is the number kept. With
+ * heat conduction (`host.referenceT`) the fluid's temperatures are the GPU's.
  */
 export function encodeGpuCheckpoint(
   state: GpuState,
   count: number,
   header: Omit<CheckpointHeader, 'count'>,
-  host: { arrays: ParticleArrays; indexOfId: Int32Array; moving: boolean },
+  host: {
+    arrays: ParticleArrays
+    indexOfId: Int32Array
+    moving: boolean
+    referenceT: number | null
+  },
 ): Uint8Array {
-  const { posm, velr, info } = state
+  const { posm, velr, info, therm } = state
+  const referenceT = therm ? host.referenceT : null
+  const thermBits = therm ? new Uint32Array(therm.buffer, therm.byteOffset, therm.length) : null
   let kept = 0
   for (let i = 0; i < count; i++) if (!(info[4 * i + 2]! & DELETED)) kept++
   const { buffer, floats: f, ints, bytes } = allocateCheckpoint({ count: kept, ...header })
@@ -109,7 +130,10 @@ export function encodeGpuCheckpoint(
     f.velY[k] = velr[o + 1]!
     f.velZ[k] = velr[o + 2]!
     f.rho[k] = velr[o + 3]!
-    f.temp[k] = a.temp[j]!
+    f.temp[k] =
+      referenceT !== null && (flags & 1) === FLUID
+        ? temperatureAt(thermBits!, o, referenceT)
+        : a.temp[j]!
     f.hsml[k] = a.hsml[j]!
     // walls at rest: their rest position is the GPU's copy (a CPU restore puts them there)
     const fixed = (flags & 1) === FLUID || !host.moving
@@ -139,4 +163,5 @@ export function writePacked(
   queue.writeBuffer(b.info, 0, packed.info.subarray(0, 4 * kept))
   queue.writeBuffer(b.deleted, 0, new Uint32Array(4))
   if (moving) queue.writeBuffer(b.ref, 0, packed.ref.subarray(0, 4 * kept))
+  if (packed.therm) queue.writeBuffer(b.therm, 0, packed.therm.subarray(0, 4 * kept))
 }

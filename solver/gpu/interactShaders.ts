@@ -129,9 +129,13 @@ fn main(
  * wall pairs push, never pull; the Riemann wall along the wall's own kernel gradient
  * (riemannWall 2); in a rotating frame its Coriolis and centrifugal accelerations. Per
  * workgroup: the largest |a|² and viscous rate, and the pair count, into
- * stats (maxima as float bits, which order as u32 for non-negative floats).
+ * stats (maxima as float bits, which order as u32 for non-negative floats). With `variableNu` (a
+ * viscosity table, heatShaders.ts) each fluid particle's ν from wall.x (the viscosity pass puts
+ * it there: no ninth storage buffer), a fluid pair taking the harmonic mean 2 ν_i ν_j/(ν_i + ν_j),
+ * a wall pair the fluid particle's own (forces.ts).
  */
-export const FORCE_SHADER = /* wgsl */ `${PARAMS}
+export function forceShader(variableNu: boolean): string {
+  return /* wgsl */ `${PARAMS}
 @group(0) @binding(1) var<storage, read> rec0: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> rec1: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> wall: array<vec4<f32>>;
@@ -165,7 +169,7 @@ fn forces(i: u32) -> Result {
   let minR2 = 1e-24 * support2;
   let c0 = P.k2.w;
   let quarterAlphaC0 = 0.25 * P.k3.x * c0;
-  let nu = P.k3.y;
+  let nu = ${variableNu ? 'wall[i].x' : 'P.k3.y'};
   // 1/c_i² = ρ_i/(γ (p_i + B)); Fourtakas' hydrostatic term along gravity (off for Molteni)
   let invC2i = rhoi / (P.k1.w * (pi + P.k1.z));
   // in a rotating frame the centrifugal acceleration at i joins gravity there (forces.ts)
@@ -203,7 +207,9 @@ fn forces(i: u32) -> Result {
         let fr = f * r2 * invR2;
         var u = dv;
         var viscous = 1.0;
+        var nuij = nu;
         if (vj > 0.0) {
+          ${variableNu ? 'let nuj = wall[j].x;\n          nuij = (2.0 * nu * nuj) / (nu + nuj);' : ''}
           diff = diff + vj * (pj - pi + rhoi * dot(hg, d)) * fr;
         } else {
           vj = -vj;
@@ -223,7 +229,7 @@ fn forces(i: u32) -> Result {
         let muAbs = abs(mu);
         let sumV = vi + vj;
         let coef = -(pi + pj) * invRhoi * vj + quarterAlphaC0 * (mu - muAbs) * sumV;
-        l = l + (nu * sumV * fr * viscous) * u;
+        l = l + (nuij * sumV * fr * viscous) * u;
         maxVisc = max(maxVisc, muAbs);
         a = a + (coef * f) * d;
       }
@@ -279,3 +285,7 @@ fn main(
   }
 }
 `
+}
+
+/** The force pass with one ν for every pair (forceShader). */
+export const FORCE_SHADER = forceShader(false)

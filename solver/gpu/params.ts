@@ -24,6 +24,9 @@ export interface ParamsInput {
   fixedDtS: number | null
   /** Fluid outside this box is deleted (calcDomainActive), or null. */
   deletionBox: Box | null
+  /** θ = T − referenceT on the GPU (thermal.ts); the viscosity table's rows. */
+  referenceT: number
+  tableRows: number
 }
 
 /** The uniform block's bytes. */
@@ -54,6 +57,7 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   const frame = k.rotation
   f.set(frame ? [...frame.omega, 1] : [0, 0, 0, 0], 52)
   f.set(frame ? [...frame.center, 0] : [0, 0, 0, 0], 56)
+  f.set([k.heat.conduction, input.referenceT, input.tableRows, 0], 60)
   return buffer
 }
 

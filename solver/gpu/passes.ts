@@ -8,7 +8,9 @@ import { HISTORY_STRIDE, WORKGROUP } from './shaderCommon.ts'
 import type { GpuBuffers, GridShape } from './buffers.ts'
 import { createBuffers, MAP_READ, USAGE } from './buffers.ts'
 import type { GpuProbes } from './probes.ts'
-import { pipelinesFor } from './pipelines.ts'
+import { pipelinesFor, thermalPipelinesFor } from './pipelines.ts'
+import type { GpuThermal } from './thermal.ts'
+import { VISCOSITY_MODEL } from '../sph/viscosityModels.ts'
 
 export type { GpuBuffers, GridShape } from './buffers.ts'
 export { HISTORY_STRIDE }
@@ -27,6 +29,26 @@ const MAX_GROUPS_X = 65535
 interface Pass {
   pipeline: GPUComputePipeline
   bindGroup: GPUBindGroup
+}
+
+/** The passes of heat conduction and the viscosity models (heatShaders.ts); null where off. */
+interface ThermalPasses {
+  /** The therm buffer through the sort (into `start`, copied back). */
+  scatter: Pass
+  viscosity: Pass | null
+  heatWall: Pass | null
+  heat: Pass | null
+  update: Pass | null
+}
+
+const THERMAL_OFF: GpuThermal = {
+  on: false,
+  conduction: false,
+  model: VISCOSITY_MODEL.constant,
+  variableNu: false,
+  tableRows: 0,
+  table: new Float32Array(2),
+  referenceT: 0,
 }
 
 export class GpuPasses {
@@ -51,6 +73,8 @@ export class GpuPasses {
   #shifting: boolean
   /** Moving parts: the ref scatter and the wall placements at the three times of a step. */
   #moving: { scatterRef: Pass; place: Pass[] } | null
+  /** Thermodynamics or a viscosity table, or null. */
+  #thermal: ThermalPasses | null
   /** The run's sensor points, probed at the end of every step (probes.ts), or null. */
   probes: GpuProbes | null = null
 
@@ -58,13 +82,20 @@ export class GpuPasses {
     device: GPUDevice,
     capacity: number,
     grid: GridShape,
-    options: { walls: boolean; shifting: boolean; moving: boolean; parts: number },
+    options: {
+      walls: boolean
+      shifting: boolean
+      moving: boolean
+      parts: number
+      thermal?: GpuThermal
+    },
   ) {
     this.#device = device
     this.#grid = grid
     this.#walls = options.walls
     this.#shifting = options.shifting
-    const b = createBuffers(device, capacity, grid, options)
+    const thermal = options.thermal ?? THERMAL_OFF
+    const b = createBuffers(device, capacity, grid, options, thermal)
     this.buffers = b
     const p = pipelinesFor(device)
     const pass = (pipeline: GPUComputePipeline, resources: GPUBuffer[]): Pass => ({
@@ -118,17 +149,39 @@ export class GpuPasses {
           ),
         }
       : null
-    this.#force = pass(p.force, [
-      b.params,
-      b.rec0,
-      b.rec1,
-      b.wall,
-      b.info,
-      b.cellStart,
-      b.acc,
-      b.stats,
-      b.velr,
-    ])
+    const t = thermal.on ? thermalPipelinesFor(device) : null
+    if (thermal.tableRows > 0) device.queue.writeBuffer(b.table, 0, thermal.table)
+    const forceBuffers = [b.params, b.rec0, b.rec1, b.wall, b.info, b.cellStart, b.acc, b.stats]
+    this.#force = pass(thermal.variableNu ? t!.forceVariableNu : p.force, [...forceBuffers, b.velr])
+    this.#thermal = t
+      ? {
+          scatter: pass(t.scatter, [b.params, b.therm, b.info, b.rank, b.cellStart, b.start]),
+          viscosity:
+            thermal.model === VISCOSITY_MODEL.shearRate
+              ? pass(t.viscosityShearRate, [
+                  b.params,
+                  b.rec0,
+                  b.rec1,
+                  b.wall,
+                  b.info,
+                  b.cellStart,
+                  b.therm,
+                  b.table,
+                ])
+              : thermal.model === VISCOSITY_MODEL.temperature
+                ? pass(t.viscosityTemperature, [b.params, b.info, b.therm, b.table, b.wall])
+                : null,
+          heatWall: thermal.conduction
+            ? pass(t.heatWall, [b.params, b.rec0, b.rec1, b.info, b.cellStart, b.therm])
+            : null,
+          heat: thermal.conduction
+            ? pass(t.heat, [b.params, b.rec0, b.rec1, b.info, b.cellStart, b.therm, b.velr])
+            : null,
+          update: thermal.conduction
+            ? pass(t.heatUpdate, [b.params, b.info, b.therm, b.control])
+            : null,
+        }
+      : null
     this.#dt = pass(p.dt, [b.params, b.stats, b.control, b.history])
     this.#finish = pass(p.finish, [b.stats, b.control, b.history, b.deleted])
     this.#rk = p.rk.map((pipeline) =>
@@ -183,7 +236,10 @@ export class GpuPasses {
     this.#dispatch(pass, this.#scanDown, this.#grid.scanBlocks)
     this.#perParticle(pass, this.#scatter)
     if (this.#moving) this.#perParticle(pass, this.#moving.scatterRef)
+    // the temperatures through `start` (the Runge–Kutta start, free until the first stage)
+    if (this.#thermal) this.#perParticle(pass, this.#thermal.scatter)
     pass.end()
+    if (this.#thermal) encoder.copyBufferToBuffer(b.start, 0, b.therm, 0, 16 * n)
     encoder.copyBufferToBuffer(b.rec0, 0, b.posm, 0, 16 * n)
     encoder.copyBufferToBuffer(b.rec1, 0, b.velr, 0, 16 * n)
     encoder.copyBufferToBuffer(b.acc, 0, b.info, 0, 16 * n)
@@ -202,11 +258,27 @@ export class GpuPasses {
     pass.end()
   }
 
-  /** Pressures, wall extrapolation and forces at the current state. */
+  /**
+   * Pressures, wall extrapolation, each particle's ν (a viscosity table) and forces at the
+   * current state.
+   */
   encodeInteract(pass: GPUComputePassEncoder): void {
     this.#perParticle(pass, this.#pressure)
     if (this.#walls) this.#perParticle(pass, this.#wall)
+    const viscosity = this.#thermal?.viscosity
+    if (viscosity) this.#perParticle(pass, viscosity)
     this.#perParticle(pass, this.#force)
+  }
+
+  /**
+   * Heat conduction after the interactions at a step's start (SphSolver's step): the walls'
+   * temperatures, then each fluid particle's dθ/dt; θ moves after the step.
+   */
+  encodeHeat(pass: GPUComputePassEncoder): void {
+    const thermal = this.#thermal
+    if (!thermal?.heatWall || !thermal.heat) return
+    this.#perParticle(pass, thermal.heatWall)
+    this.#perParticle(pass, thermal.heat)
   }
 
   /**
@@ -229,6 +301,7 @@ export class GpuPasses {
     this.#place(pass, 0)
     this.encodeInteract(pass)
     this.#dispatch(pass, this.#dt, 1)
+    this.encodeHeat(pass)
     pass.end()
   }
 
@@ -244,6 +317,9 @@ export class GpuPasses {
     this.#place(pass, 2)
     this.encodeInteract(pass)
     this.#perParticle(pass, this.#rk[3]!)
+    // θ += dt dθ/dt after the stages (heat.ts updateTemperatures), before the shifting
+    const update = this.#thermal?.update
+    if (update) this.#perParticle(pass, update)
     this.#dispatch(pass, this.#finish, 1)
     if (this.#shifting) {
       // shifting.ts after the step: the fastest fluid particle, records at the new positions

@@ -2,7 +2,14 @@
  * The compiled pipelines of the GPU backend's passes (passes.ts binds and dispatches them), and
  * the end-of-step shader.
  */
-import { FORCE_SHADER, PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
+import { FORCE_SHADER, forceShader, PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
+import {
+  HEAT_SHADER,
+  HEAT_UPDATE_SHADER,
+  HEAT_WALL_SHADER,
+  SCATTER_THERM_SHADER,
+  viscosityShader,
+} from './heatShaders.ts'
 import { HISTORY_STRIDE } from './shaderCommon.ts'
 import {
   COUNT_SHADER,
@@ -60,12 +67,22 @@ export interface Pipelines {
   scatterRef: GPUComputePipeline
 }
 
-const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
+/** The pipelines of heat conduction and the viscosity models (heatShaders.ts). */
+export interface ThermalPipelines {
+  forceVariableNu: GPUComputePipeline
+  viscosityTemperature: GPUComputePipeline
+  viscosityShearRate: GPUComputePipeline
+  heatWall: GPUComputePipeline
+  heat: GPUComputePipeline
+  heatUpdate: GPUComputePipeline
+  scatter: GPUComputePipeline
+}
 
-export function pipelinesFor(device: GPUDevice): Pipelines {
-  const known = pipelinesOf.get(device)
-  if (known) return known
-  const make = (code: string, constants?: Record<string, number>) =>
+const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
+const thermalPipelinesOf = new WeakMap<GPUDevice, ThermalPipelines>()
+
+function pipelineMaker(device: GPUDevice) {
+  return (code: string, constants?: Record<string, number>) =>
     device.createComputePipeline({
       layout: 'auto',
       compute: {
@@ -74,6 +91,30 @@ export function pipelinesFor(device: GPUDevice): Pipelines {
         ...(constants ? { constants } : {}),
       },
     })
+}
+
+/** Made at a device's first run that needs them (most runs do not: compiling takes time). */
+export function thermalPipelinesFor(device: GPUDevice): ThermalPipelines {
+  const known = thermalPipelinesOf.get(device)
+  if (known) return known
+  const make = pipelineMaker(device)
+  const pipelines: ThermalPipelines = {
+    forceVariableNu: make(forceShader(true)),
+    viscosityTemperature: make(viscosityShader(false)),
+    viscosityShearRate: make(viscosityShader(true)),
+    heatWall: make(HEAT_WALL_SHADER),
+    heat: make(HEAT_SHADER),
+    heatUpdate: make(HEAT_UPDATE_SHADER),
+    scatter: make(SCATTER_THERM_SHADER),
+  }
+  thermalPipelinesOf.set(device, pipelines)
+  return pipelines
+}
+
+export function pipelinesFor(device: GPUDevice): Pipelines {
+  const known = pipelinesOf.get(device)
+  if (known) return known
+  const make = pipelineMaker(device)
   const pipelines: Pipelines = {
     count: make(COUNT_SHADER),
     scanReduce: make(SCAN_REDUCE_SHADER),

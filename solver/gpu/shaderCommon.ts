@@ -9,8 +9,9 @@
  *   posm  vec4 (x, y, z, mass)           velr  vec4 (vx, vy, vz, ρ)
  *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1 | deleted << 2, cell)
  *   rec0  vec4 (x, y, z, p)              rec1  vec4 (vx, vy, vz, ±V), V = m/ρ, walls −m/ρ0
- *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip)
+ *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip); a fluid particle with a viscosity table (ν, …)
  *   acc   vec4 (ax, ay, az, dρ/dt)       start, sum: 2 vec4 per particle (RK4)
+ *   therm (thermodynamics or a viscosity table only) temperatures and ν: see heatShaders.ts
  */
 export const WORKGROUP = 64
 /**
@@ -38,6 +39,7 @@ struct Params {
   gridY: vec4<f32>,    // 1 / cell size along y, period along y (0: none), stencil reach along y
   frameOmega: vec4<f32>, // rotating frame: Ω (rad/s), 1 when on (else 0)
   frameCenter: vec4<f32>, // a point of its axis
+  heat: vec4<f32>,     // conduction 2k/c_p (0: off), T_ref (K), viscosity table rows, 0
 }
 @group(0) @binding(0) var<uniform> P: Params;
 

@@ -6,6 +6,7 @@ import type { SphConstants } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
 import { DELETED } from './hostState.ts'
+import { temperatureAt } from './thermal.ts'
 
 const FLUID = PARTICLE_KIND.fluid
 
@@ -15,6 +16,8 @@ export interface GpuState {
   velr: Float32Array
   info: Uint32Array
   rec0: Float32Array
+  /** Temperatures and ν (heatShaders.ts), or null without the therm buffer. */
+  therm: Float32Array | null
 }
 
 /**
@@ -22,6 +25,8 @@ export interface GpuState {
  * fluid pressure from the density (Tait, in double precision like the CPU's snapshot), walls' the
  * last extrapolation's. The state is read once, in its order (it may be mapped GPU memory, slow
  * to read at random), each particle written to the slot its id's rank among the kept ids gives.
+ * With heat conduction the fluid's temperature (T_ref + θ, `at.referenceT`), with a viscosity
+ * table its ν, walls NaN in both (heat.ts withHeatFields).
  */
 export function buildGpuSnapshot(
   state: GpuState,
@@ -33,9 +38,10 @@ export function buildGpuSnapshot(
     partIds: readonly number[]
     materialId: number
     capacity: number
+    referenceT: number
   },
 ): SolverSnapshot {
-  const { posm, velr, info, rec0 } = state
+  const { posm, velr, info, rec0, therm } = state
   // slot of each id: ids are unique and below the capacity, the snapshot is ordered by id
   const slotOfId = new Int32Array(Math.max(at.capacity, 1))
   for (let i = 0; i < count; i++) if (!(info[4 * i + 2]! & DELETED)) slotOfId[info[4 * i]!] = 1
@@ -65,6 +71,9 @@ export function buildGpuSnapshot(
   const partIds = Int32Array.from(at.partIds)
   const { stiffness, referenceDensity, gamma } = k
   const fluidMaterial = at.materialId
+  const temperature = therm && k.heat.conduction > 0 ? new Float64Array(n) : null
+  const thermBits = therm ? new Uint32Array(therm.buffer, therm.byteOffset, therm.length) : null
+  const viscosity = therm && k.heat.viscosityModel !== 0 ? new Float64Array(n) : null
   for (let i = 0; i < count; i++) {
     const o = 4 * i
     const flags = info[o + 2]!
@@ -87,6 +96,11 @@ export function buildGpuSnapshot(
     kinds[s] = kind
     partId[s] = partIds[info[o + 1]!]!
     materialId[s] = kind === FLUID ? fluidMaterial : -1
+    if (temperature)
+      temperature[s] = kind === FLUID ? temperatureAt(thermBits!, o, at.referenceT) : NaN
+    if (viscosity) viscosity[s] = kind === FLUID ? therm![o + 3]! : NaN
   }
+  if (temperature) snapshot.temperature = temperature
+  if (viscosity) snapshot.kinematicViscosity = viscosity
   return snapshot
 }

@@ -5,7 +5,6 @@
  */
 import type { SolverConfig } from '../sph/config.ts'
 import { resolveBoundary, resolveIntegrator, resolveOptions } from '../sph/config.ts'
-import { PARTICLE_KIND } from '../sph/particles.ts'
 import { unsupportedSettings } from '../sph/support.ts'
 import { formatCount, formatNumber } from '../../domain/units.ts'
 import type { GpuInfo } from './device.ts'
@@ -18,6 +17,11 @@ import type { GpuInfo } from './device.ts'
 export const GPU_BYTES_PER_PARTICLE = 8 * 16 + 4 + 2 * 32
 /** Bytes per particle that moving parts add (config.wallMotion): the walls' rest position. */
 export const GPU_MOVING_BYTES_PER_PARTICLE = 16
+/**
+ * Bytes per particle that thermodynamics or a viscosity table add: temperatures and ν (therm,
+ * heatShaders.ts; it goes through the sort in the Runge–Kutta start, no scratch of its own).
+ */
+export const GPU_THERMAL_BYTES_PER_PARTICLE = 16
 /** Bytes per grid cell: its count and its start. */
 export const GPU_BYTES_PER_CELL = 8
 /** The largest buffer holds two vec4 per particle (the Runge–Kutta start and sum). */
@@ -33,18 +37,7 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   // what the CPU runs and the GPU does not yet
   if (settings.multiphase) refused.push('multiphase (not yet on GPU)')
   if (settings.surfaceTension) refused.push('surfaceTension (not yet on GPU)')
-  if (settings.thermodynamics) refused.push('thermodynamics (not yet on GPU)')
   if (settings.airDrag) refused.push('airDrag (not yet on GPU)')
-  const fluidMaterials = new Set<number>()
-  const { kinds, materialIds } = config.particles
-  for (let i = 0; i < kinds.length; i++)
-    if (kinds[i] === PARTICLE_KIND.fluid)
-      fluidMaterials.add(materialIds?.[i] ?? config.materials[0]?.id ?? -1)
-  for (const material of config.materials) {
-    const kind = material.viscosityKind ?? 'constant'
-    if (kind !== 'constant' && fluidMaterials.has(material.id))
-      refused.push(`viscosity ${kind} of material ${material.id} (GPU: constant viscosity only)`)
-  }
   const options = resolveOptions(config.options)
   let integrator: string | null = null
   try {
@@ -67,13 +60,22 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   return refused
 }
 
-/** GPU memory of a case (`moving`: it has moving parts): total bytes and the largest buffer. */
+/** What a case adds to the GPU's buffers: moving parts, thermodynamics or a viscosity table. */
+export interface GpuFeatures {
+  moving?: boolean
+  thermal?: boolean
+}
+
+/** GPU memory of a case: total bytes and the largest buffer. */
 export function gpuMemoryNeeded(
   particles: number,
   cells: number,
-  moving = false,
+  features: GpuFeatures = {},
 ): { bytes: number; largestBuffer: number } {
-  const perParticle = GPU_BYTES_PER_PARTICLE + (moving ? GPU_MOVING_BYTES_PER_PARTICLE : 0)
+  const perParticle =
+    GPU_BYTES_PER_PARTICLE +
+    (features.moving ? GPU_MOVING_BYTES_PER_PARTICLE : 0) +
+    (features.thermal ? GPU_THERMAL_BYTES_PER_PARTICLE : 0)
   const largestBuffer = Math.max(
     GPU_LARGEST_BYTES_PER_PARTICLE * Math.max(particles, 1),
     4 * (cells + 1),
@@ -95,9 +97,9 @@ export function gpuFitProblem(
   particles: number,
   cells: number,
   info: GpuInfo,
-  moving = false,
+  features: GpuFeatures = {},
 ): string | null {
-  const need = gpuMemoryNeeded(particles, cells, moving)
+  const need = gpuMemoryNeeded(particles, cells, features)
   const limit = Math.min(info.maxBufferSize, info.maxStorageBufferBindingSize)
   if (need.largestBuffer <= limit) return null
   const most = Math.floor(limit / GPU_LARGEST_BYTES_PER_PARTICLE)

@@ -381,7 +381,8 @@ class SphSolver implements Solver {
   measureInteractionPass(kind: 'forces' | 'reference', passes: number): PassMeasurement {
     this.#sortParticles()
     this.#moveWalls(this.#timeS)
-    return measurePasses(this.#runner, this.#boundary, kind, passes, this.#passStats)
+    const heat = this.#constants.heat
+    return measurePasses(this.#runner, this.#boundary, kind, passes, this.#passStats, heat)
   }
 
   workSplit(): WorkSplitReport {

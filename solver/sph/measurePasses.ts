@@ -3,6 +3,7 @@
  * and a snapshot of the run's particles without open-boundary or periodic images' bookkeeping.
  */
 import type { BoundaryKind } from './config.ts'
+import type { HeatConstants } from './heatConfig.ts'
 import type { OpenBoundaries } from './openBoundary.ts'
 import type { ParticleArrays } from './particles.ts'
 import type { RotationalImages } from './periodicRotation.ts'
@@ -13,16 +14,26 @@ import { foldStats } from './stencil.ts'
 import type { PhaseRunner } from './threads.ts'
 import { PHASE } from './threads.ts'
 
-/** Times `passes` force (or reference) passes on the sorted state, walls extrapolated once. */
+/**
+ * Times `passes` force (or reference) passes on the sorted state, walls extrapolated once and,
+ * as a step's interactions, each particle's ν of a viscosity table before them and the heat
+ * conduction's rates (dT/dt in dtemp) once.
+ */
 export function measurePasses(
   runner: PhaseRunner,
   boundary: BoundaryKind,
   kind: 'forces' | 'reference',
   passes: number,
   into: PassStats,
+  heat: HeatConstants,
 ): PassMeasurement {
   runner.run(PHASE.pressures)
   if (boundary !== 'dynamic') runner.run(PHASE.walls)
+  if (heat.viscosityModel !== 0) runner.run(PHASE.viscosity)
+  if (heat.conduction > 0) {
+    runner.run(PHASE.heatWalls)
+    runner.run(PHASE.heat)
+  }
   const phase = kind === 'forces' ? PHASE.forces : PHASE.reference
   let interactions = 0
   const started = performance.now()
