@@ -30,8 +30,8 @@ const WIDTH = { float: 8, int: 4, byte: 1 } as const
  * four groups, five phases a sort, and 43 bytes per particle (one thread: 14 phases, 19 bytes).
  * Fewer mean more phases, each a barrier (on 2 shared cores, 1 to 4 float columns, 14 to 5
  * phases, waited 10 to 5 ms a sort); more, a larger footprint between a gather and its copy
- * back (on one thread, groups of 1, 2, 4 and 8 float fields took 2, 4, 5–10 and 9–11 % longer
- * than one field's scratch reused; bench/solver/sortProfile.ts).
+ * back (on one thread, groups of 1, 2 and 4 float fields took 3, 9 and 13 % longer than one
+ * field's scratch reused, 34.5 CPU-ms for 589k particles; bench/solver/sortProfile.ts).
  */
 const MAX_FLOAT_COLUMNS = 4
 
@@ -152,7 +152,11 @@ export function permuteStage(
   threads: number,
   scratch: PermuteScratch,
 ): void {
-  const [begin, end] = permuteRange(kept, slot, threads)
+  const [first, last] = permuteRange(kept, slot, threads)
+  // int32 bounds: from a double bound (kept comes as a double) every index of the loops below
+  // was a double, and one thread's permutation took 12 % longer
+  const begin = first | 0
+  const end = last | 0
   if (end <= begin) return
   if (stage > 0)
     for (const view of scratch[stage - 1]!) {
