@@ -376,6 +376,7 @@ export class GpuSolver {
 
   /** For tests and the bench: one force pass measured (measure.ts measureForcePass). */
   forcePass(extraPasses = 0): Promise<ForcePassMeasurement> {
+    this.#motion?.place(this.#timeS)
     return measureForcePass(this.gpu.device, this.#passes, {
       count: this.#count,
       capacity: this.#arrays.capacity,

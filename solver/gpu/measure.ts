@@ -31,6 +31,9 @@ export async function measureForcePass(
 ): Promise<ForcePassMeasurement> {
   let encoder = device.createCommandEncoder()
   p.encodeSort(encoder)
+  // moving parts: the walls placed by slot 0's maps after the sort, as a step's start does (the
+  // sort leaves their accelerations in acc overwritten)
+  p.encodePlace(encoder)
   encoder.clearBuffer(p.buffers.stats)
   const pass = encoder.beginComputePass()
   p.encodeInteract(pass)

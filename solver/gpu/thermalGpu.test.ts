@@ -2,12 +2,13 @@
  * Heat conduction and the viscosity models on the GPU (heatShaders.ts) against the CPU: the small
  * swirling dam break of cpuAgreement.ts (a) with heat conduction, the floor a wall at a set
  * temperature above the fluid's, every other wall adiabatic, the fluid's temperature varying
- * along x; (b) with ν(T) from a table on the same temperatures; (c) with ν(γ̇) from a table. One
- * interaction (forces, dT/dt, ν) and 8 steps agree within float32 tolerance. Runs on lavapipe
- * or SwiftShader where no GPU is.
+ * along x; (b) with ν(T) from a table on the same temperatures; (c) with ν(γ̇) from a table; and
+ * (b) with a hot moving part. One interaction (forces, dT/dt, ν) and 8 steps agree within float32
+ * tolerance. Runs on lavapipe or SwiftShader where no GPU is.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
+import { createMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { TANK_PART_ID, WATER } from '../sph/scenarios.ts'
 import { createSolver } from '../sph/SphSolver.ts'
@@ -90,12 +91,40 @@ function water(): SolverConfig {
   return heated({ thermalConductivity: 0.6, specificHeatCapacity: 4186 })
 }
 
+/**
+ * A gearbox's case in small: ν(T) as above, the tank's x < 0 wall layers a piston at 380 K
+ * moving into the fluid at 0.2 m/s, accelerating at 2 m/s² (moving parts, wallMotion.ts).
+ */
+function hotPiston(): SolverConfig {
+  const base = temperatureViscosity()
+  const PISTON = 9
+  const { kinds, positions } = base.particles
+  const partIds = Int32Array.from(base.particles.partIds)
+  for (let i = 0; i < kinds.length; i++)
+    if (kinds[i] !== PARTICLE_KIND.fluid && positions[3 * i]! < 0) partIds[i] = PISTON
+  const movement = {
+    type: 'translatory' as const,
+    startS: 0,
+    endS: null,
+    velocity: 0.2,
+    acceleration: 2,
+    direction: [1, 0, 0] as [number, number, number],
+  }
+  return {
+    ...base,
+    particles: { ...base.particles, partIds },
+    parts: [...base.parts!, { id: PISTON, wallCondition: 'no_slip', wallTemperature: 380 }],
+    wallMotion: createMovementMotion(new Map([[PISTON, [movement]]])),
+  }
+}
+
 /** The cases, and the smallest change of T over the 8 steps each must show (K). */
 const CASES = [
   { name: 'conduction, a hot wall and adiabatic walls', config: heated, change: 0.1 },
   { name: 'conduction in water, changes of a few float32 ulps', config: water, change: 1e-4 },
   { name: 'ν(T) from a table', config: temperatureViscosity, change: 0.1 },
   { name: 'ν(γ̇) from a table', config: shearRateViscosity, change: 0 },
+  { name: 'ν(T), a hot moving piston', config: hotPiston, change: 0.1 },
 ] as const
 
 describe('GPU backend, heat conduction and viscosity models', () => {
