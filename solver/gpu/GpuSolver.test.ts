@@ -119,6 +119,13 @@ describe('GPU backend', () => {
     }
     const open = { ...config, openBoundaries: [inlet] }
     expect(gpuUnsupportedSettings(open)).toEqual(['open boundaries (not yet on GPU)'])
+    const mirror = {
+      ...config,
+      options: { ...config.options, freeSlipViscosity: 'mirror' as const },
+    }
+    expect(gpuUnsupportedSettings(mirror)).toEqual([
+      'freeSlipViscosity: mirror (GPU: free-slip walls outside the viscous sums only)',
+    ])
     const dynamic = { ...config, options: { ...config.options, boundary: 'dynamic' as const } }
     expect(gpuUnsupportedSettings(dynamic)).toEqual([
       'boundary: dynamic (GPU: generalized and Riemann walls)',

@@ -51,6 +51,8 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (boundary === 'riemann' && options.riemannWallNormal === 'fluid')
     refused.push('riemannWallNormal: fluid (GPU: the wall normal only)')
   if (options.wallShear === 'logLaw') refused.push('wallShear: logLaw (GPU: viscous walls only)')
+  if (options.freeSlipViscosity === 'mirror')
+    refused.push('freeSlipViscosity: mirror (GPU: free-slip walls outside the viscous sums only)')
   if (config.rotationalPeriodic) refused.push('periodic boundary (not yet on GPU)')
   if ((config.openBoundaries ?? []).length > 0) refused.push('open boundaries (not yet on GPU)')
   // variable resolution: particles of more than one spacing (refinement zones)
