@@ -51,6 +51,20 @@ function listFilesUnder(directory: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name))
 }
 
+/**
+ * The files left under a directory once they stop disappearing (up to 10 s): a failed export is
+ * reported failed before its files are removed (rows first, exportAttempt.ts), so they go a moment
+ * after the state reads 'failed'.
+ */
+async function filesLeftUnder(directory: string): Promise<string[]> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const files = listFilesUnder(directory)
+    if (files.length === 0) return files
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  return listFilesUnder(directory)
+}
+
 describeEachDialect('user exports: the export job, its API and the downloads', (dialect) => {
   let server: TestServer
   let manager: string
@@ -425,7 +439,7 @@ describeEachDialect('user exports: the export job, its API and the downloads', (
         description: EXPORT_WORK_MESSAGES.unreadable(1),
         outputs: [1],
       })
-      expect(listFilesUnder(exportsDir())).toEqual([])
+      expect(await filesLeftUnder(exportsDir())).toEqual([])
     } finally {
       writeFileSync(path, original)
     }
