@@ -102,9 +102,9 @@ describe('GPU backend', () => {
   it('refuses what it does not implement, before creating anything', async () => {
     const config = damBreak()
     expect(gpuUnsupportedSettings(config)).toEqual([])
-    const drag = { ...config, settings: { ...config.settings, airDrag: true } }
-    expect(gpuUnsupportedSettings(drag)).toEqual(['airDrag (not yet on GPU)'])
-    await expect(createGpuSolver(drag, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
+    const logLaw = { ...config, options: { ...config.options, wallShear: 'logLaw' as const } }
+    expect(gpuUnsupportedSettings(logLaw)).toEqual(['wallShear: logLaw (GPU: viscous walls only)'])
+    await expect(createGpuSolver(logLaw, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
     const dp = config.settings.particleDiameter!
     const spacings = Array.from(config.particles.kinds, (_, i) => (i === 0 ? dp / 2 : dp))
     const refined = { ...config, particles: { ...config.particles, spacings } }

@@ -47,7 +47,7 @@ import { decodeHistory } from './history.ts'
 import { GpuWallMotion } from './wallMotion.ts'
 import type { GpuProbeReader } from './probes.ts'
 import { GpuProbes, hostProbe } from './probes.ts'
-import { gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
+import { gpuFeatures, gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
 import type { GpuThermal } from './thermal.ts'
 import { gpuThermal } from './thermal.ts'
 
@@ -66,9 +66,8 @@ export async function createGpuSolver(
   const constants = deriveConstants(config, options, material)
   const setup = prepareParticles(config, options, constants)
   const grid = gpuGrid(setup.referenceBox, constants.support, setup.count, options.periodicY)
-  const moving = config.wallMotion !== undefined
-  const thermal = gpuThermal(constants).on
-  const problem = gpuFitProblem(setup.count, grid.shape.cells, gpu.info, { moving, thermal })
+  const features = gpuFeatures(config, constants)
+  const problem = gpuFitProblem(setup.count, grid.shape.cells, gpu.info, features)
   if (problem) throw new SolverSetupError(problem)
   return new GpuSolver(config, options, constants, material.id, setup, grid, gpu)
 }
@@ -145,6 +144,7 @@ export class GpuSolver {
       moving: this.#moving,
       parts: setup.partIds.length,
       thermal: this.#thermal,
+      airDrag: constants.airDrag,
     })
     this.#readback = new StateReadback(gpu.device, this.#passes.buffers, this.#thermal.on)
     this.#motion = config.wallMotion
@@ -281,9 +281,7 @@ export class GpuSolver {
   async #batch(steps: number, left: number, hooks: RunHooks): Promise<boolean> {
     const device = this.gpu.device
     const p = this.#passes
-    const control = new ArrayBuffer(16)
-    new Float32Array(control).set([0, Math.min(left, F32_MAX)])
-    device.queue.writeBuffer(p.buffers.control, 0, control)
+    p.startBatch(Math.min(left, F32_MAX), this.#timeS)
     if (this.#motion) await this.#motion.steps(steps, this.#timeS)
     else {
       const encoder = device.createCommandEncoder()
@@ -377,6 +375,7 @@ export class GpuSolver {
   /** For tests and the bench: one force pass measured (measure.ts measureForcePass). */
   forcePass(extraPasses = 0): Promise<ForcePassMeasurement> {
     this.#motion?.place(this.#timeS)
+    this.#passes.setClock(this.#timeS)
     return measureForcePass(this.gpu.device, this.#passes, {
       count: this.#count,
       capacity: this.#arrays.capacity,

@@ -17,8 +17,8 @@ export const MAP_READ = 1
 
 /** Largest number of steps one submission holds (the history buffer's slots). */
 export const MAX_BATCH_STEPS = 64
-/** Bytes of the uniform block (16 vec4). */
-export const PARAMS_BYTES = 16 * 16
+/** Bytes of the uniform block (20 vec4). */
+export const PARAMS_BYTES = 20 * 16
 
 /** The particle and grid buffers. */
 export interface GpuBuffers {
@@ -49,6 +49,8 @@ export interface GpuBuffers {
   therm: GPUBuffer
   /** The viscosity table's rows (x, ν) (else one element). */
   table: GPUBuffer
+  /** Air drag: the clock and the air's velocity (airDrag.ts; else one element). */
+  air: GPUBuffer
 }
 
 export interface GridShape {
@@ -71,6 +73,7 @@ export function createBuffers(
   grid: GridShape,
   motion: { moving: boolean; parts: number },
   thermal: { on: boolean; tableRows: number } = { on: false, tableRows: 0 },
+  airBytes = 16,
 ): GpuBuffers {
   const n = Math.max(capacity, 1)
   const storage = USAGE.storage | USAGE.copySrc | USAGE.copyDst
@@ -102,5 +105,24 @@ export function createBuffers(
     ),
     therm: make(thermal.on ? 16 * n : 16),
     table: make(8 * thermal.tableRows),
+    air: make(airBytes),
   }
+}
+
+/** Copies a buffer's first `bytes` into a mappable buffer and reads them. */
+export async function readBuffer(
+  device: GPUDevice,
+  buffer: GPUBuffer,
+  bytes: number,
+): Promise<ArrayBuffer> {
+  const size = Math.max(16, Math.ceil(bytes / 16) * 16)
+  const staging = device.createBuffer({ size, usage: USAGE.mapRead | USAGE.copyDst })
+  const encoder = device.createCommandEncoder()
+  encoder.copyBufferToBuffer(buffer, 0, staging, 0, size)
+  device.queue.submit([encoder.finish()])
+  await staging.mapAsync(MAP_READ)
+  const copy = staging.getMappedRange().slice(0, bytes)
+  staging.unmap()
+  staging.destroy()
+  return copy
 }

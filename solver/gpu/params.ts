@@ -8,6 +8,7 @@ import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
 import { SHIFT_MAX_DP } from '../sph/shifting.ts'
 import { viscousTimeStepLimit } from '../sph/timeStep.ts'
 import type { GpuGrid } from './grid.ts'
+import { airParams } from './airDrag.ts'
 import { PARAMS_BYTES } from './passes.ts'
 
 /** Largest float32: stands for ±Infinity in the uniform block. */
@@ -58,6 +59,9 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   f.set(frame ? [...frame.omega, 1] : [0, 0, 0, 0], 52)
   f.set(frame ? [...frame.center, 0] : [0, 0, 0, 0], 56)
   f.set([k.heat.conduction, input.referenceT, input.tableRows, 0], 60)
+  const air = airParams(k.airDrag)
+  f.set(air.f32, 64)
+  u.set(air.u32, 76)
   return buffer
 }
 

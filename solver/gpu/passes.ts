@@ -6,11 +6,13 @@
  */
 import { HISTORY_STRIDE, WORKGROUP } from './shaderCommon.ts'
 import type { GpuBuffers, GridShape } from './buffers.ts'
-import { createBuffers, MAP_READ, USAGE } from './buffers.ts'
+import { createBuffers, readBuffer } from './buffers.ts'
 import type { GpuProbes } from './probes.ts'
-import { pipelinesFor, thermalPipelinesFor } from './pipelines.ts'
+import { airDragPipelinesFor, pipelinesFor, thermalPipelinesFor } from './pipelines.ts'
 import type { GpuThermal } from './thermal.ts'
 import { VISCOSITY_MODEL } from '../sph/viscosityModels.ts'
+import type { AirDragConstants } from '../sph/airDragField.ts'
+import { airBufferBytes, airBufferData, airClock } from './airDrag.ts'
 
 export type { GpuBuffers, GridShape } from './buffers.ts'
 export { HISTORY_STRIDE }
@@ -75,6 +77,8 @@ export class GpuPasses {
   #moving: { scatterRef: Pass; place: Pass[] } | null
   /** Thermodynamics or a viscosity table, or null. */
   #thermal: ThermalPasses | null
+  /** Air drag: its constants and the drag pass at a step's start or end, and at its middle. */
+  #airDrag: { k: AirDragConstants; end: Pass; half: Pass } | null
   /** The run's sensor points, probed at the end of every step (probes.ts), or null. */
   probes: GpuProbes | null = null
 
@@ -88,6 +92,7 @@ export class GpuPasses {
       moving: boolean
       parts: number
       thermal?: GpuThermal
+      airDrag?: AirDragConstants | null
     },
   ) {
     this.#device = device
@@ -95,7 +100,8 @@ export class GpuPasses {
     this.#walls = options.walls
     this.#shifting = options.shifting
     const thermal = options.thermal ?? THERMAL_OFF
-    const b = createBuffers(device, capacity, grid, options, thermal)
+    const airDrag = options.airDrag ?? null
+    const b = createBuffers(device, capacity, grid, options, thermal, airBufferBytes(airDrag))
     this.buffers = b
     const p = pipelinesFor(device)
     const pass = (pipeline: GPUComputePipeline, resources: GPUBuffer[]): Pass => ({
@@ -182,7 +188,23 @@ export class GpuPasses {
             : null,
         }
       : null
-    this.#dt = pass(p.dt, [b.params, b.stats, b.control, b.history])
+    if (airDrag) {
+      device.queue.writeBuffer(b.air, 0, airBufferData(airDrag, 0))
+      const a = airDragPipelinesFor(device)
+      const resources = [
+        b.params,
+        b.rec0,
+        b.rec1,
+        b.info,
+        b.cellStart,
+        b.posm,
+        b.acc,
+        b.stats,
+        b.air,
+      ]
+      this.#airDrag = { k: airDrag, end: pass(a.end, resources), half: pass(a.half, resources) }
+    } else this.#airDrag = null
+    this.#dt = pass(p.dt, [b.params, b.stats, b.control, b.history, b.air])
     this.#finish = pass(p.finish, [b.stats, b.control, b.history, b.deleted])
     this.#rk = p.rk.map((pipeline) =>
       pass(pipeline, [b.params, b.posm, b.velr, b.acc, b.info, b.start, b.sum, b.control]),
@@ -198,6 +220,23 @@ export class GpuPasses {
       b.control,
       b.stats,
     ])
+  }
+
+  /** A batch's start at the solver's time `timeS`, `left` seconds to its target (float32). */
+  startBatch(left: number, timeS: number): void {
+    const control = new ArrayBuffer(16)
+    new Float32Array(control).set([0, left])
+    this.#device.queue.writeBuffer(this.buffers.control, 0, control)
+    this.setClock(timeS)
+  }
+
+  /**
+   * Air drag's clock zeroed at the solver's time `timeS` (before a batch or a measured pass): the
+   * air's times relative to it (airDrag.ts).
+   */
+  setClock(timeS: number): void {
+    if (this.#airDrag)
+      this.#device.queue.writeBuffer(this.buffers.air, 0, airClock(this.#airDrag.k, timeS))
   }
 
   /** Particles in the buffers now (the dispatch size). */
@@ -259,15 +298,17 @@ export class GpuPasses {
   }
 
   /**
-   * Pressures, wall extrapolation, each particle's ν (a viscosity table) and forces at the
-   * current state.
+   * Pressures, wall extrapolation, each particle's ν (a viscosity table), forces and air drag at
+   * the current state; `half`: the stages at the step's middle (the air's time, airDrag.ts).
    */
-  encodeInteract(pass: GPUComputePassEncoder): void {
+  encodeInteract(pass: GPUComputePassEncoder, half = false): void {
     this.#perParticle(pass, this.#pressure)
     if (this.#walls) this.#perParticle(pass, this.#wall)
     const viscosity = this.#thermal?.viscosity
     if (viscosity) this.#perParticle(pass, viscosity)
     this.#perParticle(pass, this.#force)
+    const drag = this.#airDrag
+    if (drag) this.#perParticle(pass, half ? drag.half : drag.end)
   }
 
   /**
@@ -310,9 +351,9 @@ export class GpuPasses {
     const pass = encoder.beginComputePass()
     this.#perParticle(pass, this.#rk[0]!)
     this.#place(pass, 1)
-    this.encodeInteract(pass)
+    this.encodeInteract(pass, true)
     this.#perParticle(pass, this.#rk[1]!)
-    this.encodeInteract(pass)
+    this.encodeInteract(pass, true)
     this.#perParticle(pass, this.#rk[2]!)
     this.#place(pass, 2)
     this.encodeInteract(pass)
@@ -339,18 +380,9 @@ export class GpuPasses {
     pass.end()
   }
 
-  /** Copies a buffer's first `bytes` into a mappable buffer and reads them. */
-  async read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
-    const size = Math.max(16, Math.ceil(bytes / 16) * 16)
-    const staging = this.#device.createBuffer({ size, usage: USAGE.mapRead | USAGE.copyDst })
-    const encoder = this.#device.createCommandEncoder()
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, size)
-    this.#device.queue.submit([encoder.finish()])
-    await staging.mapAsync(MAP_READ)
-    const copy = staging.getMappedRange().slice(0, bytes)
-    staging.unmap()
-    staging.destroy()
-    return copy
+  /** A buffer's first `bytes` (buffers.ts readBuffer). */
+  read(buffer: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+    return readBuffer(this.#device, buffer, bytes)
   }
 
   destroy(): void {

@@ -2,6 +2,7 @@
  * The compiled pipelines of the GPU backend's passes (passes.ts binds and dispatches them), and
  * the end-of-step shader.
  */
+import { AIR_DRAG_SHADER } from './airDrag.ts'
 import { FORCE_SHADER, forceShader, PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
 import {
   HEAT_SHADER,
@@ -78,7 +79,14 @@ export interface ThermalPipelines {
   scatter: GPUComputePipeline
 }
 
+/** The drag pass at a step's start or end, and at its middle (airDrag.ts). */
+export interface AirDragPipelines {
+  end: GPUComputePipeline
+  half: GPUComputePipeline
+}
+
 const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
+const airDragPipelinesOf = new WeakMap<GPUDevice, AirDragPipelines>()
 const thermalPipelinesOf = new WeakMap<GPUDevice, ThermalPipelines>()
 
 function pipelineMaker(device: GPUDevice) {
@@ -108,6 +116,16 @@ export function thermalPipelinesFor(device: GPUDevice): ThermalPipelines {
     scatter: make(SCATTER_THERM_SHADER),
   }
   thermalPipelinesOf.set(device, pipelines)
+  return pipelines
+}
+
+/** Made at a device's first run with air drag. */
+export function airDragPipelinesFor(device: GPUDevice): AirDragPipelines {
+  const known = airDragPipelinesOf.get(device)
+  if (known) return known
+  const make = pipelineMaker(device)
+  const pipelines = { end: make(AIR_DRAG_SHADER), half: make(AIR_DRAG_SHADER, { HALF: 1 }) }
+  airDragPipelinesOf.set(device, pipelines)
   return pipelines
 }
 

@@ -12,6 +12,7 @@
  *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip); a fluid particle with a viscosity table (ν, …)
  *   acc   vec4 (ax, ay, az, dρ/dt)       start, sum: 2 vec4 per particle (RK4)
  *   therm (thermodynamics or a viscosity table only) temperatures and ν: see heatShaders.ts
+ *   air   (air drag only) the clock and the air's velocity over time: see airDrag.ts
  */
 export const WORKGROUP = 64
 /**
@@ -40,6 +41,10 @@ struct Params {
   frameOmega: vec4<f32>, // rotating frame: Ω (rad/s), 1 when on (else 0)
   frameCenter: vec4<f32>, // a point of its axis
   heat: vec4<f32>,     // conduction 2k/c_p (0: off), T_ref (K), viscosity table rows, 0
+  airMin: vec4<f32>,   // air drag domain's lower corner, 1 / neighbours on a flat face (airDrag.ts)
+  airMax: vec4<f32>,   // its upper corner, 1 / the grid's cell size (0: a uniform velocity)
+  airK: vec4<f32>,     // ½ ρ_a, Re per m/s (ρ_a 2L/μ_a), π L², dp²
+  airDims: vec4<u32>,  // the grid's nx, ny, nz, the rows (times) of the air's velocity
 }
 @group(0) @binding(0) var<uniform> P: Params;
 

@@ -7,12 +7,14 @@ import { CONTROL, HISTORY_STRIDE, PARAMS, WORKGROUP } from './shaderCommon.ts'
  * The time step on the GPU (timeStep.ts variableTimeStep): CFL · min(√(h/|a|max),
  * h/(c0 + max h|v·r|/(r²+η²))) with the acoustic Courant number of the integrator, 0.125 h²/ν,
  * the floor; a fixed step when dynamicTimeStep is off; never past the batch's target time.
- * One thread; records the step in the batch's history.
+ * One thread; records the step in the batch's history and moves air drag's clock.
  */
 export const DT_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
 @group(0) @binding(1) var<storage, read> stats: array<u32>;
 @group(0) @binding(2) var<storage, read_write> control: Control;
 @group(0) @binding(3) var<storage, read_write> history: array<f32>;
+// air drag's clock (airDrag.ts): past the previous step, this step's dt (a dummy without air drag)
+@group(0) @binding(4) var<storage, read_write> air: array<f32>;
 
 @compute @workgroup_size(1)
 fn main() {
@@ -32,6 +34,8 @@ fn main() {
   if (dt * (1.0 + 1e-4) >= remaining) { dt = max(remaining, 0.0); }
   control.remaining = remaining - dt;
   control.dt = dt;
+  air[0] = air[0] + air[1];
+  air[1] = dt;
   // slot: dt, then the step's pair count and deletions (the finish shader)
   history[${HISTORY_STRIDE}u * control.index] = dt;
   control.index = control.index + 1u;

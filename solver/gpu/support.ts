@@ -3,11 +3,13 @@
  * refuses, and the numerics the GPU does not implement yet; and the GPU memory a case needs,
  * checked against the adapter's limits.
  */
-import type { SolverConfig } from '../sph/config.ts'
+import type { SolverConfig, SphConstants } from '../sph/config.ts'
 import { resolveBoundary, resolveIntegrator, resolveOptions } from '../sph/config.ts'
 import { unsupportedSettings } from '../sph/support.ts'
 import { formatCount, formatNumber } from '../../domain/units.ts'
 import type { GpuInfo } from './device.ts'
+import { airBufferBytes } from './airDrag.ts'
+import { gpuThermal } from './thermal.ts'
 
 /**
  * Bytes of GPU buffers per particle: position+mass, velocity+density, ids and flags, the two
@@ -37,7 +39,6 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   // what the CPU runs and the GPU does not yet
   if (settings.multiphase) refused.push('multiphase (not yet on GPU)')
   if (settings.surfaceTension) refused.push('surfaceTension (not yet on GPU)')
-  if (settings.airDrag) refused.push('airDrag (not yet on GPU)')
   const options = resolveOptions(config.options)
   let integrator: string | null = null
   try {
@@ -62,10 +63,23 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   return refused
 }
 
-/** What a case adds to the GPU's buffers: moving parts, thermodynamics or a viscosity table. */
+/**
+ * What a case adds to the GPU's buffers: moving parts, thermodynamics or a viscosity table, and
+ * air drag's air (its velocity rows or grid: bytes per run, not per particle; airDrag.ts).
+ */
 export interface GpuFeatures {
   moving?: boolean
   thermal?: boolean
+  airBytes?: number
+}
+
+/** What a config's case adds to the GPU's buffers (its derived constants `k`). */
+export function gpuFeatures(config: SolverConfig, k: SphConstants): GpuFeatures {
+  return {
+    moving: config.wallMotion !== undefined,
+    thermal: gpuThermal(k).on,
+    airBytes: k.airDrag ? airBufferBytes(k.airDrag) : 0,
+  }
 }
 
 /** GPU memory of a case: total bytes and the largest buffer. */
@@ -78,12 +92,14 @@ export function gpuMemoryNeeded(
     GPU_BYTES_PER_PARTICLE +
     (features.moving ? GPU_MOVING_BYTES_PER_PARTICLE : 0) +
     (features.thermal ? GPU_THERMAL_BYTES_PER_PARTICLE : 0)
+  const air = features.airBytes ?? 0
   const largestBuffer = Math.max(
     GPU_LARGEST_BYTES_PER_PARTICLE * Math.max(particles, 1),
     4 * (cells + 1),
+    air,
   )
   return {
-    bytes: perParticle * particles + GPU_BYTES_PER_CELL * (cells + 1),
+    bytes: perParticle * particles + GPU_BYTES_PER_CELL * (cells + 1) + air,
     largestBuffer,
   }
 }
@@ -104,6 +120,13 @@ export function gpuFitProblem(
   const need = gpuMemoryNeeded(particles, cells, features)
   const limit = Math.min(info.maxBufferSize, info.maxStorageBufferBindingSize)
   if (need.largestBuffer <= limit) return null
+  const air = features.airBytes ?? 0
+  if (air > limit)
+    return (
+      `This case does not fit the GPU ${info.name}: the air drag domain's grid needs a buffer of ` +
+      `${formatNumber(air / MIB, 4)} MiB, the card allows ${formatNumber(limit / MIB, 4)} MiB. ` +
+      'Use fewer cells or frames, or run it on the CPU.'
+    )
   const most = Math.floor(limit / GPU_LARGEST_BYTES_PER_PARTICLE)
   return (
     `This case does not fit the GPU ${info.name}: ${formatCount(particles)} particles need ` +

@@ -381,8 +381,9 @@ class SphSolver implements Solver {
   measureInteractionPass(kind: 'forces' | 'reference', passes: number): PassMeasurement {
     this.#sortParticles()
     this.#moveWalls(this.#timeS)
-    const heat = this.#constants.heat
-    return measurePasses(this.#runner, this.#boundary, kind, passes, this.#passStats, heat)
+    const { heat, airDrag } = this.#constants
+    const dragAt = airDrag ? this.#timeS : null
+    return measurePasses(this.#runner, this.#boundary, kind, passes, this.#passStats, heat, dragAt)
   }
 
   workSplit(): WorkSplitReport {

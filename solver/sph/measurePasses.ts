@@ -16,8 +16,9 @@ import { PHASE } from './threads.ts'
 
 /**
  * Times `passes` force (or reference) passes on the sorted state, walls extrapolated once and,
- * as a step's interactions, each particle's ν of a viscosity table before them and the heat
- * conduction's rates (dT/dt in dtemp) once.
+ * as a step's interactions, each particle's ν of a viscosity table before them, the heat
+ * conduction's rates (dT/dt in dtemp) once, and air drag at time `airDragAtS` after each force
+ * pass (null: no air drag).
  */
 export function measurePasses(
   runner: PhaseRunner,
@@ -26,6 +27,7 @@ export function measurePasses(
   passes: number,
   into: PassStats,
   heat: HeatConstants,
+  airDragAtS: number | null = null,
 ): PassMeasurement {
   runner.run(PHASE.pressures)
   if (boundary !== 'dynamic') runner.run(PHASE.walls)
@@ -40,6 +42,7 @@ export function measurePasses(
   const cpuStarted = process.cpuUsage()
   for (let k = 0; k < passes; k++) {
     runner.run(phase)
+    if (kind === 'forces' && airDragAtS !== null) runner.run(PHASE.airDrag, airDragAtS)
     interactions += foldStats(runner.stats(), runner.threadCount(), into).interactions
   }
   const cpu = process.cpuUsage(cpuStarted)
