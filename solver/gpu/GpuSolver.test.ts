@@ -102,9 +102,9 @@ describe('GPU backend', () => {
   it('refuses what it does not implement, before creating anything', async () => {
     const config = damBreak()
     expect(gpuUnsupportedSettings(config)).toEqual([])
-    const logLaw = { ...config, options: { ...config.options, wallShear: 'logLaw' as const } }
-    expect(gpuUnsupportedSettings(logLaw)).toEqual(['wallShear: logLaw (GPU: viscous walls only)'])
-    await expect(createGpuSolver(logLaw, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
+    const multiphase = { ...config, settings: { ...config.settings, multiphase: true } }
+    expect(gpuUnsupportedSettings(multiphase)).toEqual(['multiphase (not yet on GPU)'])
+    await expect(createGpuSolver(multiphase, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
     const dp = config.settings.particleDiameter!
     const spacings = Array.from(config.particles.kinds, (_, i) => (i === 0 ? dp / 2 : dp))
     const refined = { ...config, particles: { ...config.particles, spacings } }
@@ -119,13 +119,18 @@ describe('GPU backend', () => {
     }
     const open = { ...config, openBoundaries: [inlet] }
     expect(gpuUnsupportedSettings(open)).toEqual(['open boundaries (not yet on GPU)'])
-    const mirror = {
+    // the wall options run on the GPU (wallsGpu.test.ts)
+    const walls = {
       ...config,
-      options: { ...config.options, freeSlipViscosity: 'mirror' as const },
+      options: {
+        ...config.options,
+        boundary: 'riemann' as const,
+        riemannWallNormal: 'fluid' as const,
+        wallShear: 'logLaw' as const,
+        freeSlipViscosity: 'mirror' as const,
+      },
     }
-    expect(gpuUnsupportedSettings(mirror)).toEqual([
-      'freeSlipViscosity: mirror (GPU: free-slip walls outside the viscous sums only)',
-    ])
+    expect(gpuUnsupportedSettings(walls)).toEqual([])
     const dynamic = { ...config, options: { ...config.options, boundary: 'dynamic' as const } }
     expect(gpuUnsupportedSettings(dynamic)).toEqual([
       'boundary: dynamic (GPU: generalized and Riemann walls)',
@@ -145,7 +150,7 @@ describe('GPU backend', () => {
     )
   })
 
-  it('counts the walls’ rest positions and the temperatures in the GPU memory', () => {
+  it('counts the walls’ rest positions, their normals and the temperatures in the GPU memory', () => {
     // 196 bytes per particle, 16 more with moving parts, 16 more with thermodynamics or a
     // viscosity table, 8 per cell (and one more cell entry)
     expect(gpuMemoryNeeded(1_000_000, 99)).toEqual({ bytes: 196_000_800, largestBuffer: 32e6 })
@@ -155,6 +160,11 @@ describe('GPU backend', () => {
     })
     expect(gpuMemoryNeeded(1_000_000, 99, { moving: true, thermal: true })).toEqual({
       bytes: 228_000_800,
+      largestBuffer: 32e6,
+    })
+    // riemannWallNormal 'fluid': the walls' normals, 16 more
+    expect(gpuMemoryNeeded(1_000_000, 99, { wallNormals: true })).toEqual({
+      bytes: 212_000_800,
       largestBuffer: 32e6,
     })
   })

@@ -143,6 +143,7 @@ export class GpuSolver {
       shifting: constants.shiftingCode !== SHIFTING_CODE.zero,
       moving: this.#moving,
       parts: setup.partIds.length,
+      wallNormals: constants.riemannWall === 1,
       thermal: this.#thermal,
       airDrag: constants.airDrag,
     })

@@ -17,8 +17,8 @@ export const MAP_READ = 1
 
 /** Largest number of steps one submission holds (the history buffer's slots). */
 export const MAX_BATCH_STEPS = 64
-/** Bytes of the uniform block (20 vec4). */
-export const PARAMS_BYTES = 20 * 16
+/** Bytes of the uniform block (21 vec4). */
+export const PARAMS_BYTES = 21 * 16
 
 /** The particle and grid buffers. */
 export interface GpuBuffers {
@@ -71,7 +71,7 @@ export function createBuffers(
   device: GPUDevice,
   capacity: number,
   grid: GridShape,
-  motion: { moving: boolean; parts: number },
+  motion: { moving: boolean; parts: number; wallNormals?: boolean },
   thermal: { on: boolean; tableRows: number } = { on: false, tableRows: 0 },
   airBytes = 16,
 ): GpuBuffers {
@@ -87,7 +87,8 @@ export function createBuffers(
     rank: make(4 * n),
     rec0: make(16 * n),
     rec1: make(16 * n),
-    wall: make(16 * n),
+    // riemannWallNormal 'fluid': the walls' normals in a second half (interactShaders.ts)
+    wall: make((motion.wallNormals ? 32 : 16) * n),
     acc: make(16 * n),
     start: make(32 * n),
     sum: make(32 * n),

@@ -2,6 +2,7 @@
  * The interaction passes on the GPU: Tait pressures and neighbour records, the generalized-wall
  * extrapolation, the force pass (see shaderCommon.ts for the buffers).
  */
+import { KAPPA, LOG_B, Y_PLUS_SUBLAYER } from '../sph/wallFunction.ts'
 import { PARAMS, WORKGROUP } from './shaderCommon.ts'
 
 /**
@@ -52,7 +53,10 @@ fn main(
 
 /**
  * Generalized wall (walls.ts extrapolateWalls; a_w = 0 unless MOVING): p_w = max(0, (Σ p_f W +
- * g·Σ ρ_f r_wf W)/Σ W), ρ_w from the inverse equation of state, viscous velocity 2 v_w − ṽ_f.
+ * g·Σ ρ_f r_wf W)/Σ W), ρ_w from the inverse equation of state, viscous velocity 2 v_w − ṽ_f (a
+ * free-slip wall with freeSlipViscosity 'mirror': ṽ_f + 2((v_w − ṽ_f)·n)n, walls.ts
+ * setWallViscousVelocity); with riemannWallNormal 'fluid' the wall's normal n = −Σ ρ_f W r_wf/|…|
+ * into the wall buffer's second half.
  */
 export const WALL_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(1) var<storage, read_write> rec0: array<vec4<f32>>;
@@ -114,20 +118,59 @@ fn main(
     let density = clamp(P.k1.y * pow(p / P.k1.z + 1.0, 1.0 / P.k1.w), P.k3.w, P.k4.x);
     rec0[i].w = p;
     velr[i].w = density;
-    wall[i] = vec4<f32>(2.0 * vw - sumV * invW, noSlip);
+    let f = sumV * invW;
+    // Σ ρ_f W (r_w − r_f) points from the fluid into the wall: its opposite is the normal
+    let sumRLength = length(sumR);
+    var n = vec3<f32>(0.0);
+    if (sumRLength > 0.0) { n = -sumR / sumRLength; }
+    if (noSlip == 0.0 && P.wallK.z != 0.0 && sumRLength > 0.0) {
+      wall[i] = vec4<f32>(f + (2.0 * dot(vw - f, n)) * n, noSlip);
+    } else {
+      wall[i] = vec4<f32>(2.0 * vw - f, noSlip);
+    }
+    if (P.codes.z == 1u) { wall[arrayLength(&wall) / 2u + i] = vec4<f32>(n, 0.0); }
   } else {
     rec0[i].w = 0.0;
     velr[i].w = P.k1.y;
     wall[i] = vec4<f32>(vw, noSlip);
+    if (P.codes.z == 1u) { wall[arrayLength(&wall) / 2u + i] = vec4<f32>(0.0); }
   }
+}
+`
+
+/**
+ * The log law's u_τ² (wallFunction.ts wallShearVelocity2, its κ, B and sublayer y+): the laminar
+ * sublayer's ν u_t/y below y+ = 11.06, else Newton's method from u_t/20 as the CPU; the CPU stops
+ * at a step of 1e-10 u, which float32 does not resolve: here at 4 float32 epsilons (Newton's
+ * iterates then stay within rounding of the root), at most 30 steps like the CPU.
+ */
+const WALL_SHEAR = /* wgsl */ `
+fn wallShearVelocity2(ut: f32, y: f32, nu: f32) -> f32 {
+  let laminar = (nu * ut) / y;
+  if ((y * sqrt(laminar)) / nu < ${Y_PLUS_SUBLAYER}) { return laminar; }
+  let c = y / nu;
+  var u = ut / 20.0;
+  for (var k = 0; k < 30; k = k + 1) {
+    let l = log(c * u) / ${KAPPA} + ${LOG_B};
+    let next = u - (u * l - ut) / (l + 1.0 / ${KAPPA});
+    if (abs(next - u) <= 4.8e-7 * u) {
+      u = next;
+      break;
+    }
+    u = next;
+  }
+  return u * u;
 }
 `
 
 /**
  * The force pass (forces.ts computeForces) for fluid particles: momentum with the symmetric
  * pressure term, artificial and laminar viscosity, gravity; continuity with density diffusion;
- * wall pairs push, never pull; the Riemann wall along the wall's own kernel gradient
- * (riemannWall 2); in a rotating frame its Coriolis and centrifugal accelerations. Per
+ * wall pairs push, never pull; the Riemann wall along each wall particle's normal (riemannWall
+ * 1, the wall pass's) or the wall's own kernel gradient (2); free-slip walls in the viscous sums
+ * with their mirrored velocity (wallK.z); the log-law wall function on no-slip walls in place of
+ * their pair viscosity (wallK.x = ν > 0); in a rotating frame its Coriolis and centrifugal
+ * accelerations. Per
  * workgroup: the largest |a|² and viscous rate, and the pair count, into
  * stats (maxima as float bits, which order as u32 for non-negative floats). With `variableNu` (a
  * viscosity table, heatShaders.ts) each fluid particle's ν from wall.x (the viscosity pass puts
@@ -150,6 +193,7 @@ var<workgroup> wgVisc: array<f32, ${WORKGROUP}>;
 var<workgroup> wgCount: array<u32, ${WORKGROUP}>;
 
 struct Result { a2: f32, visc: f32, count: u32 }
+${WALL_SHEAR}
 
 fn forces(i: u32) -> Result {
   var out = Result(0.0, 0.0, 0u);
@@ -175,7 +219,12 @@ fn forces(i: u32) -> Result {
   // in a rotating frame the centrifugal acceleration at i joins gravity there (forces.ts)
   var hg = vec3<f32>(0.0);
   if (P.codes.w != 0u) { hg = P.k2.xyz + frameAcceleration(xi, vec3<f32>(0.0), false); }
+  let riemannFluid = P.codes.z == 1u;
   let riemannGeometric = P.codes.z == 2u;
+  let normals = arrayLength(&wall) / 2u;
+  let mirror = P.wallK.z != 0.0;
+  let wallNu = P.wallK.x;
+  let wallFunction = wallNu > 0.0;
   var a = vec3<f32>(0.0);
   var l = vec3<f32>(0.0);
   var arp = 0.0;
@@ -183,6 +232,12 @@ fn forces(i: u32) -> Result {
   var wg = vec3<f32>(0.0);
   var wsum = 0.0;
   var wv = vec3<f32>(0.0);
+  // the no-slip walls' kernel gradient, weighted velocity and nearest particle (wall function)
+  var sg = vec3<f32>(0.0);
+  var ssum = 0.0;
+  var sv = vec3<f32>(0.0);
+  var nearR2 = support2;
+  var near = vec3<f32>(0.0);
   var maxVisc = 0.0;
   var count = 0u;
   let c = unpackCell(info[i].w);
@@ -213,7 +268,14 @@ fn forces(i: u32) -> Result {
           diff = diff + vj * (pj - pi + rhoi * dot(hg, d)) * fr;
         } else {
           vj = -vj;
-          if (riemannGeometric) {
+          if (riemannFluid) {
+            // one-sided Riemann problem along the wall particle's normal: 2P* = p_i + p_w + 2ρ_iβU
+            let approach = -dot(dv, wall[normals + j].xyz);
+            if (approach > 0.0) {
+              let beta = min(6.0 * approach, c0);
+              pj = pj + 2.0 * rhoi * beta * approach;
+            }
+          } else if (riemannGeometric) {
             let wf = vj * f;
             wg = wg + wf * d;
             wsum = wsum + wf;
@@ -222,7 +284,22 @@ fn forces(i: u32) -> Result {
           // a wall pushes, never pulls
           if (pi + pj < 0.0) { pj = -pi; }
           let w = wall[j];
-          if (w.w == 0.0) { viscous = 0.0; } else { u = veli - w.xyz; }
+          if (w.w == 0.0) {
+            if (mirror) { u = veli - w.xyz; } else { viscous = 0.0; }
+          } else if (wallFunction) {
+            // the wall function replaces the wall's pair viscosity
+            viscous = 0.0;
+            let wf = vj * f;
+            sg = sg + wf * d;
+            ssum = ssum + wf;
+            sv = sv + wf * bj.xyz;
+            if (r2 < nearR2) {
+              nearR2 = r2;
+              near = d;
+            }
+          } else {
+            u = veli - w.xyz;
+          }
         }
         arp = arp + f * vj * dot(dv, d);
         let mu = h * dot(u, d) * viscous * invR2;
@@ -243,6 +320,23 @@ fn forces(i: u32) -> Result {
       if (approach > 0.0) {
         let beta = min(6.0 * approach, c0);
         a = a + (-2.0 * beta * approach) * wg;
+      }
+    }
+  }
+  if (ssum != 0.0) {
+    // log-law wall function: n = −G/|G| (into the fluid), y = the nearest wall particle's
+    // distance along n less half a particle, u_t the velocity relative to the wall along it
+    let g = length(sg);
+    if (g > 0.0) {
+      let n = -sg / g;
+      let uw = veli - sv * (1.0 / ssum);
+      let t = uw - dot(uw, n) * n;
+      let ut = length(t);
+      if (ut > 0.0) {
+        let halfDp = P.wallK.y;
+        let y = max(dot(near, n) - halfDp, 0.25 * halfDp);
+        // −u_τ² · 2|G| along the tangential velocity
+        a = a + ((-2.0 * wallShearVelocity2(ut, y, wallNu) * g) / ut) * t;
       }
     }
   }

@@ -62,6 +62,7 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   const air = airParams(k.airDrag)
   f.set(air.f32, 64)
   u.set(air.u32, 76)
+  f.set([k.wallFunctionNu, 0.5 * k.particleDiameter, k.freeSlipMirror ? 1 : 0, 0], 80)
   return buffer
 }
 

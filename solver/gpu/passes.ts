@@ -91,6 +91,8 @@ export class GpuPasses {
       shifting: boolean
       moving: boolean
       parts: number
+      /** riemannWallNormal 'fluid': the wall buffer holds the walls' normals too. */
+      wallNormals?: boolean
       thermal?: GpuThermal
       airDrag?: AirDragConstants | null
     },

@@ -9,7 +9,8 @@
  *   posm  vec4 (x, y, z, mass)           velr  vec4 (vx, vy, vz, ρ)
  *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1 | deleted << 2, cell)
  *   rec0  vec4 (x, y, z, p)              rec1  vec4 (vx, vy, vz, ±V), V = m/ρ, walls −m/ρ0
- *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip); a fluid particle with a viscosity table (ν, …)
+ *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip); a fluid particle with a viscosity table
+ *         (ν, …); with riemannWallNormal 'fluid' a second half: each wall particle's normal (n, 0)
  *   acc   vec4 (ax, ay, az, dρ/dt)       start, sum: 2 vec4 per particle (RK4)
  *   therm (thermodynamics or a viscosity table only) temperatures and ν: see heatShaders.ts
  *   air   (air drag only) the clock and the air's velocity over time: see airDrag.ts
@@ -27,7 +28,7 @@ export const PARAMS = /* wgsl */ `
 struct Params {
   origin: vec4<f32>,   // grid origin xyz, 1 / cell size
   dims: vec4<u32>,     // nx, ny, nz, cells
-  codes: vec4<u32>,    // particles, kernel (0 Wendland, 1 cubic), riemannWall (0 or 2), hydrostatic
+  codes: vec4<u32>,    // particles, kernel (0 Wendland, 1 cubic), riemannWall (0-2), hydrostatic
   k0: vec4<f32>,       // h, support², η², kernel gradient factor
   k1: vec4<f32>,       // kernel α, ρ0, B, γ
   k2: vec4<f32>,       // gravity xyz, c0
@@ -45,6 +46,7 @@ struct Params {
   airMax: vec4<f32>,   // its upper corner, 1 / the grid's cell size (0: a uniform velocity)
   airK: vec4<f32>,     // ½ ρ_a, Re per m/s (ρ_a 2L/μ_a), π L², dp²
   airDims: vec4<u32>,  // the grid's nx, ny, nz, the rows (times) of the air's velocity
+  wallK: vec4<f32>,    // log law's ν (0: off), dp/2, free-slip walls in the viscous sums (1), 0
 }
 @group(0) @binding(0) var<uniform> P: Params;
 

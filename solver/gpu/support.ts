@@ -24,9 +24,14 @@ export const GPU_MOVING_BYTES_PER_PARTICLE = 16
  * heatShaders.ts; it goes through the sort in the Runge–Kutta start, no scratch of its own).
  */
 export const GPU_THERMAL_BYTES_PER_PARTICLE = 16
+/** Bytes per particle of riemannWallNormal 'fluid': each wall particle's normal (wall buffer). */
+export const GPU_WALL_NORMAL_BYTES_PER_PARTICLE = 16
 /** Bytes per grid cell: its count and its start. */
 export const GPU_BYTES_PER_CELL = 8
-/** The largest buffer holds two vec4 per particle (the Runge–Kutta start and sum). */
+/**
+ * The largest buffers hold two vec4 per particle: the Runge–Kutta start and sum, and the wall
+ * buffer with the walls' normals.
+ */
 export const GPU_LARGEST_BYTES_PER_PARTICLE = 32
 
 /**
@@ -49,11 +54,6 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (integrator === 'symplectic') refused.push('integrator: symplectic (GPU: RK4 only)')
   const boundary = resolveBoundary(settings, options)
   if (boundary === 'dynamic') refused.push('boundary: dynamic (GPU: generalized and Riemann walls)')
-  if (boundary === 'riemann' && options.riemannWallNormal === 'fluid')
-    refused.push('riemannWallNormal: fluid (GPU: the wall normal only)')
-  if (options.wallShear === 'logLaw') refused.push('wallShear: logLaw (GPU: viscous walls only)')
-  if (options.freeSlipViscosity === 'mirror')
-    refused.push('freeSlipViscosity: mirror (GPU: free-slip walls outside the viscous sums only)')
   if (config.rotationalPeriodic) refused.push('periodic boundary (not yet on GPU)')
   if ((config.openBoundaries ?? []).length > 0) refused.push('open boundaries (not yet on GPU)')
   // variable resolution: particles of more than one spacing (refinement zones)
@@ -64,12 +64,14 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
 }
 
 /**
- * What a case adds to the GPU's buffers: moving parts, thermodynamics or a viscosity table, and
- * air drag's air (its velocity rows or grid: bytes per run, not per particle; airDrag.ts).
+ * What a case adds to the GPU's buffers: moving parts, thermodynamics or a viscosity table, the
+ * walls' normals (riemannWallNormal 'fluid'), and air drag's air (its velocity rows or grid:
+ * bytes per run, not per particle; airDrag.ts).
  */
 export interface GpuFeatures {
   moving?: boolean
   thermal?: boolean
+  wallNormals?: boolean
   airBytes?: number
 }
 
@@ -78,6 +80,7 @@ export function gpuFeatures(config: SolverConfig, k: SphConstants): GpuFeatures 
   return {
     moving: config.wallMotion !== undefined,
     thermal: gpuThermal(k).on,
+    wallNormals: k.riemannWall === 1,
     airBytes: k.airDrag ? airBufferBytes(k.airDrag) : 0,
   }
 }
@@ -91,7 +94,8 @@ export function gpuMemoryNeeded(
   const perParticle =
     GPU_BYTES_PER_PARTICLE +
     (features.moving ? GPU_MOVING_BYTES_PER_PARTICLE : 0) +
-    (features.thermal ? GPU_THERMAL_BYTES_PER_PARTICLE : 0)
+    (features.thermal ? GPU_THERMAL_BYTES_PER_PARTICLE : 0) +
+    (features.wallNormals ? GPU_WALL_NORMAL_BYTES_PER_PARTICLE : 0)
   const air = features.airBytes ?? 0
   const largestBuffer = Math.max(
     GPU_LARGEST_BYTES_PER_PARTICLE * Math.max(particles, 1),

@@ -5,9 +5,9 @@
  */
 
 /** Log law: κ and B, and the y+ where it meets the laminar sublayer's u+ = y+. */
-const KAPPA = 0.41
-const LOG_B = 5.2
-const Y_PLUS_SUBLAYER = 11.06
+export const KAPPA = 0.41
+export const LOG_B = 5.2
+export const Y_PLUS_SUBLAYER = 11.06
 
 /**
  * The squared friction velocity u_τ² (the wall shear stress over ρ) of a flow at speed ut
