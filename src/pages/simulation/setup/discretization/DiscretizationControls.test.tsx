@@ -237,6 +237,32 @@ describe('DiscretizationControls', () => {
     await waitFor(() => expect(toasts()).toContain('Loaded pointclouds'))
   })
 
+  it('reports a discretization once, even when a stale reply shows it running after its end', async () => {
+    const { poll, setSetup } = renderControls({})
+    // the started record's reply or a late poll can land after the end was seen
+    server.sequence = [record({}), DONE, record({ state: 'running', progress: 0.5 }), DONE]
+    await discretize()
+    await screen.findByTestId('discretization-status')
+    server.parts = [part(12, 'Water', '/api/parts/12/pointcloud?v=abc')]
+    await poll()
+    await waitFor(() => expect(toasts()).toContain('Discretization warning'))
+    setSetup({ pointcloudCounts: { 'part:12': 1234 } })
+    await waitFor(() => expect(toasts()).toContain('Loaded pointclouds'))
+    await poll()
+    await waitFor(() =>
+      expect(screen.getByTestId('discretization-status').textContent).toBe('Discretizing'),
+    )
+    await poll()
+    await waitFor(() =>
+      expect(screen.getByTestId('discretization-status').textContent).toBe('Discretized'),
+    )
+    setSetup({ pointcloudCounts: { 'part:12': 1235 } })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const titles = [...document.querySelectorAll('.toast__title')].map((n) => n.textContent)
+    expect(titles.filter((t) => t === 'Discretization warning')).toHaveLength(1)
+    expect(titles.filter((t) => t === 'Loaded pointclouds')).toHaveLength(1)
+  })
+
   it("does not wait for walls' point clouds, which the view loads on request only", async () => {
     const { poll, setSetup } = renderControls({})
     server.sequence = [record({}), DONE]

@@ -61,7 +61,10 @@ export function DiscretizationControls({ simulation }: { simulation: Simulation 
     invalidate: ['getDiscretization'],
     onSuccess: (started: Discretization) => {
       watchStarted(started)
-      queryClient.setQueryData(key, started)
+      // a record of the same id fetched meanwhile is as new as the start's reply or newer
+      queryClient.setQueryData<Discretization | null>(key, (current) =>
+        current?.id === started.id ? current : started,
+      )
     },
   })
   const active = isDiscretizationActive(record)

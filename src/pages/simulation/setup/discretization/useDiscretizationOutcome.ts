@@ -27,8 +27,8 @@ export function partsWithPointclouds(parts: readonly Part[] | undefined): number
  * What happens when a discretization this page watched ends (spec/setup.md §4, §8; spec/results.md
  * "Jobs"): failed → 'Discretization failed' with the first error; done → 'Discretization warning'
  * with the first warning if any, the parts refetched (their point clouds change), and 'Loaded
- * pointclouds' once the view draws every part's particles. A record that had already ended when the
- * page opened says nothing.
+ * pointclouds' once the view draws every part's particles, each once per discretization. A record
+ * that had already ended when the page opened says nothing.
  */
 export function useDiscretizationOutcome(
   record: Discretization | null | undefined,
@@ -38,6 +38,8 @@ export function useDiscretizationOutcome(
   const pushToast = usePushToast()
   const setup = useAtomValue(viewportStateAtom).snapshot?.setup
   const watched = useRef<{ id: number; active: boolean } | null>(null)
+  /** The discretization whose end was reported: a stale reply showing it active again says nothing. */
+  const reported = useRef<number | null>(null)
   /** When a discretization was seen done; its point clouds are awaited from parts fetched later. */
   const doneAtMs = useRef<number | null>(null)
 
@@ -46,6 +48,8 @@ export function useDiscretizationOutcome(
     const before = watched.current
     watched.current = { id: record.id, active: isJobActive(record.state) }
     if (!before || before.id !== record.id || !before.active || isJobActive(record.state)) return
+    if (reported.current === record.id) return
+    reported.current = record.id
     const toast = discretizationToast(record)
     if (toast) pushToast({ kind: toast.level, title: toast.title, description: toast.text })
     for (const name of AFTER_DISCRETIZATION)
@@ -68,6 +72,7 @@ export function useDiscretizationOutcome(
 
   /** A discretization this page started: its end is reported like one seen running. */
   return (started: Discretization) => {
-    watched.current = { id: started.id, active: true }
+    // the record may already have been fetched, ended even, before the start's reply arrived
+    if (watched.current?.id !== started.id) watched.current = { id: started.id, active: true }
   }
 }
