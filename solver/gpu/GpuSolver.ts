@@ -31,25 +31,19 @@ import {
 } from '../sph/checkpoint.ts'
 import { initialTimeStep } from '../sph/timeStep.ts'
 import type { RunHooks, SolverSnapshot, SolverStepReport } from '../sph/solverTypes.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
-import type { GpuGrid } from './grid.ts'
-import { gpuGrid } from './grid.ts'
+import { findGpu, type GpuContext, gpuUnavailableReason } from './device.ts'
+import { type GpuGrid, gpuGrid } from './grid.ts'
 import { GpuPasses, HISTORY_STRIDE, MAX_BATCH_STEPS } from './passes.ts'
-import { buildParams, F32_MAX } from './params.ts'
-import type { GpuSolverDescription } from './params.ts'
+import { buildParams, F32_MAX, type GpuSolverDescription } from './params.ts'
+import { addImageTurns, SENSORS_ACROSS_CUTS_REFUSED } from './rotationalSlice.ts'
 import { packParticles, writePacked } from './hostState.ts'
-import type { GpuCapture } from './capture.ts'
-import { captureState, StateReadback } from './capture.ts'
-import type { ForcePassMeasurement } from './measure.ts'
-import { measureForcePass } from './measure.ts'
+import { captureState, type GpuCapture, StateReadback } from './capture.ts'
+import { type ForcePassMeasurement, measureForcePass } from './measure.ts'
 import { decodeHistory } from './history.ts'
 import { GpuWallMotion } from './wallMotion.ts'
-import type { GpuProbeReader } from './probes.ts'
-import { GpuProbes, hostProbe } from './probes.ts'
+import { type GpuProbeReader, GpuProbes, hostProbe } from './probes.ts'
 import { gpuFeatures, gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
-import type { GpuThermal } from './thermal.ts'
-import { gpuThermal } from './thermal.ts'
+import { type GpuThermal, gpuThermal } from './thermal.ts'
 
 /** Creates a GPU solver, or refuses (SolverSetupError) what the GPU backend does not implement. */
 export async function createGpuSolver(
@@ -67,7 +61,7 @@ export async function createGpuSolver(
   const setup = prepareParticles(config, options, constants)
   const grid = gpuGrid(setup.referenceBox, constants.support, setup.count, options.periodicY)
   const features = gpuFeatures(config, constants)
-  const problem = gpuFitProblem(setup.count, grid.shape.cells, gpu.info, features)
+  const problem = gpuFitProblem(setup.arrays.capacity, grid.shape.cells, gpu.info, features)
   if (problem) throw new SolverSetupError(problem)
   return new GpuSolver(config, options, constants, material.id, setup, grid, gpu)
 }
@@ -84,6 +78,8 @@ export class GpuSolver {
   #referenceBox: Box
   /** Fluid outside it is deleted (calcDomainActive: the reference box), or null. */
   #deletionBox: Box | null
+  /** The rotational periodic boundary's slice (rotationalSlice.ts), if any. */
+  #slice: SolverConfig['rotationalPeriodic']
   #passes: GpuPasses
   /** Staging buffers for the copies of the state (outputs, checkpoints). */
   #readback: StateReadback
@@ -130,6 +126,7 @@ export class GpuSolver {
     this.#partIds = setup.partIds
     this.#referenceBox = setup.referenceBox
     this.#deletionBox = config.settings.calcDomainActive ? setup.referenceBox : null
+    this.#slice = config.rotationalPeriodic
     this.#moving = config.wallMotion !== undefined
     this.#hostCount = setup.count
     this.#hostIndex = new Int32Array(Math.max(setup.arrays.capacity, 1)).fill(-1)
@@ -168,6 +165,7 @@ export class GpuSolver {
       deletionBox: this.#deletionBox,
       referenceT: this.#thermal.referenceT,
       tableRows: this.#thermal.tableRows,
+      slice: this.#slice,
     })
     this.gpu.device.queue.writeBuffer(this.#passes.buffers.params, 0, buffer)
     this.#passes.setCount(this.#count)
@@ -180,6 +178,7 @@ export class GpuSolver {
   #upload(): void {
     const referenceT = this.#thermal.on ? this.#thermal.referenceT : null
     const packed = packParticles(this.#arrays, this.#hostCount, this.#deletionBox, referenceT)
+    if (this.#slice) addImageTurns(packed, this.#slice, this.#constants.support)
     this.#deletedBefore.invalid += packed.invalid
     this.#deletedBefore.outside += packed.outside
     this.#count = packed.kept
@@ -260,6 +259,7 @@ export class GpuSolver {
 
   /** The run's sensor points (x, y, z each), probed after every step from now on (probes.ts). */
   attachProbes(points: Float64Array): GpuProbeReader {
+    if (this.#slice) throw new SolverSetupError(SENSORS_ACROSS_CUTS_REFUSED)
     const mass = this.#constants.particleMass
     const probes = new GpuProbes(this.gpu.device, this.#passes.buffers, points, mass)
     this.#passes.probes?.destroy()

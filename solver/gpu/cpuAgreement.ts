@@ -50,7 +50,9 @@ export async function cpuForces(config: SolverConfig): Promise<Float64Array> {
   const a = internals.arrays
   const out = new Float64Array(4 * config.particles.kinds.length)
   for (let i = 0; i < internals.count(); i++)
-    out.set([a.accX[i]!, a.accY[i]!, a.accZ[i]!, a.drho[i]!], 4 * a.particleId[i]!)
+    // (a rotational periodic boundary's images have no id)
+    if (a.particleId[i]! >= 0)
+      out.set([a.accX[i]!, a.accY[i]!, a.accZ[i]!, a.drho[i]!], 4 * a.particleId[i]!)
   await solver.dispose()
   return out
 }

@@ -8,7 +8,9 @@ import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
 import { SHIFT_MAX_DP } from '../sph/shifting.ts'
 import { viscousTimeStepLimit } from '../sph/timeStep.ts'
 import type { GpuGrid } from './grid.ts'
+import type { RotationalSlice } from '../sph/rotationalSlice.ts'
 import { airParams } from './airDrag.ts'
+import { sliceParams } from './rotationalSlice.ts'
 import { PARAMS_BYTES } from './passes.ts'
 
 /** Largest float32: stands for ±Infinity in the uniform block. */
@@ -28,6 +30,8 @@ export interface ParamsInput {
   /** θ = T − referenceT on the GPU (thermal.ts); the viscosity table's rows. */
   referenceT: number
   tableRows: number
+  /** The rotational periodic boundary's slice, if any. */
+  slice?: RotationalSlice | null | undefined
 }
 
 /** The uniform block's bytes. */
@@ -63,6 +67,7 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   f.set(air.f32, 64)
   u.set(air.u32, 76)
   f.set([k.wallFunctionNu, 0.5 * k.particleDiameter, k.freeSlipMirror ? 1 : 0, 0], 80)
+  f.set(sliceParams(input.slice, k.support), 84)
   return buffer
 }
 

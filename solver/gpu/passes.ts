@@ -121,6 +121,7 @@ export class GpuPasses {
       b.rank,
       b.deleted,
       b.control,
+      b.velr,
     ])
     this.#scanReduce = pass(p.scanReduce, [b.params, b.cellCount, b.blockSums])
     this.#scanBlocks = pass(p.scanBlocks, [b.params, b.blockSums])

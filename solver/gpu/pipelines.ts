@@ -3,7 +3,8 @@
  * the end-of-step shader.
  */
 import { AIR_DRAG_SHADER } from './airDrag.ts'
-import { FORCE_SHADER, forceShader, PRESSURE_SHADER, WALL_SHADER } from './interactShaders.ts'
+import { FORCE_SHADER, forceShader, PRESSURE_SHADER } from './interactShaders.ts'
+import { WALL_SHADER } from './wallShaders.ts'
 import {
   HEAT_SHADER,
   HEAT_UPDATE_SHADER,

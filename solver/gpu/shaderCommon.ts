@@ -7,7 +7,8 @@
  *
  * Buffers (one entry per particle in cell order after each sort):
  *   posm  vec4 (x, y, z, mass)           velr  vec4 (vx, vy, vz, ρ)
- *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1 | deleted << 2, cell)
+ *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1 | deleted << 2 | image turns << 8
+ *         (rotationalSlice.ts), cell)
  *   rec0  vec4 (x, y, z, p)              rec1  vec4 (vx, vy, vz, ±V), V = m/ρ, walls −m/ρ0
  *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip); a fluid particle with a viscosity table
  *         (ν, …); with riemannWallNormal 'fluid' a second half: each wall particle's normal (n, 0)
@@ -15,6 +16,8 @@
  *   therm (thermodynamics or a viscosity table only) temperatures and ν: see heatShaders.ts
  *   air   (air drag only) the clock and the air's velocity over time: see airDrag.ts
  */
+import { SLICE_WGSL } from './rotationalSlice.ts'
+
 export const WORKGROUP = 64
 /**
  * u32 per history slot: dt bits, the step's interactions (low, high), then the particles deleted
@@ -47,8 +50,13 @@ struct Params {
   airK: vec4<f32>,     // ½ ρ_a, Re per m/s (ρ_a 2L/μ_a), π L², dp²
   airDims: vec4<u32>,  // the grid's nx, ny, nz, the rows (times) of the air's velocity
   wallK: vec4<f32>,    // log law's ν (0: off), dp/2, free-slip walls in the viscous sums (1), 0
+  slice0: vec4<f32>,   // rotational periodic slice (rotationalSlice.ts): centre, angle (rad)
+  slice1: vec4<f32>,   // e1, the bisector's angle from e1
+  slice2: vec4<f32>,   // e2, turns of the full circle (0: no slice)
+  slice3: vec4<f32>,   // axis, a cut face's reach
 }
 @group(0) @binding(0) var<uniform> P: Params;
+${SLICE_WGSL}
 
 // flags of info.z: a wall particle (else fluid), a particle deleted (left the calculation domain,
 // or a coordinate not finite: it sits after the last cell, every pass skips it)

@@ -72,24 +72,35 @@ fn main(
   var g = vec3<f32>(0.0);
   var sh = vec3<f32>(0.0);
   var divergence = 0.0;
-  let c = unpackCell(m.w);
+  let home = unpackCell(m.w);
   let ry = reachY();
-  for (var dz = -1; dz <= 1; dz = dz + 1) {
-    for (var dy = -ry; dy <= ry; dy = dy + 1) {
-      let row = stencilRow(c, dy, dz);
-      let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
-      let jEnd = cellStart[row.end];
-      for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
-        let d = xr - rec0[j].xyz;
-        let r2 = dot(d, d);
-        if (r2 >= support2 || r2 < minR2) { continue; }
-        let rr = sqrt(r2);
-        let vf = abs(rec1[j].w) * gradFactor(rr);
-        g = g + vf * d;
-        let ratio = kernelW(rr) * P.k6.x;
-        let r4 = ratio * ratio * ratio * ratio;
-        sh = sh + (vf * (1.0 + SHIFT_R * r4)) * d;
-        divergence = divergence - vf * r2;
+  // turn 0: the particles; turns 1 … N − 1: their images across a rotational periodic
+  // slice's cuts (rotationalSlice.ts), found around xi turned back
+  for (var k = 0; k < max(sliceTurns(), 1); k = k + 1) {
+    var c = home;
+    let t = turnOf(k);
+    if (k > 0) {
+      if (!turnReaches(xi, k)) { continue; }
+      c = turnedCell(xi, k);
+    }
+    for (var dz = -1; dz <= 1; dz = dz + 1) {
+      for (var dy = -ry; dy <= ry; dy = dy + 1) {
+        let row = stencilRow(c, dy, dz);
+        let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
+        let jEnd = cellStart[row.end];
+        for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+          let d = xr - imagePoint(rec0[j].xyz, k, t);
+          let r2 = dot(d, d);
+          if (r2 >= support2 || r2 < minR2) { continue; }
+          if (k > 0 && !imageMade(info[j].z, k)) { continue; }
+          let rr = sqrt(r2);
+          let vf = abs(rec1[j].w) * gradFactor(rr);
+          g = g + vf * d;
+          let ratio = kernelW(rr) * P.k6.x;
+          let r4 = ratio * ratio * ratio * ratio;
+          sh = sh + (vf * (1.0 + SHIFT_R * r4)) * d;
+          divergence = divergence - vf * r2;
+        }
       }
     }
   }

@@ -6,7 +6,8 @@ import { CONTROL, PARAMS, SCAN_COMMON, SCAN_WORKGROUP, WORKGROUP } from './shade
 
 /**
  * Counting sort, first pass: each particle's cell and its rank among the particles of that cell;
- * periodic along y, a particle that left the period first comes back through the other side.
+ * periodic along y, a particle that left the period first comes back through the other side; with a
+ * rotational periodic slice, a fluid particle that left it comes back turned (rotationalSlice.ts).
  * Deletion as the CPU's sort (grid.ts CellSorter): a particle with a coordinate that is not
  * finite, and a fluid particle outside the calculation domain, is flagged deleted and counted
  * (deleted: outside, not finite, fluid among them) in a step that is taken (time left to the
@@ -20,8 +21,10 @@ export const COUNT_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
 @group(0) @binding(4) var<storage, read_write> rank: array<u32>;
 @group(0) @binding(5) var<storage, read_write> deleted: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read> control: Control;
+@group(0) @binding(7) var<storage, read_write> velr: array<vec4<f32>>;
 
 const EXPONENT = 0x7f800000u;
+const IMAGE_KEEP = 0xffu;
 
 @compute @workgroup_size(${WORKGROUP})
 fn main(
@@ -44,6 +47,15 @@ fn main(
       posm[i] = vec4<f32>(p, posm[i].w);
     }
     let fluid = (flags & WALL_FLAG) == 0u;
+    // a rotational periodic slice: fluid that left it back in, turned (position and velocity),
+    // in a step that is taken (the CPU's sort wraps once per step)
+    let turn = wrapTurn(p);
+    if (deleting && fluid && turn.y != 0.0) {
+      p = turnPoint(p, turn);
+      posm[i] = vec4<f32>(p, posm[i].w);
+      let v = velr[i];
+      velr[i] = vec4<f32>(turnVector(v.xyz, turn), v.w);
+    }
     // a coordinate is not finite when its exponent bits are all set (no NaN compare in WGSL)
     let bits = bitcast<vec3<u32>>(p) & vec3<u32>(EXPONENT);
     if (deleting && any(bits == vec3<u32>(EXPONENT))) {
@@ -56,6 +68,8 @@ fn main(
       atomicAdd(&deleted[2], 1u);
     } else {
       cell = cellIndex(cellCoords(p));
+      // the turns of its images across the slice's cuts (kept past the batch's target)
+      if (deleting) { flags = (flags & IMAGE_KEEP) | imageTurns(p); }
     }
   }
   info[i] = vec4<u32>(m.x, m.y, flags, cell);

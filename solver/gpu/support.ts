@@ -5,6 +5,7 @@
  */
 import type { SolverConfig, SphConstants } from '../sph/config.ts'
 import { resolveBoundary, resolveIntegrator, resolveOptions } from '../sph/config.ts'
+import { rotationalPeriodicRefusals } from '../sph/periodicRotation.ts'
 import { unsupportedSettings } from '../sph/support.ts'
 import { formatCount, formatNumber } from '../../domain/units.ts'
 import type { GpuInfo } from './device.ts'
@@ -54,7 +55,7 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   if (integrator === 'symplectic') refused.push('integrator: symplectic (GPU: RK4 only)')
   const boundary = resolveBoundary(settings, options)
   if (boundary === 'dynamic') refused.push('boundary: dynamic (GPU: generalized and Riemann walls)')
-  if (config.rotationalPeriodic) refused.push('periodic boundary (not yet on GPU)')
+  refused.push(...rotationalPeriodicRefusals(config))
   if ((config.openBoundaries ?? []).length > 0) refused.push('open boundaries (not yet on GPU)')
   // variable resolution: particles of more than one spacing (refinement zones)
   const spacings = config.particles.spacings

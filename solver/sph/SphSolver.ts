@@ -382,8 +382,12 @@ class SphSolver implements Solver {
     this.#sortParticles()
     this.#moveWalls(this.#timeS)
     const { heat, airDrag } = this.#constants
-    const dragAt = airDrag ? this.#timeS : null
-    return measurePasses(this.#runner, this.#boundary, kind, passes, this.#passStats, heat, dragAt)
+    const images = this.#images
+    const step = {
+      airDragAtS: airDrag ? this.#timeS : null,
+      afterWalls: images && (() => images.refreshWalls(this.#constants.riemannWall > 0)),
+    }
+    return measurePasses(this.#runner, this.#boundary, kind, passes, this.#passStats, heat, step)
   }
 
   workSplit(): WorkSplitReport {

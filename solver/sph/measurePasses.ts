@@ -14,11 +14,18 @@ import { foldStats } from './stencil.ts'
 import type { PhaseRunner } from './threads.ts'
 import { PHASE } from './threads.ts'
 
+/** What a step does around the measured passes. */
+export interface MeasureStep {
+  /** Air drag at this time after each force pass (null: no air drag). */
+  airDragAtS?: number | null
+  /** After the wall pass (a rotational periodic boundary's wall images refreshed). */
+  afterWalls?: (() => void) | null
+}
+
 /**
  * Times `passes` force (or reference) passes on the sorted state, walls extrapolated once and,
  * as a step's interactions, each particle's ν of a viscosity table before them, the heat
- * conduction's rates (dT/dt in dtemp) once, and air drag at time `airDragAtS` after each force
- * pass (null: no air drag).
+ * conduction's rates (dT/dt in dtemp) once, and air drag after each force pass (MeasureStep).
  */
 export function measurePasses(
   runner: PhaseRunner,
@@ -27,10 +34,12 @@ export function measurePasses(
   passes: number,
   into: PassStats,
   heat: HeatConstants,
-  airDragAtS: number | null = null,
+  { airDragAtS = null, afterWalls = null }: MeasureStep = {},
 ): PassMeasurement {
   runner.run(PHASE.pressures)
   if (boundary !== 'dynamic') runner.run(PHASE.walls)
+  // as a step's interactions (a rotational periodic boundary's wall images refreshed)
+  afterWalls?.()
   if (heat.viscosityModel !== 0) runner.run(PHASE.viscosity)
   if (heat.conduction > 0) {
     runner.run(PHASE.heatWalls)
