@@ -3,7 +3,7 @@
  * shaderCommon.ts for the buffers; wallShaders.ts: the generalized-wall extrapolation between them).
  */
 import { KAPPA, LOG_B, Y_PLUS_SUBLAYER } from '../sph/wallFunction.ts'
-import { PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
 
 /**
  * Tait pressure and the neighbour records (walls.ts computePressures): fluid (p, V = m/ρ), walls
@@ -154,22 +154,7 @@ fn forces(i: u32) -> Result {
   var maxVisc = 0.0;
   var count = 0u;
   let home = unpackCell(info[i].w);
-  let ry = reachY();
-  // turn 0: the particles; turns 1 … N − 1: their images across a rotational periodic
-  // slice's cuts (rotationalSlice.ts), found around xi turned back
-  for (var k = 0; k < max(sliceTurns(), 1); k = k + 1) {
-    var c = home;
-    let t = turnOf(k);
-    if (k > 0) {
-      if (!turnReaches(xi, k)) { continue; }
-      c = turnedCell(xi, k);
-    }
-    for (var dz = -1; dz <= 1; dz = dz + 1) {
-      for (var dy = -ry; dy <= ry; dy = dy + 1) {
-        let row = stencilRow(c, dy, dz);
-        let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
-        let jEnd = cellStart[row.end];
-        for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+${turnedNeighbourLoop(/* wgsl */ `
           let aj = rec0[j];
           let d = xr - imagePoint(aj.xyz, k, t);
           let r2 = dot(d, d);
@@ -233,10 +218,7 @@ fn forces(i: u32) -> Result {
           l = l + (nuij * sumV * fr * viscous) * u;
           maxVisc = max(maxVisc, muAbs);
           a = a + (coef * f) * d;
-        }
-      }
-    }
-  }
+`)}
   if (wsum != 0.0) {
     // the Riemann problem along n = −G/|G|, G = Σ_w V_w ∇W_iw: −2βU G
     let g = length(wg);

@@ -6,7 +6,7 @@
  * part), no shift of splashes (lyu21, ∇·r < 1.5), |δr| ≤ 0.1 dp.
  */
 import { SHIFT_NEAR_SURFACE_DIVERGENCE, SHIFT_SPLASH_DIVERGENCE } from '../sph/shifting.ts'
-import { CONTROL, PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
 
 /** The largest fluid speed² into stats[4] (float bits; the finish shader zeroed it). */
 export const SPEED_SHADER = /* wgsl */ `${PARAMS}
@@ -73,22 +73,7 @@ fn main(
   var sh = vec3<f32>(0.0);
   var divergence = 0.0;
   let home = unpackCell(m.w);
-  let ry = reachY();
-  // turn 0: the particles; turns 1 … N − 1: their images across a rotational periodic
-  // slice's cuts (rotationalSlice.ts), found around xi turned back
-  for (var k = 0; k < max(sliceTurns(), 1); k = k + 1) {
-    var c = home;
-    let t = turnOf(k);
-    if (k > 0) {
-      if (!turnReaches(xi, k)) { continue; }
-      c = turnedCell(xi, k);
-    }
-    for (var dz = -1; dz <= 1; dz = dz + 1) {
-      for (var dy = -ry; dy <= ry; dy = dy + 1) {
-        let row = stencilRow(c, dy, dz);
-        let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
-        let jEnd = cellStart[row.end];
-        for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+${turnedNeighbourLoop(/* wgsl */ `
           let d = xr - imagePoint(rec0[j].xyz, k, t);
           let r2 = dot(d, d);
           if (r2 >= support2 || r2 < minR2) { continue; }
@@ -100,10 +85,7 @@ fn main(
           let r4 = ratio * ratio * ratio * ratio;
           sh = sh + (vf * (1.0 + SHIFT_R * r4)) * d;
           divergence = divergence - vf * r2;
-        }
-      }
-    }
-  }
+`)}
   if (lyu && divergence < SPLASH) { return; }
   var dr = -scale * sh;
   if (divergence < NEAR_SURFACE) {

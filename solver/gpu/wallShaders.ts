@@ -2,7 +2,7 @@
  * The generalized-wall extrapolation on the GPU, between the pressures and the force pass of
  * interactShaders.ts (see shaderCommon.ts for the buffers).
  */
-import { PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
 
 /**
  * Generalized wall (walls.ts extrapolateWalls; a_w = 0 unless MOVING): p_w = max(0, (Σ p_f W +
@@ -39,22 +39,7 @@ fn main(
   var sumP = 0.0;
   var sumR = vec3<f32>(0.0);
   var sumV = vec3<f32>(0.0);
-  let ry = reachY();
-  // turn 0: the particles; turns 1 … N − 1: their images across a rotational periodic
-  // slice's cuts (rotationalSlice.ts), found around xi turned back
-  for (var k = 0; k < max(sliceTurns(), 1); k = k + 1) {
-    var c = home;
-    let t = turnOf(k);
-    if (k > 0) {
-      if (!turnReaches(xi, k)) { continue; }
-      c = turnedCell(xi, k);
-    }
-    for (var dz = -1; dz <= 1; dz = dz + 1) {
-      for (var dy = -ry; dy <= ry; dy = dy + 1) {
-        let row = stencilRow(c, dy, dz);
-        let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
-        let jEnd = cellStart[row.end];
-        for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+${turnedNeighbourLoop(/* wgsl */ `
           let bj = rec1[j];
           if (!(bj.w > 0.0)) { continue; }
           let aj = rec0[j];
@@ -67,10 +52,7 @@ fn main(
           sumP = sumP + aj.w * w;
           sumR = sumR + (velr[j].w * w) * d;
           sumV = sumV + imageVector(bj.xyz, k, t) * w;
-        }
-      }
-    }
-  }
+`)}
   if (sumW > 0.0) {
     let invW = 1.0 / sumW;
     var g = P.k2.xyz;
