@@ -11,7 +11,7 @@
  * the clock and rewrites the times at each batch (setClock): float32 times stay small.
  */
 import type { AirDragConstants } from '../sph/airDragField.ts'
-import { PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { neighbourLoop, PARAMS, WORKGROUP } from './shaderCommon.ts'
 
 /** f32 lanes of the clock before the times. */
 const CLOCK = 4
@@ -142,13 +142,7 @@ fn drag(i: u32) -> f32 {
   var neighbours = 0u;
   var upwind = 0.0;
   let c = unpackCell(m.w);
-  let ry = reachY();
-  for (var dz = -1; dz <= 1; dz = dz + 1) {
-    for (var dy = -ry; dy <= ry; dy = dy + 1) {
-      let row = stencilRow(c, dy, dz);
-      let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
-      let jEnd = cellStart[row.end];
-      for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+${neighbourLoop(/* wgsl */ `
         let d = xr - rec0[j].xyz;
         let r2 = dot(d, d);
         if (r2 >= support2 || r2 < minR2) { continue; }
@@ -156,9 +150,7 @@ fn drag(i: u32) -> f32 {
         // only fluid shields: a wall beside the particle is not in the wind's way
         if (!(rec1[j].w > 0.0)) { continue; }
         upwind = max(upwind, dot(u, d) / sqrt(r2));
-      }
-    }
-  }
+`)}
   let exposure = select(1.0 - upwind, 0.0, upwind >= 1.0);
   if (exposure == 0.0) { return 0.0; }
   let f = min(f32(neighbours) * P.airMin.w, 1.0);

@@ -12,7 +12,7 @@
  * by whole ulps of its high part, as a single float32). Viscosity tables in `table` (x, ν),
  * P.heat.z rows.
  */
-import { CONTROL, PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, neighbourLoop, PARAMS, WORKGROUP } from './shaderCommon.ts'
 
 /** A fluid particle's θ as float32 from its fixed-point parts (see the module comment). */
 const THETA = /* wgsl */ `
@@ -71,13 +71,7 @@ export function viscosityShader(shearRate: boolean): string {
   let minR2 = 1e-24 * P.k0.y;
   var l = mat3x3<f32>(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0));
   let c = unpackCell(m.w);
-  let ry = reachY();
-  for (var dz = -1; dz <= 1; dz = dz + 1) {
-    for (var dy = -ry; dy <= ry; dy = dy + 1) {
-      let row = stencilRow(c, dy, dz);
-      let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
-      let jEnd = cellStart[row.end];
-      for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+${neighbourLoop(/* wgsl */ `
         let d = xr - rec0[j].xyz;
         let r2 = dot(d, d);
         if (r2 >= P.k0.y || r2 < minR2) { continue; }
@@ -95,9 +89,7 @@ export function viscosityShader(shearRate: boolean): string {
         let g = (vj * gradFactor(sqrt(r2))) * d;
         // column b of L is u times g_b: L_ab = u_a g_b
         l = l + mat3x3<f32>(u * g.x, u * g.y, u * g.z);
-      }
-    }
-  }
+`)}
   // 2 D:D = 2 (Dxx² + Dyy² + Dzz²) + 4 (Dxy² + Dxz² + Dyz²), D_ab = (L_ab + L_ba)/2
   let dxy = 0.5 * (l[1].x + l[0].y);
   let dxz = 0.5 * (l[2].x + l[0].z);
@@ -154,13 +146,7 @@ ${PARTICLE_MAIN}
   let c = unpackCell(m.w);
   var sumW = 0.0;
   var sumT = 0.0;
-  let ry = reachY();
-  for (var dz = -1; dz <= 1; dz = dz + 1) {
-    for (var dy = -ry; dy <= ry; dy = dy + 1) {
-      let row = stencilRow(c, dy, dz);
-      let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
-      let jEnd = cellStart[row.end];
-      for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+${neighbourLoop(/* wgsl */ `
         if (!(rec1[j].w > 0.0)) { continue; }
         let d = xr - rec0[j].xyz;
         let r2 = dot(d, d);
@@ -168,9 +154,7 @@ ${PARTICLE_MAIN}
         let w = kernelW(sqrt(r2));
         sumW = sumW + w;
         sumT = sumT + thetaOf(therm[j]) * w;
-      }
-    }
-  }
+`)}
   let own = therm[i];
   if (sumW > 0.0) {
     let fluid = sumT / sumW;
@@ -205,13 +189,7 @@ ${PARTICLE_MAIN}
   let minR2 = 1e-24 * P.k0.y;
   let c = unpackCell(m.w);
   var sum = 0.0;
-  let ry = reachY();
-  for (var dz = -1; dz <= 1; dz = dz + 1) {
-    for (var dy = -ry; dy <= ry; dy = dy + 1) {
-      let row = stencilRow(c, dy, dz);
-      let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
-      let jEnd = cellStart[row.end];
-      for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+${neighbourLoop(/* wgsl */ `
         let d = xr - rec0[j].xyz;
         let r2 = dot(d, d);
         if (r2 >= P.k0.y || r2 < minR2) { continue; }
@@ -229,9 +207,7 @@ ${PARTICLE_MAIN}
         }
         let f = gradFactor(sqrt(r2));
         sum = sum + vj * difference * ((f * r2) / (r2 + P.k0.z));
-      }
-    }
-  }
+`)}
   therm[i].z = bitcast<u32>((P.heat.x * sum) / velr[i].w);
 }
 `

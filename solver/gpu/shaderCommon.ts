@@ -200,15 +200,32 @@ struct Control {
 `
 
 /**
- * The WGSL loop over particle i's neighbour candidates j: the stencil rows around its cell `home`
- * (xi its position) and, with a rotational periodic slice, again around xi turned back for each
- * image turn k that reaches it (k = 0: the particles themselves; rotationalSlice.ts). `body` runs
- * for each candidate, with j, xr (xi less the row's periodic y shift), k and t (the turn) in
- * scope; it makes its own distance and image tests.
+ * The WGSL loop over particle i's neighbour candidates j: the stencil rows around cell `c`, with xi
+ * its position. `body` runs for each candidate, with j and xr (xi less the row's periodic y shift)
+ * in scope; it makes its own distance test.
+ */
+export function neighbourLoop(body: string): string {
+  return /* wgsl */ `
+  let ry = reachY();
+  for (var dz = -1; dz <= 1; dz = dz + 1) {
+    for (var dy = -ry; dy <= ry; dy = dy + 1) {
+      let row = stencilRow(c, dy, dz);
+      let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
+      let jEnd = cellStart[row.end];
+      for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
+${body}      }
+    }
+  }
+`
+}
+
+/**
+ * neighbourLoop around cell `home` and, with a rotational periodic slice, again around xi turned
+ * back for each image turn k that reaches it (k = 0: the particles themselves; rotationalSlice.ts),
+ * with k and t (the turn) in scope as well; the body makes its own image test.
  */
 export function turnedNeighbourLoop(body: string): string {
   return /* wgsl */ `
-  let ry = reachY();
   for (var k = 0; k < max(sliceTurns(), 1); k = k + 1) {
     var c = home;
     let t = turnOf(k);
@@ -216,15 +233,7 @@ export function turnedNeighbourLoop(body: string): string {
       if (!turnReaches(xi, k)) { continue; }
       c = turnedCell(xi, k);
     }
-    for (var dz = -1; dz <= 1; dz = dz + 1) {
-      for (var dy = -ry; dy <= ry; dy = dy + 1) {
-        let row = stencilRow(c, dy, dz);
-        let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
-        let jEnd = cellStart[row.end];
-        for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
-${body}        }
-      }
-    }
+    ${neighbourLoop(body)}
   }
 `
 }
