@@ -40,6 +40,7 @@ export default defineConfig({
             'engine/**/*.test.ts',
             'workers/**/*.test.ts',
             'tests/integration/**/*.test.ts',
+            'validation/**/*.test.ts',
           ],
           exclude: [...configDefaults.exclude, 'solver/gpu/**', 'server/**/*.gpu.test.ts'],
           // no GPU solver in these servers' lists whatever the machine has (server/jobs/solvers.ts)

@@ -187,7 +187,6 @@ async function runResolution(name: CaseName, index: number): Promise<RunResult> 
         particlesDeep: 3,
         endTimeS: quick ? 0.4 : 0.6,
         threads,
-        ...(quick ? { speedTolerance: 0.1 } : {}),
       })
       return { metrics: result.metrics, piston: result }
     }

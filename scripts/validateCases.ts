@@ -115,7 +115,7 @@ export function growthMetrics(name: CaseName, runs: RunResult[]): ValidationMetr
       )
     }
     case 'piston': {
-      const what = 'bore speed'
+      const what = 'front speed over t'
       const [c, f] = [find(coarse.metrics, what), find(fine.metrics, what)]
       return [growth('moving wall (piston bore)', what, c.value, f.value, 0.05)]
     }

@@ -86,12 +86,13 @@ function plotPiston(results: PistonResult[]): Uint8Array {
         colour: k === 0 ? COLOURS.blue : COLOURS.green,
         width: 2,
       })),
+      { points: results.at(-1)!.reference, colour: COLOURS.black, width: 2 },
       {
         points: [
           [0, 0],
           [end, celerity * end],
         ] as const,
-        colour: COLOURS.black,
+        colour: COLOURS.grey,
         width: 1,
       },
     ],
@@ -159,7 +160,9 @@ distributed with TNL-SPH).
 ![Piston bore](piston-bore.png)
 
 piston-bore.png: position of the bore front (where the surface stands halfway between d and h1)
-against time, blue coarser and green finer resolution; black: the shallow-water bore speed.
+against time, blue coarser and green finer resolution; black: the front of the same piston in the
+Serre–Green–Naghdi equations (validation/serre.ts), the case's reference; grey: the shallow-water
+bore speed (the mean jump's).
 `
   writeFileSync(path('results.md'), text)
 }
