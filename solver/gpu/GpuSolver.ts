@@ -35,7 +35,7 @@ import { findGpu, type GpuContext, gpuUnavailableReason } from './device.ts'
 import { type GpuGrid, gpuGrid } from './grid.ts'
 import { GpuPasses, HISTORY_STRIDE, MAX_BATCH_STEPS } from './passes.ts'
 import { buildParams, F32_MAX, type GpuSolverDescription } from './params.ts'
-import { addImageTurns, SENSORS_ACROSS_CUTS_REFUSED } from './rotationalSlice.ts'
+import { addImageTurns } from './rotationalSlice.ts'
 import { packParticles, writePacked } from './hostState.ts'
 import { captureState, type GpuCapture, StateReadback } from './capture.ts'
 import { type ForcePassMeasurement, measureForcePass } from './measure.ts'
@@ -259,15 +259,15 @@ export class GpuSolver {
 
   /** The run's sensor points (x, y, z each), probed after every step from now on (probes.ts). */
   attachProbes(points: Float64Array): GpuProbeReader {
-    if (this.#slice) throw new SolverSetupError(SENSORS_ACROSS_CUTS_REFUSED)
     const mass = this.#constants.particleMass
     const probes = new GpuProbes(this.gpu.device, this.#passes.buffers, points, mass)
     this.#passes.probes?.destroy()
     this.#passes.probes = probes
+    const images = { periodY: this.grid.periodY, slice: this.#slice }
     return {
       read: (steps) => probes.read(steps),
       start: (at, out) =>
-        hostProbe(this.#arrays, this.#hostCount, this.#constants, at, out, this.grid.periodY),
+        hostProbe(this.#arrays, this.#hostCount, this.#constants, at, out, images),
     }
   }
 

@@ -16,10 +16,17 @@ import type { SphConstants } from '../sph/config.ts'
 import { KERNEL_CODE } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { ParticleArrays } from '../sph/particles.ts'
+import {
+  type Matrix,
+  type RotationalSlice,
+  rotationMatrix,
+  sliceCount,
+} from '../sph/rotationalSlice.ts'
 import type { GpuBuffers } from './buffers.ts'
 import type { PeriodY } from './grid.ts'
 import { MAP_READ, MAX_BATCH_STEPS, USAGE } from './buffers.ts'
-import { CONTROL, PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { imageTurnsAt } from './rotationalSlice.ts'
+import { CONTROL, PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
 
 /** vec4 per point and step slot. */
 const VEC4_PER_POINT = 2
@@ -37,49 +44,31 @@ export const PROBE_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let m = arrayLength(&points);
-  let k = gid.x;
-  if (k >= m) { return; }
-  var x = points[k].xyz;
-  let period = P.gridY.y;
+  let q = gid.x;
+  if (q >= m) { return; }
+  var xi = points[q].xyz;
   // periodic along y: the point's image inside the period, and rows through the period's images
-  if (period > 0.0) { x.y = wrapPeriodY(x.y); }
-  let c = vec3<i32>(cellCoords(x));
-  let dims = vec3<i32>(P.dims.xyz);
+  if (P.gridY.y > 0.0) { xi.y = wrapPeriodY(xi.y); }
+  let home = cellCoords(xi);
   let rho0 = P.k1.y;
+  let particleMass = points[q].w;
   var sumW = 0.0;
   var sumPW = 0.0;
   var fluidNear = false;
   var sumFW = 0.0;
   var sumV = vec3<f32>(0.0);
-  let x0 = max(c.x - 2, 0);
-  let x1 = min(c.x + 2, dims.x - 1);
-  // one cell more than the stencil: particles moved a little since the last sort
-  let ry = reachY() + 1;
-  var y0 = max(c.y - 2, 0);
-  var y1 = min(c.y + 2, dims.y - 1);
-  if (period > 0.0) {
-    y0 = c.y - ry;
-    y1 = c.y + ry;
-  }
-  for (var z = max(c.z - 2, 0); z <= min(c.z + 2, dims.z - 1); z++) {
-    for (var yy = y0; yy <= y1; yy++) {
-      var y = yy;
-      var xr = x;
-      if (period > 0.0) {
-        y = ((yy % dims.y) + dims.y) % dims.y;
-        xr.y = x.y - f32((yy - y) / dims.y) * period;
-      }
-      let first = u32(x0 + dims.x * (y + dims.y * z));
-      let begin = cellStart[first];
-      let end = cellStart[first + u32(x1 - x0) + 1u];
-      for (var j = begin; j < end; j++) {
+  // one cell more than the stencil: particles moved a little since the last sort; across a
+  // rotational slice's cuts, the images of turn k as the force pass sees them
+${turnedNeighbourLoop(
+  /* wgsl */ `
         let pm = posm[j];
-        let d = xr - pm.xyz;
+        let d = xr - imagePoint(pm.xyz, k, t);
         let r2 = dot(d, d);
         if (r2 >= P.k0.y) { continue; }
-        let w = kernelW(sqrt(r2));
         let flags = info[j].z;
         if ((flags & DELETED_FLAG) != 0u) { continue; }
+        if (k > 0 && !imageMade(flags, k)) { continue; }
+        let w = kernelW(sqrt(r2));
         var pressure: f32;
         var volume: f32;
         if ((flags & WALL_FLAG) != 0u) {
@@ -99,15 +88,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
           pressure = P.k1.z * (power - 1.0);
           volume = pm.w / vr.w;
           // the velocity's weights take the constant particle mass (velocityProbe.ts)
-          let fw = w * points[k].w / vr.w;
+          let fw = w * particleMass / vr.w;
           sumFW += fw;
-          sumV += fw * vr.xyz;
+          sumV += fw * imageVector(vr.xyz, k, t);
         }
         sumW += w * volume;
         sumPW += pressure * w * volume;
-      }
-    }
-  }
+`,
+  1,
+)}
   var p = 0.0;
   if (fluidNear && sumW > 0.0) { p = sumPW / sumW; }
   var v = vec3<f32>(0.0);
@@ -116,7 +105,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     v = sumV / sumFW;
     wet = 1.0;
   }
-  let o = ${VEC4_PER_POINT}u * ((control.index - 1u) * m + k);
+  let o = ${VEC4_PER_POINT}u * ((control.index - 1u) * m + q);
   samples[o] = vec4<f32>(p, v);
   samples[o + 1u] = vec4<f32>(wet, 0.0, 0.0, 0.0);
 }
@@ -239,7 +228,9 @@ export class GpuProbes {
 /**
  * The probe of the state before the first step, in double precision on the host arrays (the
  * CPU's formulas over every particle; walls read their pressure as uploaded, as the CPU's do
- * before its first force pass): (p, vx, vy, vz) into `out`, false when dry.
+ * before its first force pass). Periodic along y, every image of a particle within the support
+ * counts; with a rotational slice, the images the CPU's first sort makes (imageTurnsAt), turned.
+ * (p, vx, vy, vz) into `out`, false when dry.
  */
 export function hostProbe(
   arrays: ParticleArrays,
@@ -247,63 +238,94 @@ export function hostProbe(
   k: SphConstants,
   point: readonly number[] | Float64Array,
   out: Float64Array,
-  periodY: PeriodY | null = null,
+  images: { periodY?: PeriodY | null; slice?: RotationalSlice | null } = {},
 ): boolean {
   const { posX, posY, posZ, velX, velY, velZ, rho, press, kind, mass } = arrays
-  const wendland = k.kernelCode === KERNEL_CODE.wendland
   const rho0 = k.referenceDensity
-  let sumW = 0
-  let sumPW = 0
-  let fluidNear = false
-  let sumFW = 0
-  let vx = 0
-  let vy = 0
-  let vz = 0
-  // periodic along y: every image of a particle within the support counts
+  const sums = { w: 0, pw: 0, fluidNear: false, fw: 0, vx: 0, vy: 0, vz: 0 }
+  const add = (dx: number, dy: number, dz: number, j: number, v: readonly number[]) => {
+    const r2 = dx * dx + dy * dy + dz * dz
+    if (!(r2 < k.support2)) return
+    const w = kernelW(k, Math.sqrt(r2) / k.h)
+    let pressure: number
+    let volume: number
+    if (kind[j] === PARTICLE_KIND.fluid) {
+      sums.fluidNear = true
+      pressure = k.stiffness * (Math.pow(rho[j]! / rho0, k.gamma) - 1)
+      volume = mass[j]! / rho[j]!
+      const fw = (w * k.particleMass) / rho[j]!
+      sums.fw += fw
+      sums.vx += fw * v[0]!
+      sums.vy += fw * v[1]!
+      sums.vz += fw * v[2]!
+    } else {
+      pressure = press[j]!
+      volume = mass[j]! / rho0
+    }
+    sums.w += w * volume
+    sums.pw += pressure * w * volume
+  }
+  const { periodY, slice } = images
   const period = periodY ? periodY.max - periodY.min : 0
-  const images = period > 0 ? Math.ceil(k.support / period) + 1 : 0
+  const copies = period > 0 ? Math.ceil(k.support / period) + 1 : 0
   const py =
     period > 0 ? point[1]! - period * Math.floor((point[1]! - periodY!.min) / period) : point[1]!
+  const turns = slice
+    ? Array.from({ length: sliceCount(slice) }, (_, t) =>
+        rotationMatrix(slice.axis, t * slice.angle),
+      )
+    : []
+  const v = [0, 0, 0]
+  const x = [0, 0, 0]
   for (let j = 0; j < count; j++) {
-    const dx = point[0]! - posX[j]!
-    const dz = point[2]! - posZ[j]!
-    for (let image = -images; image <= images; image++) {
-      const dy = py - posY[j]! - image * period
-      const r2 = dx * dx + dy * dy + dz * dz
-      if (!(r2 < k.support2)) continue
-      const q = Math.sqrt(r2) / k.h
-      let w: number
-      if (wendland) {
-        const t = 1 - 0.5 * q
-        w = k.kernelAlpha * t * t * t * t * (2 * q + 1)
-      } else if (q < 1) w = k.kernelAlpha * (1 - 1.5 * q * q + 0.75 * q * q * q)
-      else {
-        const t = 2 - q
-        w = k.kernelAlpha * 0.25 * t * t * t
-      }
-      let pressure: number
-      let volume: number
-      if (kind[j] === PARTICLE_KIND.fluid) {
-        fluidNear = true
-        pressure = k.stiffness * (Math.pow(rho[j]! / rho0, k.gamma) - 1)
-        volume = mass[j]! / rho[j]!
-        const fw = (w * k.particleMass) / rho[j]!
-        sumFW += fw
-        vx += fw * velX[j]!
-        vy += fw * velY[j]!
-        vz += fw * velZ[j]!
-      } else {
-        pressure = press[j]!
-        volume = mass[j]! / rho0
-      }
-      sumW += w * volume
-      sumPW += pressure * w * volume
+    v[0] = velX[j]!
+    v[1] = velY[j]!
+    v[2] = velZ[j]!
+    for (let copy = -copies; copy <= copies; copy++)
+      add(point[0]! - posX[j]!, py - posY[j]! - copy * period, point[2]! - posZ[j]!, j, v)
+    if (!slice) continue
+    const { up, down } = imageTurnsAt(slice, k.support, posX[j]!, posY[j]!, posZ[j]!)
+    for (let t = 1; t < turns.length; t++) {
+      if (t > up && t < turns.length - down) continue
+      turnInto(
+        x,
+        turns[t]!,
+        posX[j]! - slice.center[0],
+        posY[j]! - slice.center[1],
+        posZ[j]! - slice.center[2],
+      )
+      turnInto(v, turns[t]!, velX[j]!, velY[j]!, velZ[j]!)
+      add(
+        point[0]! - slice.center[0] - x[0]!,
+        point[1]! - slice.center[1] - x[1]!,
+        point[2]! - slice.center[2] - x[2]!,
+        j,
+        v,
+      )
     }
   }
-  out[0] = fluidNear && sumW > 0 ? sumPW / sumW : 0
-  if (!(sumFW > 0)) return false
-  out[1] = vx / sumFW
-  out[2] = vy / sumFW
-  out[3] = vz / sumFW
+  out[0] = sums.fluidNear && sums.w > 0 ? sums.pw / sums.w : 0
+  if (!(sums.fw > 0)) return false
+  out[1] = sums.vx / sums.fw
+  out[2] = sums.vy / sums.fw
+  out[3] = sums.vz / sums.fw
   return true
+}
+
+/** W at q = r/h (the CPU probes' kernel). */
+function kernelW(k: SphConstants, q: number): number {
+  if (k.kernelCode === KERNEL_CODE.wendland) {
+    const t = 1 - 0.5 * q
+    return k.kernelAlpha * t * t * t * t * (2 * q + 1)
+  }
+  if (q < 1) return k.kernelAlpha * (1 - 1.5 * q * q + 0.75 * q * q * q)
+  const t = 2 - q
+  return k.kernelAlpha * 0.25 * t * t * t
+}
+
+/** m (x, y, z) into out. */
+function turnInto(out: number[], m: Matrix, x: number, y: number, z: number): void {
+  out[0] = m[0]! * x + m[1]! * y + m[2]! * z
+  out[1] = m[3]! * x + m[4]! * y + m[5]! * z
+  out[2] = m[6]! * x + m[7]! * y + m[8]! * z
 }

@@ -23,10 +23,6 @@ const REACH_PER_SUPPORT = 1.2
 const TURNS_UP_SHIFT = 8
 const TURNS_DOWN_SHIFT = 20
 
-/** Sensors are refused with a slice: the probe pass does not look across its cuts yet. */
-export const SENSORS_ACROSS_CUTS_REFUSED =
-  'Unsupported on the GPU: sensors with a periodic boundary.'
-
 /** The slice's uniform lanes (Params.slice0 … slice3); zeros without one. */
 export function sliceParams(slice: RotationalSlice | null | undefined, support: number): number[] {
   if (!slice) return new Array<number>(16).fill(0)
@@ -44,6 +40,35 @@ export function sliceParams(slice: RotationalSlice | null | undefined, support: 
 }
 
 /**
+ * The turns of the images the CPU's sort makes of a particle at (x, y, z) (periodicRotation.ts
+ * beforeSort, imageTurns below): k = 1 … up and k = N − down … N − 1; both 0 for none.
+ */
+export function imageTurnsAt(
+  slice: RotationalSlice,
+  support: number,
+  x: number,
+  y: number,
+  z: number,
+): { up: number; down: number } {
+  const half = 0.5 * slice.angle
+  const reach = REACH_PER_SUPPORT * support
+  const n = sliceCount(slice)
+  const { psi, radius } = angleFromBisector(slice, x, y, z)
+  if (distanceToFaces(half, psi, radius) >= reach) return { up: 0, down: 0 }
+  const lands = (k: number) => {
+    let turned = psi + k * slice.angle
+    turned -= 2 * Math.PI * Math.floor((turned + Math.PI) / (2 * Math.PI))
+    if (Math.abs(turned) - half <= 0 && radius > 0) return false
+    return distanceToWedge(half, turned, radius) < reach
+  }
+  let up = 0
+  while (up + 1 < n && lands(up + 1)) up++
+  let down = 0
+  while (n - down - 1 > up && lands(n - down - 1)) down++
+  return { up, down }
+}
+
+/**
  * The image turns of the uploaded particles into their flags, as the count pass computes them at
  * each step's sort (imageTurns below), here with the CPU's functions: a force pass measured before
  * any step (forcePass) sees the CPU's images.
@@ -54,23 +79,9 @@ export function addImageTurns(
   support: number,
 ): void {
   const { info, posm, kept: count } = packed
-  const half = 0.5 * slice.angle
-  const reach = REACH_PER_SUPPORT * support
-  const n = sliceCount(slice)
-  const lands = (psi: number, radius: number, k: number) => {
-    let turned = psi + k * slice.angle
-    turned -= 2 * Math.PI * Math.floor((turned + Math.PI) / (2 * Math.PI))
-    if (Math.abs(turned) - half <= 0 && radius > 0) return false
-    return distanceToWedge(half, turned, radius) < reach
-  }
   for (let i = 0; i < count; i++) {
     const o = 4 * i
-    const { psi, radius } = angleFromBisector(slice, posm[o]!, posm[o + 1]!, posm[o + 2]!)
-    if (distanceToFaces(half, psi, radius) >= reach) continue
-    let up = 0
-    while (up + 1 < n && lands(psi, radius, up + 1)) up++
-    let down = 0
-    while (n - down - 1 > up && lands(psi, radius, n - down - 1)) down++
+    const { up, down } = imageTurnsAt(slice, support, posm[o]!, posm[o + 1]!, posm[o + 2]!)
     info[o + 2] = info[o + 2]! | (up << TURNS_UP_SHIFT) | (down << TURNS_DOWN_SHIFT)
   }
 }

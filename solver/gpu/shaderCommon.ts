@@ -145,6 +145,11 @@ struct Row { first: u32, end: u32, shift: f32 }
 // the stencil row (dy, dz) around a cell, empty past the grid's edges; periodic along y, the row
 // of the period's cell that (c.y + dy) wraps to, with its image's shift
 fn stencilRow(c: vec3<u32>, dy: i32, dz: i32) -> Row {
+  return stencilRowWide(c, dy, dz, 1u);
+}
+
+// stencilRow reaching rx cells each way along x (the sensors' probe: a margin of a cell)
+fn stencilRowWide(c: vec3<u32>, dy: i32, dz: i32, rx: u32) -> Row {
   var y = i32(c.y) + dy;
   let z = i32(c.z) + dz;
   let ny = i32(P.dims.y);
@@ -155,8 +160,8 @@ fn stencilRow(c: vec3<u32>, dy: i32, dz: i32) -> Row {
     y = wrapped;
   }
   if (y < 0 || z < 0 || y >= ny || z >= i32(P.dims.z)) { return Row(0u, 0u, 0.0); }
-  let x0 = select(c.x - 1u, 0u, c.x == 0u);
-  let x1 = min(c.x + 1u, P.dims.x - 1u);
+  let x0 = select(c.x - rx, 0u, c.x < rx);
+  let x1 = min(c.x + rx, P.dims.x - 1u);
   let first = x0 + P.dims.x * (u32(y) + P.dims.y * u32(z));
   return Row(first, first + (x1 - x0) + 1u, shift);
 }
@@ -202,14 +207,16 @@ struct Control {
 /**
  * The WGSL loop over particle i's neighbour candidates j: the stencil rows around cell `c`, with xi
  * its position. `body` runs for each candidate, with j and xr (xi less the row's periodic y shift)
- * in scope; it makes its own distance test.
+ * in scope; it makes its own distance test. `margin` cells more each way reach particles that
+ * moved since the sort (the sensors' probe after a step).
  */
-export function neighbourLoop(body: string): string {
+export function neighbourLoop(body: string, margin = 0): string {
+  const row = margin === 0 ? 'stencilRow(c, dy, dz)' : `stencilRowWide(c, dy, dz, ${1 + margin}u)`
   return /* wgsl */ `
-  let ry = reachY();
-  for (var dz = -1; dz <= 1; dz = dz + 1) {
+  let ry = reachY() + ${margin};
+  for (var dz = -${1 + margin}; dz <= ${1 + margin}; dz = dz + 1) {
     for (var dy = -ry; dy <= ry; dy = dy + 1) {
-      let row = stencilRow(c, dy, dz);
+      let row = ${row};
       let xr = vec3<f32>(xi.x, xi.y - row.shift, xi.z);
       let jEnd = cellStart[row.end];
       for (var j = cellStart[row.first]; j < jEnd; j = j + 1u) {
@@ -224,7 +231,7 @@ ${body}      }
  * back for each image turn k that reaches it (k = 0: the particles themselves; rotationalSlice.ts),
  * with k and t (the turn) in scope as well; the body makes its own image test.
  */
-export function turnedNeighbourLoop(body: string): string {
+export function turnedNeighbourLoop(body: string, margin = 0): string {
   return /* wgsl */ `
   for (var k = 0; k < max(sliceTurns(), 1); k = k + 1) {
     var c = home;
@@ -233,7 +240,7 @@ export function turnedNeighbourLoop(body: string): string {
       if (!turnReaches(xi, k)) { continue; }
       c = turnedCell(xi, k);
     }
-    ${neighbourLoop(body)}
+    ${neighbourLoop(body, margin)}
   }
 `
 }
