@@ -131,10 +131,16 @@ describe('GPU backend', () => {
       },
     }
     expect(gpuUnsupportedSettings(walls)).toEqual([])
-    const dynamic = { ...config, options: { ...config.options, boundary: 'dynamic' as const } }
-    expect(gpuUnsupportedSettings(dynamic)).toEqual([
-      'boundary: dynamic (GPU: generalized and Riemann walls)',
-    ])
+    // the Symplectic scheme and dynamic boundary particles run (symplecticGpu.test.ts)
+    const dynamic = {
+      ...config,
+      options: {
+        ...config.options,
+        boundary: 'dynamic' as const,
+        integrator: 'symplectic' as const,
+      },
+    }
+    expect(gpuUnsupportedSettings(dynamic)).toEqual([])
   })
 
   it('refuses a case larger than the card’s buffers, with the numbers', () => {
@@ -165,6 +171,11 @@ describe('GPU backend', () => {
     // riemannWallNormal 'fluid': the walls' normals, 16 more
     expect(gpuMemoryNeeded(1_000_000, 99, { wallNormals: true })).toEqual({
       bytes: 212_000_800,
+      largestBuffer: 32e6,
+    })
+    // the Symplectic scheme: no RK4 sum, 32 less
+    expect(gpuMemoryNeeded(1_000_000, 99, { symplectic: true })).toEqual({
+      bytes: 164_000_800,
       largestBuffer: 32e6,
     })
   })

@@ -1,8 +1,8 @@
 /**
  * The SPH solver on WebGPU: the same config, constants, particles and checkpoints as the CPU
  * solver of solver/sph (createSolver), with the particle state resident on the GPU. A step is the
- * CPU's RK4 step (dual-step RK4 or classical, sort → interactions → four stages) run by the
- * shaders of *Shaders.ts; the time step is chosen on the GPU, and steps go in batches of up to
+ * CPU's (sort → interactions → the Symplectic scheme's or RK4's stages) run by the shaders of
+ * *Shaders.ts; the time step is chosen on the GPU, and steps go in batches of up to
  * MAX_BATCH_STEPS per submission, so that the CPU reads back only a few numbers per batch (each
  * step's dt and pair count). Particles are copied back for snapshots and checkpoints only.
  *
@@ -136,7 +136,8 @@ export class GpuSolver {
       : (options.fixedTimeStepS ?? initialTimeStep(constants, options))
     this.#thermal = gpuThermal(constants, setup.arrays, setup.count)
     this.#passes = new GpuPasses(gpu.device, setup.arrays.capacity, grid.shape, {
-      walls: resolveBoundary(config.settings, options) !== 'dynamic',
+      dynamic: resolveBoundary(config.settings, options) === 'dynamic',
+      symplectic: this.#integrator === 'symplectic',
       shifting: constants.shiftingCode !== SHIFTING_CODE.zero,
       moving: this.#moving,
       parts: setup.partIds.length,
@@ -327,10 +328,7 @@ export class GpuSolver {
     })
   }
 
-  /**
-   * The particle state ordered by particle id, with pressures: fluid from the density (Tait, in
-   * double precision like the CPU's snapshot), walls the last extrapolation's.
-   */
+  /** The particle state ordered by particle id, with pressures (snapshot.ts buildGpuSnapshot). */
   snapshot(): Promise<SolverSnapshot> {
     return this.#captured((capture) => capture.snapshot())
   }

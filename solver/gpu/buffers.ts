@@ -71,7 +71,7 @@ export function createBuffers(
   device: GPUDevice,
   capacity: number,
   grid: GridShape,
-  motion: { moving: boolean; parts: number; wallNormals?: boolean },
+  motion: { moving: boolean; parts: number; wallNormals?: boolean; symplectic?: boolean },
   thermal: { on: boolean; tableRows: number } = { on: false, tableRows: 0 },
   airBytes = 16,
 ): GpuBuffers {
@@ -91,7 +91,8 @@ export function createBuffers(
     wall: make((motion.wallNormals ? 32 : 16) * n),
     acc: make(16 * n),
     start: make(32 * n),
-    sum: make(32 * n),
+    // RK4's sum of the stages' derivatives (the Symplectic scheme keeps the start only)
+    sum: make(motion.symplectic ? 16 : 32 * n),
     cellCount: make(4 * (grid.cells + 1)),
     cellStart: make(4 * (grid.cells + 1)),
     blockSums: make(4 * grid.scanBlocks),

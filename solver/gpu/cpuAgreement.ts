@@ -57,7 +57,10 @@ export async function cpuForces(config: SolverConfig): Promise<Float64Array> {
   return out
 }
 
-/** Largest difference of the fluid particles' (a, dρ/dt) over the largest CPU value of each. */
+/**
+ * Largest difference of the fluid particles' (a, dρ/dt) over the largest CPU value of each, and
+ * of the walls' dρ/dt (dynamic boundary particles; 0 where every wall's is 0).
+ */
 export function compareForces(
   config: SolverConfig,
   cpu: ArrayLike<number>,
@@ -67,10 +70,16 @@ export function compareForces(
   let maxD = 0
   let errA = 0
   let errD = 0
+  let maxWallD = 0
+  let errWallD = 0
   const kinds = config.particles.kinds
   for (let id = 0; id < kinds.length; id++) {
-    if (kinds[id] !== PARTICLE_KIND.fluid) continue
     const o = 4 * id
+    if (kinds[id] !== PARTICLE_KIND.fluid) {
+      maxWallD = Math.max(maxWallD, Math.abs(cpu[o + 3]!))
+      errWallD = Math.max(errWallD, Math.abs(cpu[o + 3]! - gpuValues[o + 3]!))
+      continue
+    }
     maxA = Math.max(maxA, Math.hypot(cpu[o]!, cpu[o + 1]!, cpu[o + 2]!))
     maxD = Math.max(maxD, Math.abs(cpu[o + 3]!))
     errA = Math.max(
@@ -83,7 +92,14 @@ export function compareForces(
     )
     errD = Math.max(errD, Math.abs(cpu[o + 3]! - gpuValues[o + 3]!))
   }
-  return { acceleration: errA / maxA, densityRate: errD / maxD, maxA, maxD }
+  return {
+    acceleration: errA / maxA,
+    densityRate: errD / maxD,
+    wallDensityRate: maxWallD > 0 ? errWallD / maxWallD : 0,
+    maxA,
+    maxD,
+    maxWallD,
+  }
 }
 
 /**

@@ -1,16 +1,23 @@
 /**
  * The GPU backend's buffers and bind groups (the pipelines: pipelines.ts), and the command
- * sequences of a step: sort (count, scan, scatter), interact (pressures, wall extrapolation,
- * forces), the time step and the Runge–Kutta stages. Nothing here waits for the GPU;
+ * sequences of a step: sort (count, scan, scatter), interact (pressures, wall extrapolation or
+ * the dynamic walls' continuity, forces), the time step and the integrator's stages. Nothing here waits for the GPU;
  * GpuSolver.ts submits and reads.
  */
 import { HISTORY_STRIDE, WORKGROUP } from './shaderCommon.ts'
 import type { GpuBuffers, GridShape } from './buffers.ts'
 import { createBuffers, readBuffer } from './buffers.ts'
 import type { GpuProbes } from './probes.ts'
-import { airDragPipelinesFor, pipelinesFor, thermalPipelinesFor } from './pipelines.ts'
+import type { Pass } from './pipelines.ts'
+import {
+  airDragPipelinesFor,
+  dynamicWallPipelinesFor,
+  passBinder,
+  pipelinesFor,
+  stagePipelinesFor,
+} from './pipelines.ts'
 import type { GpuThermal } from './thermal.ts'
-import { VISCOSITY_MODEL } from '../sph/viscosityModels.ts'
+import { THERMAL_OFF, type ThermalPasses, thermalPasses } from './thermalPasses.ts'
 import type { AirDragConstants } from '../sph/airDragField.ts'
 import { airBufferBytes, airBufferData, airClock } from './airDrag.ts'
 
@@ -28,31 +35,6 @@ export {
 /** WebGPU's guaranteed workgroups per dispatch dimension (4.2 M particles at 64 per group). */
 const MAX_GROUPS_X = 65535
 
-interface Pass {
-  pipeline: GPUComputePipeline
-  bindGroup: GPUBindGroup
-}
-
-/** The passes of heat conduction and the viscosity models (heatShaders.ts); null where off. */
-interface ThermalPasses {
-  /** The therm buffer through the sort (into `start`, copied back). */
-  scatter: Pass
-  viscosity: Pass | null
-  heatWall: Pass | null
-  heat: Pass | null
-  update: Pass | null
-}
-
-const THERMAL_OFF: GpuThermal = {
-  on: false,
-  conduction: false,
-  model: VISCOSITY_MODEL.constant,
-  variableNu: false,
-  tableRows: 0,
-  table: new Float32Array(2),
-  referenceT: 0,
-}
-
 export class GpuPasses {
   readonly buffers: GpuBuffers
   #device: GPUDevice
@@ -68,10 +50,13 @@ export class GpuPasses {
   #force: Pass
   #dt: Pass
   #finish: Pass
-  #rk: Pass[]
+  /** The integrator's stages: RK4's four, or the Symplectic predictor and corrector. */
+  #stages: Pass[]
+  #symplectic: boolean
   #speed: Pass
   #shift: Pass
-  #walls: boolean
+  /** Dynamic boundary particles: their records and continuity (dynamicWalls.ts), or null. */
+  #dynamic: { records: Pass; continuity: Pass } | null
   #shifting: boolean
   /** Moving parts: the ref scatter and the wall placements at the three times of a step. */
   #moving: { scatterRef: Pass; place: Pass[] } | null
@@ -87,7 +72,9 @@ export class GpuPasses {
     capacity: number,
     grid: GridShape,
     options: {
-      walls: boolean
+      /** Dynamic boundary particles (else generalized walls, extrapolated). */
+      dynamic: boolean
+      symplectic: boolean
       shifting: boolean
       moving: boolean
       parts: number
@@ -99,20 +86,14 @@ export class GpuPasses {
   ) {
     this.#device = device
     this.#grid = grid
-    this.#walls = options.walls
+    this.#symplectic = options.symplectic
     this.#shifting = options.shifting
     const thermal = options.thermal ?? THERMAL_OFF
     const airDrag = options.airDrag ?? null
     const b = createBuffers(device, capacity, grid, options, thermal, airBufferBytes(airDrag))
     this.buffers = b
     const p = pipelinesFor(device)
-    const pass = (pipeline: GPUComputePipeline, resources: GPUBuffer[]): Pass => ({
-      pipeline,
-      bindGroup: device.createBindGroup({
-        layout: pipeline.getBindGroupLayout(0),
-        entries: resources.map((buffer, binding) => ({ binding, resource: { buffer } })),
-      }),
-    })
+    const pass = passBinder(device)
     this.#count_ = pass(p.count, [
       b.params,
       b.posm,
@@ -158,39 +139,24 @@ export class GpuPasses {
           ),
         }
       : null
-    const t = thermal.on ? thermalPipelinesFor(device) : null
-    if (thermal.tableRows > 0) device.queue.writeBuffer(b.table, 0, thermal.table)
+    const t = thermalPasses(device, b, thermal, pass)
     const forceBuffers = [b.params, b.rec0, b.rec1, b.wall, b.info, b.cellStart, b.acc, b.stats]
-    this.#force = pass(thermal.variableNu ? t!.forceVariableNu : p.force, [...forceBuffers, b.velr])
+    this.#force = pass(t?.forceVariableNu ?? p.force, [...forceBuffers, b.velr])
     this.#thermal = t
-      ? {
-          scatter: pass(t.scatter, [b.params, b.therm, b.info, b.rank, b.cellStart, b.start]),
-          viscosity:
-            thermal.model === VISCOSITY_MODEL.shearRate
-              ? pass(t.viscosityShearRate, [
-                  b.params,
-                  b.rec0,
-                  b.rec1,
-                  b.wall,
-                  b.info,
-                  b.cellStart,
-                  b.therm,
-                  b.table,
-                ])
-              : thermal.model === VISCOSITY_MODEL.temperature
-                ? pass(t.viscosityTemperature, [b.params, b.info, b.therm, b.table, b.wall])
-                : null,
-          heatWall: thermal.conduction
-            ? pass(t.heatWall, [b.params, b.rec0, b.rec1, b.info, b.cellStart, b.therm])
-            : null,
-          heat: thermal.conduction
-            ? pass(t.heat, [b.params, b.rec0, b.rec1, b.info, b.cellStart, b.therm, b.velr])
-            : null,
-          update: thermal.conduction
-            ? pass(t.heatUpdate, [b.params, b.info, b.therm, b.control])
-            : null,
-        }
-      : null
+    const d = options.dynamic ? dynamicWallPipelinesFor(device) : null
+    this.#dynamic = d && {
+      records: pass(d.records, [b.params, b.posm, b.velr, b.info, b.rec0, b.rec1, b.wall]),
+      continuity: pass(d.continuity, [
+        b.params,
+        b.rec0,
+        b.rec1,
+        b.velr,
+        b.info,
+        b.cellStart,
+        b.acc,
+        b.stats,
+      ]),
+    }
     if (airDrag) {
       device.queue.writeBuffer(b.air, 0, airBufferData(airDrag, 0))
       const a = airDragPipelinesFor(device)
@@ -209,8 +175,14 @@ export class GpuPasses {
     } else this.#airDrag = null
     this.#dt = pass(p.dt, [b.params, b.stats, b.control, b.history, b.air])
     this.#finish = pass(p.finish, [b.stats, b.control, b.history, b.deleted])
-    this.#rk = p.rk.map((pipeline) =>
-      pass(pipeline, [b.params, b.posm, b.velr, b.acc, b.info, b.start, b.sum, b.control]),
+    const stages = stagePipelinesFor(device, options.symplectic, options.dynamic)
+    this.#stages = stages.map((pipeline) =>
+      pass(
+        pipeline,
+        options.symplectic
+          ? [b.params, b.posm, b.velr, b.acc, b.info, b.start, b.control]
+          : [b.params, b.posm, b.velr, b.acc, b.info, b.start, b.sum, b.control],
+      ),
     )
     this.#speed = pass(p.speed, [b.params, b.velr, b.info, b.stats])
     this.#shift = pass(p.shift, [
@@ -305,13 +277,20 @@ export class GpuPasses {
    * the current state; `half`: the stages at the step's middle (the air's time, airDrag.ts).
    */
   encodeInteract(pass: GPUComputePassEncoder, half = false): void {
-    this.#perParticle(pass, this.#pressure)
-    if (this.#walls) this.#perParticle(pass, this.#wall)
+    this.#records(pass)
+    const dynamic = this.#dynamic
+    this.#perParticle(pass, dynamic ? dynamic.continuity : this.#wall)
     const viscosity = this.#thermal?.viscosity
     if (viscosity) this.#perParticle(pass, viscosity)
     this.#perParticle(pass, this.#force)
     const drag = this.#airDrag
     if (drag) this.#perParticle(pass, half ? drag.half : drag.end)
+  }
+
+  /** The neighbour records: pressures, and the dynamic walls' own (dynamicWalls.ts). */
+  #records(pass: GPUComputePassEncoder): void {
+    this.#perParticle(pass, this.#pressure)
+    if (this.#dynamic) this.#perParticle(pass, this.#dynamic.records)
   }
 
   /**
@@ -326,7 +305,7 @@ export class GpuPasses {
   }
 
   /**
-   * One RK4 step: sort, interactions at t (their maxima choose dt on the GPU), then the four
+   * One step: sort, interactions at t (their maxima choose dt on the GPU), then the integrator's
    * stages with interactions between them, the step's pair count into the history, and the
    * particle shifting when the settings ask for it. With moving parts the host reads dt between
    * the two halves (encodeStepStart, encodeStepEnd) to write the maps of t + dt/2 and t + dt.
@@ -349,18 +328,26 @@ export class GpuPasses {
     pass.end()
   }
 
-  /** The four stages (walls placed at t + dt/2 and t + dt, as the CPU), the end of the step. */
+  /**
+   * The stages (SphSolver's step): RK4's four with walls placed at t + dt/2 and t + dt, or the
+   * Symplectic predictor, walls at t + dt/2, interactions there, the corrector, walls at t + dt;
+   * the end of the step.
+   */
   encodeStepEnd(encoder: GPUCommandEncoder): void {
     const pass = encoder.beginComputePass()
-    this.#perParticle(pass, this.#rk[0]!)
+    const stages = this.#stages
+    this.#perParticle(pass, stages[0]!)
     this.#place(pass, 1)
     this.encodeInteract(pass, true)
-    this.#perParticle(pass, this.#rk[1]!)
-    this.encodeInteract(pass, true)
-    this.#perParticle(pass, this.#rk[2]!)
-    this.#place(pass, 2)
-    this.encodeInteract(pass)
-    this.#perParticle(pass, this.#rk[3]!)
+    this.#perParticle(pass, stages[1]!)
+    if (this.#symplectic) this.#place(pass, 2)
+    else {
+      this.encodeInteract(pass, true)
+      this.#perParticle(pass, stages[2]!)
+      this.#place(pass, 2)
+      this.encodeInteract(pass)
+      this.#perParticle(pass, stages[3]!)
+    }
     // θ += dt dθ/dt after the stages (heat.ts updateTemperatures), before the shifting
     const update = this.#thermal?.update
     if (update) this.#perParticle(pass, update)
@@ -368,7 +355,7 @@ export class GpuPasses {
     if (this.#shifting) {
       // shifting.ts after the step: the fastest fluid particle, records at the new positions
       this.#perParticle(pass, this.#speed)
-      this.#perParticle(pass, this.#pressure)
+      this.#records(pass)
       this.#perParticle(pass, this.#shift)
     }
     // the sensors read the step's end, after the shifting, as the CPU's after its step

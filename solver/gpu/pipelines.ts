@@ -21,7 +21,8 @@ import {
   SCATTER_SHADER,
 } from './sortShaders.ts'
 import { SHIFT_SHADER, SPEED_SHADER } from './shiftShaders.ts'
-import { DT_SHADER, RK_SHADER } from './stepShaders.ts'
+import { DT_SHADER, RK_SHADER, SYMPLECTIC_SHADER } from './stepShaders.ts'
+import { DYNAMIC_CONTINUITY_SHADER, DYNAMIC_RECORDS_SHADER } from './dynamicWalls.ts'
 import { PLACE_SHADER, SCATTER_REF_SHADER } from './wallMotion.ts'
 
 /**
@@ -49,6 +50,26 @@ fn main() {
 }
 `
 
+/** A pipeline with its bind group. */
+export interface Pass {
+  pipeline: GPUComputePipeline
+  bindGroup: GPUBindGroup
+}
+
+/** Binds `resources` to a pipeline's bindings 0, 1, … in order. */
+export type BindPass = (pipeline: GPUComputePipeline, resources: GPUBuffer[]) => Pass
+
+/** A device's BindPass. */
+export function passBinder(device: GPUDevice): BindPass {
+  return (pipeline, resources) => ({
+    pipeline,
+    bindGroup: device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: resources.map((buffer, binding) => ({ binding, resource: { buffer } })),
+    }),
+  })
+}
+
 /** The compiled pipelines of a device, made once (compiling is slow on a software adapter). */
 export interface Pipelines {
   count: GPUComputePipeline
@@ -61,7 +82,6 @@ export interface Pipelines {
   force: GPUComputePipeline
   dt: GPUComputePipeline
   finish: GPUComputePipeline
-  rk: GPUComputePipeline[]
   speed: GPUComputePipeline
   shift: GPUComputePipeline
   wallMoving: GPUComputePipeline
@@ -86,7 +106,16 @@ export interface AirDragPipelines {
   half: GPUComputePipeline
 }
 
+/** Dynamic boundary particles' records and continuity (dynamicWalls.ts). */
+export interface DynamicWallPipelines {
+  records: GPUComputePipeline
+  continuity: GPUComputePipeline
+}
+
 const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
+const dynamicWallPipelinesOf = new WeakMap<GPUDevice, DynamicWallPipelines>()
+/** A device's integrator stages by integrator and boundary ('symplectic/dynamic' …). */
+const stagePipelinesOf = new WeakMap<GPUDevice, Map<string, GPUComputePipeline[]>>()
 const airDragPipelinesOf = new WeakMap<GPUDevice, AirDragPipelines>()
 const thermalPipelinesOf = new WeakMap<GPUDevice, ThermalPipelines>()
 
@@ -120,6 +149,43 @@ export function thermalPipelinesFor(device: GPUDevice): ThermalPipelines {
   return pipelines
 }
 
+/**
+ * The integrator's stages (stepShaders.ts): RK4's four or the Symplectic predictor and corrector,
+ * with the dynamic walls' density or without; made at a device's first run that needs them.
+ */
+export function stagePipelinesFor(
+  device: GPUDevice,
+  symplectic: boolean,
+  dynamic: boolean,
+): GPUComputePipeline[] {
+  const known = stagePipelinesOf.get(device) ?? new Map<string, GPUComputePipeline[]>()
+  stagePipelinesOf.set(device, known)
+  const key = `${symplectic ? 'symplectic' : 'rk4'}/${dynamic ? 'dynamic' : 'generalized'}`
+  const made = known.get(key)
+  if (made) return made
+  const make = pipelineMaker(device)
+  const stages = symplectic ? [1, 2] : [1, 2, 3, 4]
+  const DYNAMIC = dynamic ? 1 : 0
+  const pipelines = stages.map((STAGE) =>
+    make(symplectic ? SYMPLECTIC_SHADER : RK_SHADER, { STAGE, DYNAMIC }),
+  )
+  known.set(key, pipelines)
+  return pipelines
+}
+
+/** Made at a device's first run with dynamic boundary particles. */
+export function dynamicWallPipelinesFor(device: GPUDevice): DynamicWallPipelines {
+  const known = dynamicWallPipelinesOf.get(device)
+  if (known) return known
+  const make = pipelineMaker(device)
+  const pipelines = {
+    records: make(DYNAMIC_RECORDS_SHADER),
+    continuity: make(DYNAMIC_CONTINUITY_SHADER),
+  }
+  dynamicWallPipelinesOf.set(device, pipelines)
+  return pipelines
+}
+
 /** Made at a device's first run with air drag. */
 export function airDragPipelinesFor(device: GPUDevice): AirDragPipelines {
   const known = airDragPipelinesOf.get(device)
@@ -145,7 +211,6 @@ export function pipelinesFor(device: GPUDevice): Pipelines {
     force: make(FORCE_SHADER),
     dt: make(DT_SHADER),
     finish: make(FINISH_SHADER),
-    rk: [1, 2, 3, 4].map((STAGE) => make(RK_SHADER, { STAGE })),
     speed: make(SPEED_SHADER),
     shift: make(SHIFT_SHADER),
     wallMoving: make(WALL_SHADER, { MOVING: 1 }),

@@ -11,6 +11,7 @@ import { createDefaultMaterial } from '../../domain/materials.ts'
 import { runLogFile, runNumericsFile } from '../../domain/output/layout.ts'
 import type { RunNumerics } from '../../domain/runNumerics.ts'
 import { defaultSettings } from '../../domain/settings.ts'
+import { PARTICLE_KIND } from '../sph/particles.ts'
 import { buildTankParticles, WATER_ID } from '../sph/scenarios.ts'
 import { largestPositionDifference, readOutputPositions } from '../run/outputPositions.ts'
 import { runSimulation } from '../run/runSimulation.ts'
@@ -166,10 +167,12 @@ describe('a run on the GPU backend', () => {
 
   it('refuses settings it does not run, with a message', async (context) => {
     if (!available) context.skip()
-    const symplectic = await runSimulation(
-      runOptions(await dataDirectory(), { solverOptions: { integrator: 'symplectic' } }),
-    )
-    expect(symplectic).toMatchObject({ state: 'failed', reason: 'unsupported' })
-    expect(symplectic.message).toContain('Unsupported on the GPU: integrator: symplectic')
+    // particles of two spacings (a refinement zone's)
+    const base = runOptions(await dataDirectory())
+    const spacings = new Float64Array(base.particles.kinds.length).fill(DP)
+    spacings[Array.from(base.particles.kinds).indexOf(PARTICLE_KIND.fluid)] = DP / 2
+    const refined = await runSimulation({ ...base, particles: { ...base.particles, spacings } })
+    expect(refined).toMatchObject({ state: 'failed', reason: 'unsupported' })
+    expect(refined.message).toContain('Unsupported on the GPU: refinement (not yet on GPU)')
   }, 60_000)
 })

@@ -3,6 +3,7 @@
  * (not deleted) ordered by particle id like the CPU's snapshot.
  */
 import type { SphConstants } from '../sph/config.ts'
+import { BOUNDARY_CODE } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
 import { DELETED } from './hostState.ts'
@@ -23,8 +24,9 @@ export interface GpuState {
 /**
  * The snapshot of the kept ones of `count` particles in the buffers (ids below `capacity`):
  * fluid pressure from the density (Tait, in double precision like the CPU's snapshot), walls' the
- * last extrapolation's. The state is read once, in its order (it may be mapped GPU memory, slow
- * to read at random), each particle written to the slot its id's rank among the kept ids gives.
+ * last extrapolation's (dynamic boundary particles': from their density, as the fluid's). The
+ * state is read once, in its order (it may be mapped GPU memory, slow to read at random), each
+ * particle written to the slot its id's rank among the kept ids gives.
  * With heat conduction the fluid's temperature (T_ref + θ, `at.referenceT`), with a viscosity
  * table its ν, walls NaN in both (heat.ts withHeatFields).
  */
@@ -70,6 +72,8 @@ export function buildGpuSnapshot(
   const kinds = snapshot.kind
   const partIds = Int32Array.from(at.partIds)
   const { stiffness, referenceDensity, gamma } = k
+  // dynamic boundary particles: walls' pressures from their own density too (walls.ts)
+  const dynamic = k.boundaryCode === BOUNDARY_CODE.dynamic
   const fluidMaterial = at.materialId
   const temperature = therm && k.heat.conduction > 0 ? new Float64Array(n) : null
   const thermBits = therm ? new Uint32Array(therm.buffer, therm.byteOffset, therm.length) : null
@@ -90,7 +94,7 @@ export function buildGpuSnapshot(
     velocities[3 * s + 1] = velr[o + 1]!
     velocities[3 * s + 2] = velr[o + 2]!
     pressure[s] =
-      kind === FLUID ? stiffness * ((rho / referenceDensity) ** gamma - 1) : rec0[o + 3]!
+      kind === FLUID || dynamic ? stiffness * ((rho / referenceDensity) ** gamma - 1) : rec0[o + 3]!
     density[s] = rho
     mass[s] = posm[o + 3]!
     kinds[s] = kind

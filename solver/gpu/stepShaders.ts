@@ -46,10 +46,12 @@ fn main() {
  * Classical RK4 on (x, v, ρ) of fluid particles (integration.ts updateRungeKutta), stage STAGE:
  * first: start ← y, sum ← k1, y ← start + dt/2 k1; second: sum += 2k2, y ← start + dt/2 k2;
  * third: sum += 2k3, y ← start + dt k3; fourth: y ← start + dt/6 (sum + k4). Density within the
- * limiter's bounds.
+ * limiter's bounds; with DYNAMIC walls (dynamic boundary particles) their density by the same
+ * stages, never below ρ0.
  */
 export const RK_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
 override STAGE: u32 = 1u;
+override DYNAMIC: bool = false;
 @group(0) @binding(1) var<storage, read_write> posm: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> velr: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> acc: array<vec4<f32>>;
@@ -65,11 +67,30 @@ fn main(
 ) {
   let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
-  if ((info[i].z & (WALL_FLAG | DELETED_FLAG)) != 0u) { return; }
+  let flags = info[i].z;
+  if ((flags & DELETED_FLAG) != 0u) { return; }
+  let wall = (flags & WALL_FLAG) != 0u;
+  if (wall && !DYNAMIC) { return; }
   let dt = control.dt;
   var stepLength = 0.5 * dt;
   if (STAGE == 3u) { stepLength = dt; }
   if (STAGE == 4u) { stepLength = dt / 6.0; }
+  if (wall) {
+    // a dynamic wall's density only, in the w lanes of its start and sum
+    var rhoStart = velr[i].w;
+    var dr = acc[i].w;
+    if (STAGE == 1u) {
+      start[2u * i] = vec4<f32>(0.0, 0.0, 0.0, rhoStart);
+      sum[2u * i] = vec4<f32>(0.0, 0.0, 0.0, dr);
+    } else {
+      rhoStart = start[2u * i].w;
+      let s = sum[2u * i].w + select(2.0, 1.0, STAGE == 4u) * dr;
+      sum[2u * i] = vec4<f32>(0.0, 0.0, 0.0, s);
+      if (STAGE == 4u) { dr = s; }
+    }
+    velr[i].w = clamp(rhoStart + stepLength * dr, P.k1.y, P.k4.x);
+    return;
+  }
   let pm = posm[i];
   let vr = velr[i];
   let da = acc[i];
@@ -101,5 +122,68 @@ fn main(
   let rho = clamp(sx.w + stepLength * kx.w, P.k3.w, P.k4.x);
   posm[i] = vec4<f32>(sx.xyz + stepLength * kx.xyz, pm.w);
   velr[i] = vec4<f32>(sv + stepLength * kv, rho);
+}
+`
+
+/**
+ * DualSPHysics' Symplectic scheme (integration.ts), STAGE 1 the predictor: start ← (x, v, ρ), then
+ * x, v, ρ to t + dt/2 from the derivatives at t; STAGE 2 the corrector from the derivatives at
+ * t + dt/2: v = v⁰ + dt a, ρ = ρ⁰ (2 − ε)/(2 + ε) with ε = −(dρ/dt)/ρ^{n+1/2} dt, x = x⁰ + dt/2
+ * (v⁰ + v). Fluid density within the limiter's bounds; DYNAMIC walls (dynamic boundary
+ * particles) integrate their density alike, never below ρ0.
+ */
+export const SYMPLECTIC_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
+override STAGE: u32 = 1u;
+override DYNAMIC: bool = false;
+@group(0) @binding(1) var<storage, read_write> posm: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> velr: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> acc: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> info: array<vec4<u32>>;
+@group(0) @binding(5) var<storage, read_write> start: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read> control: Control;
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
+  if (i >= P.codes.x) { return; }
+  let flags = info[i].z;
+  if ((flags & DELETED_FLAG) != 0u) { return; }
+  let wall = (flags & WALL_FLAG) != 0u;
+  if (wall && !DYNAMIC) { return; }
+  let dt = control.dt;
+  let half = 0.5 * dt;
+  let pm = posm[i];
+  let vr = velr[i];
+  let da = acc[i];
+  // a dynamic wall keeps its position and velocity (its part's): ρ within [ρ0, ρ max]
+  var rhoLow = P.k3.w;
+  if (wall) { rhoLow = P.k1.y; }
+  if (STAGE == 1u) {
+    start[2u * i] = vec4<f32>(pm.xyz, vr.w);
+    start[2u * i + 1u] = vec4<f32>(vr.xyz, 0.0);
+    let rho = clamp(vr.w + half * da.w, rhoLow, P.k4.x);
+    if (wall) {
+      velr[i].w = rho;
+      return;
+    }
+    posm[i] = vec4<f32>(pm.xyz + half * vr.xyz, pm.w);
+    velr[i] = vec4<f32>(vr.xyz + half * da.xyz, rho);
+    return;
+  }
+  let s0 = start[2u * i];
+  // exact for a constant rate of dilatation
+  let epsilon = (-da.w / vr.w) * dt;
+  let rho = clamp((s0.w * (2.0 - epsilon)) / (2.0 + epsilon), rhoLow, P.k4.x);
+  if (wall) {
+    velr[i].w = rho;
+    return;
+  }
+  let v0 = start[2u * i + 1u].xyz;
+  let v = v0 + dt * da.xyz;
+  velr[i] = vec4<f32>(v, rho);
+  posm[i] = vec4<f32>(s0.xyz + half * (v + v0), pm.w);
 }
 `

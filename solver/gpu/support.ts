@@ -4,7 +4,7 @@
  * checked against the adapter's limits.
  */
 import type { SolverConfig, SphConstants } from '../sph/config.ts'
-import { resolveBoundary, resolveIntegrator, resolveOptions } from '../sph/config.ts'
+import { resolveIntegrator, resolveOptions } from '../sph/config.ts'
 import { rotationalPeriodicRefusals } from '../sph/periodicRotation.ts'
 import { unsupportedSettings } from '../sph/support.ts'
 import { formatCount, formatNumber } from '../../domain/units.ts'
@@ -18,6 +18,8 @@ import { gpuThermal } from './thermal.ts'
  * the Runge–Kutta start and sum (32 each).
  */
 export const GPU_BYTES_PER_PARTICLE = 8 * 16 + 4 + 2 * 32
+/** Bytes per particle the Symplectic scheme does without: RK4's sum of the stages (32). */
+export const GPU_SYMPLECTIC_SAVED_BYTES_PER_PARTICLE = 32
 /** Bytes per particle that moving parts add (config.wallMotion): the walls' rest position. */
 export const GPU_MOVING_BYTES_PER_PARTICLE = 16
 /**
@@ -45,16 +47,6 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   // what the CPU runs and the GPU does not yet
   if (settings.multiphase) refused.push('multiphase (not yet on GPU)')
   if (settings.surfaceTension) refused.push('surfaceTension (not yet on GPU)')
-  const options = resolveOptions(config.options)
-  let integrator: string | null = null
-  try {
-    integrator = resolveIntegrator(settings, options)
-  } catch {
-    // refused above (integrationScheme)
-  }
-  if (integrator === 'symplectic') refused.push('integrator: symplectic (GPU: RK4 only)')
-  const boundary = resolveBoundary(settings, options)
-  if (boundary === 'dynamic') refused.push('boundary: dynamic (GPU: generalized and Riemann walls)')
   refused.push(...rotationalPeriodicRefusals(config))
   if ((config.openBoundaries ?? []).length > 0) refused.push('open boundaries (not yet on GPU)')
   // variable resolution: particles of more than one spacing (refinement zones)
@@ -67,9 +59,11 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
 /**
  * What a case adds to the GPU's buffers: moving parts, thermodynamics or a viscosity table, the
  * walls' normals (riemannWallNormal 'fluid'), and air drag's air (its velocity rows or grid:
- * bytes per run, not per particle; airDrag.ts).
+ * bytes per run, not per particle; airDrag.ts); and what it takes away: the Symplectic scheme
+ * has no RK4 sum.
  */
 export interface GpuFeatures {
+  symplectic?: boolean
   moving?: boolean
   thermal?: boolean
   wallNormals?: boolean
@@ -79,6 +73,7 @@ export interface GpuFeatures {
 /** What a config's case adds to the GPU's buffers (its derived constants `k`). */
 export function gpuFeatures(config: SolverConfig, k: SphConstants): GpuFeatures {
   return {
+    symplectic: resolveIntegrator(config.settings, resolveOptions(config.options)) === 'symplectic',
     moving: config.wallMotion !== undefined,
     thermal: gpuThermal(k).on,
     wallNormals: k.riemannWall === 1,
@@ -93,7 +88,8 @@ export function gpuMemoryNeeded(
   features: GpuFeatures = {},
 ): { bytes: number; largestBuffer: number } {
   const perParticle =
-    GPU_BYTES_PER_PARTICLE +
+    GPU_BYTES_PER_PARTICLE -
+    (features.symplectic ? GPU_SYMPLECTIC_SAVED_BYTES_PER_PARTICLE : 0) +
     (features.moving ? GPU_MOVING_BYTES_PER_PARTICLE : 0) +
     (features.thermal ? GPU_THERMAL_BYTES_PER_PARTICLE : 0) +
     (features.wallNormals ? GPU_WALL_NORMAL_BYTES_PER_PARTICLE : 0)
