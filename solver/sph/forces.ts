@@ -102,10 +102,15 @@ export function computeForces(
     const pEnd = cellStart[c + 1]!
     if (pBegin === pEnd) continue
     let rows = -1
+    // a dynamic wall's rows hold fluid only: a fluid particle after it in the cell needs them all
+    let fluidRowsOnly = false
     for (let i = pBegin; i < pEnd; i++) {
       const fluid = kind[i] === FLUID
       if (!fluid && !dynamicWalls) continue
-      if (rows < 0) rows = fillStencilRows(ctx, c, !fluid)
+      if (rows < 0 || (fluid && fluidRowsOnly)) {
+        rows = fillStencilRows(ctx, c, !fluid)
+        fluidRowsOnly = !fluid
+      }
       const oi = i * STRIDE
       const xi = packed[oi]!
       const yi = packed[oi + 1]!
