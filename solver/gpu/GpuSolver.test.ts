@@ -102,13 +102,12 @@ describe('GPU backend', () => {
   it('refuses what it does not implement, before creating anything', async () => {
     const config = damBreak()
     expect(gpuUnsupportedSettings(config)).toEqual([])
-    const multiphase = { ...config, settings: { ...config.settings, multiphase: true } }
-    expect(gpuUnsupportedSettings(multiphase)).toEqual(['multiphase (not yet on GPU)'])
-    await expect(createGpuSolver(multiphase, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
+    // multiphase and surface tension run on the GPU (multiphaseGpu.test.ts)
     const dp = config.settings.particleDiameter!
     const spacings = Array.from(config.particles.kinds, (_, i) => (i === 0 ? dp / 2 : dp))
     const refined = { ...config, particles: { ...config.particles, spacings } }
     expect(gpuUnsupportedSettings(refined)).toEqual(['refinement (not yet on GPU)'])
+    await expect(createGpuSolver(refined, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
     const inlet: SolverOpenBoundary = {
       partId: 9,
       direction: 'inflow',

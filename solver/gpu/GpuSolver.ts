@@ -42,7 +42,7 @@ import { type ForcePassMeasurement, measureForcePass } from './measure.ts'
 import { decodeHistory } from './history.ts'
 import { GpuWallMotion } from './wallMotion.ts'
 import { type GpuProbeReader, GpuProbes, hostProbe } from './probes.ts'
-import { gpuFeatures, gpuFitProblem, gpuUnsupportedSettings } from './support.ts'
+import { gpuFeatures, gpuFitProblem, gpuUnsupportedSettings, passFeatures } from './support.ts'
 import { type GpuThermal, gpuThermal } from './thermal.ts'
 
 /** Creates a GPU solver, or refuses (SolverSetupError) what the GPU backend does not implement. */
@@ -141,9 +141,8 @@ export class GpuSolver {
       shifting: constants.shiftingCode !== SHIFTING_CODE.zero,
       moving: this.#moving,
       parts: setup.partIds.length,
-      wallNormals: constants.riemannWall === 1,
       thermal: this.#thermal,
-      airDrag: constants.airDrag,
+      ...passFeatures(constants),
     })
     this.#readback = new StateReadback(gpu.device, this.#passes.buffers, this.#thermal.on)
     this.#motion = config.wallMotion

@@ -17,8 +17,8 @@ export const MAP_READ = 1
 
 /** Largest number of steps one submission holds (the history buffer's slots). */
 export const MAX_BATCH_STEPS = 64
-/** Bytes of the uniform block (25 vec4). */
-export const PARAMS_BYTES = 25 * 16
+/** Bytes of the uniform block (31 vec4). */
+export const PARAMS_BYTES = 31 * 16
 
 /** The particle and grid buffers. */
 export interface GpuBuffers {

@@ -11,6 +11,7 @@ import { allocateCheckpoint } from '../sph/checkpoint.ts'
 import type { GpuState } from './snapshot.ts'
 import type { GpuBuffers } from './buffers.ts'
 import { packTherm, temperatureAt } from './thermal.ts'
+import { PHASE_SHIFT } from './shaderCommon.ts'
 
 const FLUID = PARTICLE_KIND.fluid
 /** info's deleted flag (DELETED_FLAG of shaderCommon.ts). */
@@ -82,7 +83,8 @@ export function packParticles(
     const o = 4 * kept
     posm.set([x, y, z, a.mass[i]!], o)
     velr.set([a.velX[i]!, a.velY[i]!, a.velZ[i]!, a.rho[i]!], o)
-    info.set([a.particleId[i]!, a.partIndex[i]!, kind | (a.noSlip[i]! << 1), 0], o)
+    const flags = kind | (a.noSlip[i]! << 1) | (a.phase[i]! << PHASE_SHIFT)
+    info.set([a.particleId[i]!, a.partIndex[i]!, flags, 0], o)
     ref.set([a.refX[i]!, a.refY[i]!, a.refZ[i]!, 0], o)
     if (thermViews) packTherm(a, i, offset, thermViews, o)
     kept++
@@ -144,7 +146,7 @@ export function encodeGpuCheckpoint(
     ints.partIndex[k] = info[o + 1]!
     bytes.kind[k] = flags & 1
     bytes.noSlip[k] = (flags >> 1) & 1
-    bytes.phase[k] = a.phase[j]!
+    bytes.phase[k] = (flags >> PHASE_SHIFT) & 7
     k++
   }
   return buffer

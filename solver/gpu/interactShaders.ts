@@ -6,7 +6,8 @@ import { KAPPA, LOG_B, Y_PLUS_SUBLAYER } from '../sph/wallFunction.ts'
 import { PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
 
 /**
- * Tait pressure and the neighbour records (walls.ts computePressures): fluid (p, V = m/ρ), walls
+ * Tait pressure and the neighbour records (walls.ts computePressures; with multiphase each fluid
+ * particle's own material, multiphase.ts computeMultiphasePressures): fluid (p, V = m/ρ), walls
  * (their last pressure, −m/ρ0); the wall extrapolation writes the walls' pressure next.
  */
 export const PRESSURE_SHADER = /* wgsl */ `${PARAMS}
@@ -38,15 +39,17 @@ fn main(
     rec1[i] = vec4<f32>(vr.xyz, -pm.w / P.k1.y);
     return;
   }
-  let ratio = vr.w / P.k1.y;
+  // the fluid's own material (multiphase.ts computeMultiphasePressures; one fluid: phase 0)
+  let tait = P.phases[phaseOf(flags)];
+  let ratio = vr.w / tait.x;
   var power: f32;
-  if (P.k1.w == 7.0) {
+  if (tait.z == 7.0) {
     let r2 = ratio * ratio;
     power = r2 * r2 * r2 * ratio;
   } else {
-    power = pow(ratio, P.k1.w);
+    power = pow(ratio, tait.z);
   }
-  rec0[i] = vec4<f32>(pm.xyz, P.k1.z * (power - 1.0));
+  rec0[i] = vec4<f32>(pm.xyz, tait.y * (power - 1.0));
   rec1[i] = vec4<f32>(vr.xyz, pm.w / vr.w);
 }
 `
@@ -77,15 +80,56 @@ fn wallShearVelocity2(ut: f32, y: f32, nu: f32) -> f32 {
 `
 
 /**
+ * A force pass's entry point over `forces(i)` (its Result: |a|², the viscous rate, the pairs): per
+ * workgroup the largest |a|² and viscous rate and the pair count into stats (maxima as float
+ * bits, which order as u32 for non-negative floats).
+ */
+export const FORCE_REDUCTION = /* wgsl */ `
+struct Result { a2: f32, visc: f32, count: u32 }
+var<workgroup> wgA2: array<f32, ${WORKGROUP}>;
+var<workgroup> wgVisc: array<f32, ${WORKGROUP}>;
+var<workgroup> wgCount: array<u32, ${WORKGROUP}>;
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(local_invocation_id) lid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let r = forces(particleIndex(gid, groups));
+  wgA2[lid.x] = r.a2;
+  wgVisc[lid.x] = r.visc;
+  wgCount[lid.x] = r.count;
+  workgroupBarrier();
+  var s = ${WORKGROUP / 2}u;
+  loop {
+    if (s == 0u) { break; }
+    if (lid.x < s) {
+      wgA2[lid.x] = max(wgA2[lid.x], wgA2[lid.x + s]);
+      wgVisc[lid.x] = max(wgVisc[lid.x], wgVisc[lid.x + s]);
+      wgCount[lid.x] = wgCount[lid.x] + wgCount[lid.x + s];
+    }
+    workgroupBarrier();
+    s = s / 2u;
+  }
+  if (lid.x == 0u) {
+    atomicMax(&stats[0], bitcast<u32>(wgA2[0]));
+    atomicMax(&stats[1], bitcast<u32>(wgVisc[0]));
+    let n = wgCount[0];
+    let old = atomicAdd(&stats[2], n);
+    if (old + n < old) { atomicAdd(&stats[3], 1u); }
+  }
+}
+`
+
+/**
  * The force pass (forces.ts computeForces) for fluid particles: momentum with the symmetric
  * pressure term, artificial and laminar viscosity, gravity; continuity with density diffusion;
  * wall pairs push, never pull; the Riemann wall along each wall particle's normal (riemannWall
  * 1, the wall pass's) or the wall's own kernel gradient (2); free-slip walls in the viscous sums
  * with their mirrored velocity (wallK.z); the log-law wall function on no-slip walls in place of
  * their pair viscosity (wallK.x = ν > 0); in a rotating frame its Coriolis and centrifugal
- * accelerations. Per
- * workgroup: the largest |a|² and viscous rate, and the pair count, into
- * stats (maxima as float bits, which order as u32 for non-negative floats). With `variableNu` (a
+ * accelerations; its stats as FORCE_REDUCTION's. With `variableNu` (a
  * viscosity table, heatShaders.ts) each fluid particle's ν from wall.x (the viscosity pass puts
  * it there: no ninth storage buffer), a fluid pair taking the harmonic mean 2 ν_i ν_j/(ν_i + ν_j),
  * a wall pair the fluid particle's own (forces.ts).
@@ -100,12 +144,6 @@ export function forceShader(variableNu: boolean): string {
 @group(0) @binding(6) var<storage, read_write> acc: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read> velr: array<vec4<f32>>;
-
-var<workgroup> wgA2: array<f32, ${WORKGROUP}>;
-var<workgroup> wgVisc: array<f32, ${WORKGROUP}>;
-var<workgroup> wgCount: array<u32, ${WORKGROUP}>;
-
-struct Result { a2: f32, visc: f32, count: u32 }
 ${WALL_SHEAR}
 
 fn forces(i: u32) -> Result {
@@ -255,36 +293,7 @@ ${turnedNeighbourLoop(/* wgsl */ `
   return out;
 }
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(local_invocation_id) lid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let r = forces(particleIndex(gid, groups));
-  wgA2[lid.x] = r.a2;
-  wgVisc[lid.x] = r.visc;
-  wgCount[lid.x] = r.count;
-  workgroupBarrier();
-  var s = ${WORKGROUP / 2}u;
-  loop {
-    if (s == 0u) { break; }
-    if (lid.x < s) {
-      wgA2[lid.x] = max(wgA2[lid.x], wgA2[lid.x + s]);
-      wgVisc[lid.x] = max(wgVisc[lid.x], wgVisc[lid.x + s]);
-      wgCount[lid.x] = wgCount[lid.x] + wgCount[lid.x + s];
-    }
-    workgroupBarrier();
-    s = s / 2u;
-  }
-  if (lid.x == 0u) {
-    atomicMax(&stats[0], bitcast<u32>(wgA2[0]));
-    atomicMax(&stats[1], bitcast<u32>(wgVisc[0]));
-    let n = wgCount[0];
-    let old = atomicAdd(&stats[2], n);
-    if (old + n < old) { atomicAdd(&stats[3], 1u); }
-  }
-}
+${FORCE_REDUCTION}
 `
 }
 

@@ -10,6 +10,7 @@ import { viscousTimeStepLimit } from '../sph/timeStep.ts'
 import type { GpuGrid } from './grid.ts'
 import type { RotationalSlice } from '../sph/rotationalSlice.ts'
 import { airParams } from './airDrag.ts'
+import { multiphaseParams } from './multiphase.ts'
 import { sliceParams } from './rotationalSlice.ts'
 import { PARAMS_BYTES } from './passes.ts'
 
@@ -68,6 +69,7 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   u.set(air.u32, 76)
   f.set([k.wallFunctionNu, 0.5 * k.particleDiameter, k.freeSlipMirror ? 1 : 0, 0], 80)
   f.set(sliceParams(input.slice, k.support), 84)
+  f.set(multiphaseParams(k), 100)
   return buffer
 }
 

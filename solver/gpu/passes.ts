@@ -12,6 +12,7 @@ import type { Pass } from './pipelines.ts'
 import {
   airDragPipelinesFor,
   dynamicWallPipelinesFor,
+  multiphasePipelinesFor,
   passBinder,
   pipelinesFor,
   stagePipelinesFor,
@@ -20,6 +21,7 @@ import type { GpuThermal } from './thermal.ts'
 import { THERMAL_OFF, type ThermalPasses, thermalPasses } from './thermalPasses.ts'
 import type { AirDragConstants } from '../sph/airDragField.ts'
 import { airBufferBytes, airBufferData, airClock } from './airDrag.ts'
+import type { GpuMultiphase } from './multiphase.ts'
 
 export type { GpuBuffers, GridShape } from './buffers.ts'
 export { HISTORY_STRIDE }
@@ -48,6 +50,8 @@ export class GpuPasses {
   #pressure: Pass
   #wall: Pass
   #force: Pass
+  /** Surface tension's colour gradient before each force pass (multiphaseShaders.ts), or null. */
+  #colour: Pass | null
   #dt: Pass
   #finish: Pass
   /** The integrator's stages: RK4's four, or the Symplectic predictor and corrector. */
@@ -82,6 +86,7 @@ export class GpuPasses {
       wallNormals?: boolean
       thermal?: GpuThermal
       airDrag?: AirDragConstants | null
+      multiphase?: GpuMultiphase | null
     },
   ) {
     this.#device = device
@@ -141,7 +146,12 @@ export class GpuPasses {
       : null
     const t = thermalPasses(device, b, thermal, pass)
     const forceBuffers = [b.params, b.rec0, b.rec1, b.wall, b.info, b.cellStart, b.acc, b.stats]
-    this.#force = pass(t?.forceVariableNu ?? p.force, [...forceBuffers, b.velr])
+    // multiphase: its own force pass on the same buffers, surface tension's colour pass before it
+    const m = options.multiphase ? multiphasePipelinesFor(device) : null
+    this.#force = pass(m?.force ?? t?.forceVariableNu ?? p.force, [...forceBuffers, b.velr])
+    this.#colour = options.multiphase?.tension
+      ? pass(m!.colour, [b.params, b.rec0, b.rec1, b.info, b.cellStart, b.wall])
+      : null
     this.#thermal = t
     const d = options.dynamic ? dynamicWallPipelinesFor(device) : null
     this.#dynamic = d && {
@@ -273,7 +283,8 @@ export class GpuPasses {
   }
 
   /**
-   * Pressures, wall extrapolation, each particle's ν (a viscosity table), forces and air drag at
+   * Pressures, wall extrapolation, each particle's ν (a viscosity table), surface tension's colour
+   * gradient, forces and air drag at
    * the current state; `half`: the stages at the step's middle (the air's time, airDrag.ts).
    */
   encodeInteract(pass: GPUComputePassEncoder, half = false): void {
@@ -282,6 +293,7 @@ export class GpuPasses {
     this.#perParticle(pass, dynamic ? dynamic.continuity : this.#wall)
     const viscosity = this.#thermal?.viscosity
     if (viscosity) this.#perParticle(pass, viscosity)
+    if (this.#colour) this.#perParticle(pass, this.#colour)
     this.#perParticle(pass, this.#force)
     const drag = this.#airDrag
     if (drag) this.#perParticle(pass, half ? drag.half : drag.end)

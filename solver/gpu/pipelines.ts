@@ -23,6 +23,7 @@ import {
 import { SHIFT_SHADER, SPEED_SHADER } from './shiftShaders.ts'
 import { DT_SHADER, RK_SHADER, SYMPLECTIC_SHADER } from './stepShaders.ts'
 import { DYNAMIC_CONTINUITY_SHADER, DYNAMIC_RECORDS_SHADER } from './dynamicWalls.ts'
+import { COLOUR_SHADER, MULTIPHASE_FORCE_SHADER } from './multiphaseShaders.ts'
 import { PLACE_SHADER, SCATTER_REF_SHADER } from './wallMotion.ts'
 
 /**
@@ -112,7 +113,14 @@ export interface DynamicWallPipelines {
   continuity: GPUComputePipeline
 }
 
+/** The multiphase force pass and surface tension's colour gradient (multiphaseShaders.ts). */
+export interface MultiphasePipelines {
+  force: GPUComputePipeline
+  colour: GPUComputePipeline
+}
+
 const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
+const multiphasePipelinesOf = new WeakMap<GPUDevice, MultiphasePipelines>()
 const dynamicWallPipelinesOf = new WeakMap<GPUDevice, DynamicWallPipelines>()
 /** A device's integrator stages by integrator and boundary ('symplectic/dynamic' …). */
 const stagePipelinesOf = new WeakMap<GPUDevice, Map<string, GPUComputePipeline[]>>()
@@ -183,6 +191,16 @@ export function dynamicWallPipelinesFor(device: GPUDevice): DynamicWallPipelines
     continuity: make(DYNAMIC_CONTINUITY_SHADER),
   }
   dynamicWallPipelinesOf.set(device, pipelines)
+  return pipelines
+}
+
+/** Made at a device's first multiphase run. */
+export function multiphasePipelinesFor(device: GPUDevice): MultiphasePipelines {
+  const known = multiphasePipelinesOf.get(device)
+  if (known) return known
+  const make = pipelineMaker(device)
+  const pipelines = { force: make(MULTIPHASE_FORCE_SHADER), colour: make(COLOUR_SHADER) }
+  multiphasePipelinesOf.set(device, pipelines)
   return pipelines
 }
 

@@ -7,15 +7,17 @@
  *
  * Buffers (one entry per particle in cell order after each sort):
  *   posm  vec4 (x, y, z, mass)           velr  vec4 (vx, vy, vz, ρ)
- *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1 | deleted << 2 | image turns << 8
- *         (rotationalSlice.ts), cell)
+ *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1 | deleted << 2 | phase << 3 |
+ *         image turns << 8 (rotationalSlice.ts), cell)
  *   rec0  vec4 (x, y, z, p)              rec1  vec4 (vx, vy, vz, ±V), V = m/ρ, walls −m/ρ0
  *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip); a fluid particle with a viscosity table
- *         (ν, …); with riemannWallNormal 'fluid' a second half: each wall particle's normal (n, 0)
+ *         (ν, …), with surface tension its colour normal (n̂, |∇C|) (multiphaseShaders.ts); with
+ *         riemannWallNormal 'fluid' a second half: each wall particle's normal (n, 0)
  *   acc   vec4 (ax, ay, az, dρ/dt)       start, sum: 2 vec4 per particle (RK4)
  *   therm (thermodynamics or a viscosity table only) temperatures and ν: see heatShaders.ts
  *   air   (air drag only) the clock and the air's velocity over time: see airDrag.ts
  */
+import { MAX_PHASES } from '../sph/phaseTable.ts'
 import { SLICE_WGSL } from './rotationalSlice.ts'
 
 export const WORKGROUP = 64
@@ -25,6 +27,8 @@ export const WORKGROUP = 64
  */
 export const HISTORY_STRIDE = 6
 export const SCAN_WORKGROUP = 256
+/** Where a fluid particle's phase sits in its flags (info.z; phaseOf), 3 bits. */
+export const PHASE_SHIFT = 3
 
 /** The uniform block every shader reads; filled by GpuSolver.ts (#writeParams). */
 export const PARAMS = /* wgsl */ `
@@ -54,6 +58,8 @@ struct Params {
   slice1: vec4<f32>,   // e1, the bisector's angle from e1
   slice2: vec4<f32>,   // e2, turns of the full circle (0: no slice)
   slice3: vec4<f32>,   // axis, a cut face's reach
+  multi: vec4<f32>,    // multiphase (multiphase.ts): phases (0: off), 2 p_b, local minimum (1), σ
+  phases: array<vec4<f32>, ${MAX_PHASES}>, // each phase's ρ0, B, γ, μ (one fluid: ρ0, B, γ, 0)
 }
 @group(0) @binding(0) var<uniform> P: Params;
 ${SLICE_WGSL}
@@ -62,6 +68,11 @@ ${SLICE_WGSL}
 // or a coordinate not finite: it sits after the last cell, every pass skips it)
 const WALL_FLAG = 1u;
 const DELETED_FLAG = 4u;
+
+// a fluid particle's phase (its material's index in the phase table) in bits 3-5 of its flags
+fn phaseOf(flags: u32) -> u32 {
+  return (flags >> ${PHASE_SHIFT}u) & 7u;
+}
 
 fn cellCoords(p: vec3<f32>) -> vec3<u32> {
   let scale = vec3<f32>(P.origin.w, P.gridY.x, P.origin.w);

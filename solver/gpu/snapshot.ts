@@ -8,6 +8,7 @@ import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
 import { DELETED } from './hostState.ts'
 import { temperatureAt } from './thermal.ts'
+import { PHASE_SHIFT } from './shaderCommon.ts'
 
 const FLUID = PARTICLE_KIND.fluid
 
@@ -24,9 +25,10 @@ export interface GpuState {
 /**
  * The snapshot of the kept ones of `count` particles in the buffers (ids below `capacity`):
  * fluid pressure from the density (Tait, in double precision like the CPU's snapshot), walls' the
- * last extrapolation's (dynamic boundary particles': from their density, as the fluid's). The
- * state is read once, in its order (it may be mapped GPU memory, slow to read at random), each
- * particle written to the slot its id's rank among the kept ids gives.
+ * last extrapolation's (dynamic boundary particles': from their density, as the fluid's); with
+ * multiphase each fluid particle's own material (its phase, from its flags). The state is read
+ * once, in its order (it may be mapped GPU memory, slow to read at random), each particle
+ * written to the slot its id's rank among the kept ids gives.
  * With heat conduction the fluid's temperature (T_ref + θ, `at.referenceT`), with a viscosity
  * table its ν, walls NaN in both (heat.ts withHeatFields).
  */
@@ -71,10 +73,14 @@ export function buildGpuSnapshot(
     snapshot
   const kinds = snapshot.kind
   const partIds = Int32Array.from(at.partIds)
-  const { stiffness, referenceDensity, gamma } = k
-  // dynamic boundary particles: walls' pressures from their own density too (walls.ts)
+  // each phase's Tait parameters and material (one fluid: the constants' and at.materialId)
+  const phases = k.phases
+  const stiffness = phases?.stiffness ?? [k.stiffness]
+  const referenceDensity = phases?.referenceDensity ?? [k.referenceDensity]
+  const gamma = phases?.gamma ?? [k.gamma]
+  const materialIds = phases?.materialIds ?? [at.materialId]
+  // dynamic boundary particles: walls' pressures from their own density too (walls.ts; phase 0)
   const dynamic = k.boundaryCode === BOUNDARY_CODE.dynamic
-  const fluidMaterial = at.materialId
   const temperature = therm && k.heat.conduction > 0 ? new Float64Array(n) : null
   const thermBits = therm ? new Uint32Array(therm.buffer, therm.byteOffset, therm.length) : null
   const viscosity = therm && k.heat.viscosityModel !== 0 ? new Float64Array(n) : null
@@ -93,13 +99,16 @@ export function buildGpuSnapshot(
     velocities[3 * s] = velr[o]!
     velocities[3 * s + 1] = velr[o + 1]!
     velocities[3 * s + 2] = velr[o + 2]!
+    const phase = (flags >> PHASE_SHIFT) & 7
     pressure[s] =
-      kind === FLUID || dynamic ? stiffness * ((rho / referenceDensity) ** gamma - 1) : rec0[o + 3]!
+      kind === FLUID || dynamic
+        ? stiffness[phase]! * ((rho / referenceDensity[phase]!) ** gamma[phase]! - 1)
+        : rec0[o + 3]!
     density[s] = rho
     mass[s] = posm[o + 3]!
     kinds[s] = kind
     partId[s] = partIds[info[o + 1]!]!
-    materialId[s] = kind === FLUID ? fluidMaterial : -1
+    materialId[s] = kind === FLUID ? materialIds[phase]! : -1
     if (temperature)
       temperature[s] = kind === FLUID ? temperatureAt(thermBits!, o, at.referenceT) : NaN
     if (viscosity) viscosity[s] = kind === FLUID ? therm![o + 3]! : NaN

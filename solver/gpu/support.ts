@@ -11,6 +11,7 @@ import { formatCount, formatNumber } from '../../domain/units.ts'
 import type { GpuInfo } from './device.ts'
 import { airBufferBytes } from './airDrag.ts'
 import { gpuThermal } from './thermal.ts'
+import { gpuMultiphase } from './multiphase.ts'
 
 /**
  * Bytes of GPU buffers per particle: position+mass, velocity+density, ids and flags, the two
@@ -27,6 +28,10 @@ export const GPU_MOVING_BYTES_PER_PARTICLE = 16
  * heatShaders.ts; it goes through the sort in the Runge–Kutta start, no scratch of its own).
  */
 export const GPU_THERMAL_BYTES_PER_PARTICLE = 16
+/**
+ * Multiphase and surface tension add no bytes: the phase rides in the flags (info), the colour
+ * normal in a fluid particle's entry of the wall buffer (multiphaseShaders.ts).
+ */
 /** Bytes per particle of riemannWallNormal 'fluid': each wall particle's normal (wall buffer). */
 export const GPU_WALL_NORMAL_BYTES_PER_PARTICLE = 16
 /** Bytes per grid cell: its count and its start. */
@@ -44,9 +49,8 @@ export const GPU_LARGEST_BYTES_PER_PARTICLE = 32
 export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   const settings = config.settings
   const refused = unsupportedSettings(settings, config.options)
-  // what the CPU runs and the GPU does not yet
-  if (settings.multiphase) refused.push('multiphase (not yet on GPU)')
-  if (settings.surfaceTension) refused.push('surfaceTension (not yet on GPU)')
+  // what the CPU runs and the GPU does not yet (multiphase and surface tension run since
+  // 2026-11-28, multiphaseShaders.ts; the CPU's refusals of their combinations stand)
   refused.push(...rotationalPeriodicRefusals(config))
   if ((config.openBoundaries ?? []).length > 0) refused.push('open boundaries (not yet on GPU)')
   // variable resolution: particles of more than one spacing (refinement zones)
@@ -134,4 +138,16 @@ export function gpuFitProblem(
     `buffers of ${formatNumber(need.largestBuffer / MIB, 4)} MiB, the card allows ` +
     `${formatNumber(limit / MIB, 4)} MiB (at most ${formatCount(most)} particles). Run it on the CPU.`
   )
+}
+
+/**
+ * What a run's constants add to the passes: the walls' normals (riemannWallNormal 'fluid'), air
+ * drag, multiphase and surface tension.
+ */
+export function passFeatures(k: SphConstants) {
+  return {
+    wallNormals: k.riemannWall === 1,
+    airDrag: k.airDrag,
+    multiphase: gpuMultiphase(k),
+  }
 }

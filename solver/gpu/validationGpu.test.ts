@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   NotRunOnBackend,
   runHydrostaticCase,
-  runStratifiedCase,
+  runOpenChannelCase,
   useCaseBackend,
   type HydrostaticOptions,
 } from '../../validation/cases.ts'
@@ -56,8 +56,8 @@ describe('the validation cases on the GPU backend', () => {
   // the refusal comes before any adapter is sought: it needs none
   it('refuses a case the GPU does not run, with the reason, before running anything', async () => {
     useCaseBackend('gpu')
-    const multiphase = runStratifiedCase({ across: 8 })
-    await expect(multiphase).rejects.toThrow(NotRunOnBackend)
-    await expect(multiphase).rejects.toThrow('multiphase (not yet on GPU)')
+    const channel = runOpenChannelCase({ particlesAcross: 8 })
+    await expect(channel).rejects.toThrow(NotRunOnBackend)
+    await expect(channel).rejects.toThrow('open boundaries (not yet on GPU)')
   })
 })

@@ -381,13 +381,13 @@ class SphSolver implements Solver {
   measureInteractionPass(kind: 'forces' | 'reference', passes: number): PassMeasurement {
     this.#sortParticles()
     this.#moveWalls(this.#timeS)
-    const { heat, airDrag } = this.#constants
+    const k = this.#constants
     const images = this.#images
     const step = {
-      airDragAtS: airDrag ? this.#timeS : null,
+      airDragAtS: k.airDrag ? this.#timeS : null,
       afterWalls: images && (() => images.refreshWalls(this.#constants.riemannWall > 0)),
     }
-    return measurePasses(this.#runner, this.#boundary, kind, passes, this.#passStats, heat, step)
+    return measurePasses(this.#runner, this.#boundary, kind, passes, this.#passStats, k, step)
   }
 
   workSplit(): WorkSplitReport {

@@ -24,8 +24,9 @@ export interface MeasureStep {
 
 /**
  * Times `passes` force (or reference) passes on the sorted state, walls extrapolated once and,
- * as a step's interactions, each particle's ν of a viscosity table before them, the heat
- * conduction's rates (dT/dt in dtemp) once, and air drag after each force pass (MeasureStep).
+ * as a step's interactions, each particle's ν of a viscosity table and surface tension's colour
+ * gradient before them, the heat conduction's rates (dT/dt in dtemp) once, and air drag after
+ * each force pass (MeasureStep).
  */
 export function measurePasses(
   runner: PhaseRunner,
@@ -33,14 +34,16 @@ export function measurePasses(
   kind: 'forces' | 'reference',
   passes: number,
   into: PassStats,
-  heat: HeatConstants,
+  k: { heat: HeatConstants; surfaceTension: number },
   { airDragAtS = null, afterWalls = null }: MeasureStep = {},
 ): PassMeasurement {
   runner.run(PHASE.pressures)
   if (boundary !== 'dynamic') runner.run(PHASE.walls)
   // as a step's interactions (a rotational periodic boundary's wall images refreshed)
   afterWalls?.()
+  const heat = k.heat
   if (heat.viscosityModel !== 0) runner.run(PHASE.viscosity)
+  if (k.surfaceTension > 0) runner.run(PHASE.colour)
   if (heat.conduction > 0) {
     runner.run(PHASE.heatWalls)
     runner.run(PHASE.heat)

@@ -47,8 +47,8 @@ const STRIDE = PACK_STRIDE
  * order of the variation and the reference's imbalance (2(p_min,j − p_min,i) per pair) shows in
  * the hydrostatic pressure (NUMERICS.md, Multiphase: the pressure reference).
  */
-const LEVEL_NONE = 1
-const LEVEL_FULL = 3
+export const LEVEL_NONE = 1
+export const LEVEL_FULL = 3
 
 function levelWeight(level: number, variation: number): number {
   if (level >= LEVEL_FULL * variation) return 1
