@@ -69,7 +69,7 @@ function plotLobovsky(results: LobovskyResult[]): Uint8Array {
   })
 }
 
-function plotPiston(results: PistonResult[]): Uint8Array {
+export function plotPiston(results: PistonResult[]): Uint8Array {
   const h1 = boreDepth(PISTON_DEPTH, PISTON_SPEED)
   const celerity = (PISTON_SPEED * h1) / (h1 - PISTON_DEPTH)
   const end = results[0]!.front.at(-1)![0]
