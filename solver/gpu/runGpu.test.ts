@@ -165,6 +165,35 @@ describe('a run on the GPU backend', () => {
     expect(difference / DP).toBeLessThan(1e-4)
   }, 400_000)
 
+  it('writes a multiphase run one fluid object per material, as the CPU', async (context) => {
+    if (!available) context.skip()
+    // the column's upper half a second fluid, a tenth as dense
+    const base = runOptions(await dataDirectory(), {}, { multiphase: true, densityLimiter: false })
+    const light = { ...base.setup.materials[0]!, id: 2, density: 100 }
+    const { kinds, positions } = base.particles
+    const materialIds = new Int32Array(kinds.length).fill(WATER_ID)
+    for (let i = 0; i < kinds.length; i++)
+      if (kinds[i] === PARTICLE_KIND.fluid && positions[3 * i + 2]! > 0.075) materialIds[i] = 2
+    const two = (dataDir: string, backend: 'cpu' | 'gpu'): RunSimulationOptions => ({
+      ...base,
+      setup: { ...base.setup, materials: [...base.setup.materials, light] },
+      particles: { ...base.particles, materialIds },
+      dataDir,
+      backend,
+    })
+    const gpuDir = await dataDirectory()
+    const cpuDir = await dataDirectory()
+    expect(await runSimulation(two(gpuDir, 'gpu'))).toMatchObject({ state: 'completed' })
+    expect(await runSimulation(two(cpuDir, 'cpu'))).toMatchObject({ state: 'completed' })
+    for (const objectId of ['fluid-1', 'fluid-2']) {
+      const at = (dataDir: string) =>
+        readOutputPositions(dataDir, { simulationId: SIMULATION, runId: 3, outputNo: 2, objectId })
+      const [onGpu, onCpu] = [await at(gpuDir), await at(cpuDir)]
+      expect(onGpu.length, objectId).toBeGreaterThan(0)
+      expect(largestPositionDifference(onGpu, onCpu) / DP, objectId).toBeLessThan(1e-4)
+    }
+  }, 400_000)
+
   it('refuses settings it does not run, with a message', async (context) => {
     if (!available) context.skip()
     // particles of two spacings (a refinement zone's)
