@@ -11,17 +11,8 @@
  */
 import type { Box } from '../sph/grid.ts'
 import type { SolverConfig, SolverOptions, SphConstants } from '../sph/config.ts'
-import {
-  deriveConstants,
-  findFluidMaterial,
-  resolveBoundary,
-  resolveIntegrator,
-  resolveOptions,
-  SHIFTING_CODE,
-  SolverSetupError,
-} from '../sph/config.ts'
+import { resolveBoundary, resolveIntegrator, SHIFTING_CODE } from '../sph/config.ts'
 import type { Integrator } from '../sph/config.ts'
-import { prepareParticles } from '../sph/prepare.ts'
 import type { ParticleArrays } from '../sph/particles.ts'
 import {
   checkFingerprint,
@@ -31,8 +22,8 @@ import {
 } from '../sph/checkpoint.ts'
 import { initialTimeStep } from '../sph/timeStep.ts'
 import type { RunHooks, SolverSnapshot, SolverStepReport } from '../sph/solverTypes.ts'
-import { findGpu, type GpuContext, gpuUnavailableReason } from './device.ts'
-import { type GpuGrid, gpuGrid } from './grid.ts'
+import type { GpuContext } from './device.ts'
+import type { GpuGrid } from './grid.ts'
 import { GpuPasses, HISTORY_STRIDE, MAX_BATCH_STEPS } from './passes.ts'
 import { buildParams, F32_MAX, type GpuSolverDescription } from './params.ts'
 import { addImageTurns } from './rotationalSlice.ts'
@@ -42,29 +33,12 @@ import { type ForcePassMeasurement, measureForcePass } from './measure.ts'
 import { decodeHistory } from './history.ts'
 import { GpuWallMotion } from './wallMotion.ts'
 import { type GpuProbeReader, GpuProbes, hostProbe } from './probes.ts'
-import { gpuFeatures, gpuFitProblem, gpuUnsupportedSettings, passFeatures } from './support.ts'
+import { passFeatures } from './support.ts'
 import { type GpuThermal, gpuThermal } from './thermal.ts'
+import { GpuOpenBoundaries } from './openBoundaries.ts'
+import type { prepareParticles } from '../sph/prepare.ts'
 
-/** Creates a GPU solver, or refuses (SolverSetupError) what the GPU backend does not implement. */
-export async function createGpuSolver(
-  config: SolverConfig,
-  context?: GpuContext,
-): Promise<GpuSolver> {
-  const refused = gpuUnsupportedSettings(config)
-  if (refused.length > 0)
-    throw new SolverSetupError(`Unsupported on the GPU: ${refused.join(', ')}.`)
-  const gpu = context ?? (await findGpu())
-  if (!gpu) throw new SolverSetupError(`No GPU is available: ${gpuUnavailableReason() ?? ''}`)
-  const options = resolveOptions(config.options)
-  const material = findFluidMaterial(config)
-  const constants = deriveConstants(config, options, material)
-  const setup = prepareParticles(config, options, constants)
-  const grid = gpuGrid(setup.referenceBox, constants.support, setup.count, options.periodicY)
-  const features = gpuFeatures(config, constants)
-  const problem = gpuFitProblem(setup.arrays.capacity, grid.shape.cells, gpu.info, features)
-  if (problem) throw new SolverSetupError(problem)
-  return new GpuSolver(config, options, constants, material.id, setup, grid, gpu)
-}
+export { createGpuSolver } from './createGpuSolver.ts'
 
 export class GpuSolver {
   readonly gpu: GpuContext
@@ -89,6 +63,8 @@ export class GpuSolver {
   #motion: GpuWallMotion | null
   /** Heat conduction and the viscosity models (thermal.ts). */
   #thermal: GpuThermal
+  /** Inlets and outlets (openBoundaries.ts), or null. */
+  #open: GpuOpenBoundaries | null
   /** Particles in the host arrays (the upload's source, a download's result). */
   #hostCount: number
   /** Index in the host arrays of each particle id there (-1: none). */
@@ -144,6 +120,11 @@ export class GpuSolver {
       thermal: this.#thermal,
       ...passFeatures(constants),
     })
+    const zones = config.openBoundaries ?? []
+    this.#open = zones.length
+      ? new GpuOpenBoundaries(gpu.device, this.#passes.buffers, zones, setup, constants)
+      : null
+    this.#passes.open = this.#open
     this.#readback = new StateReadback(gpu.device, this.#passes.buffers, this.#thermal.on)
     this.#motion = config.wallMotion
       ? new GpuWallMotion(gpu.device, this.#passes, setup.partIds, config.wallMotion)
@@ -177,7 +158,10 @@ export class GpuSolver {
    */
   #upload(): void {
     const referenceT = this.#thermal.on ? this.#thermal.referenceT : null
-    const packed = packParticles(this.#arrays, this.#hostCount, this.#deletionBox, referenceT)
+    let packed = packParticles(this.#arrays, this.#hostCount, this.#deletionBox, referenceT)
+    const { capacity } = this.#arrays
+    if (this.#open)
+      packed = this.#open.withUnusedSlots(packed, capacity, this.grid.shape.cells, this.#hostIndex)
     if (this.#slice) addImageTurns(packed, this.#slice, this.#constants.support)
     this.#deletedBefore.invalid += packed.invalid
     this.#deletedBefore.outside += packed.outside
@@ -200,7 +184,9 @@ export class GpuSolver {
 
   /** Particles kept: uploaded, less those the GPU deleted since. */
   #kept(): number {
-    return this.#count - this.#deleted.outside - this.#deleted.invalid
+    return (
+      this.#count - this.#deleted.outside - this.#deleted.invalid + (this.#open?.liveOffset() ?? 0)
+    )
   }
 
   report(): SolverStepReport {
@@ -209,10 +195,11 @@ export class GpuSolver {
       timeS: this.#timeS,
       dtS: this.#lastDtS,
       particleCount: this.#kept(),
-      fluidCount: this.#fluidCount - this.#deleted.fluid,
+      fluidCount: this.#fluidCount - this.#deleted.fluid + (this.#open?.injected() ?? 0),
       deletedOutside: this.#deletedBefore.outside + this.#deleted.outside,
       deletedInvalid: this.#deletedBefore.invalid + this.#deleted.invalid,
       interactions: this.#interactions,
+      ...(this.#open ? { openBoundary: this.#open.report() } : {}),
     }
   }
 
@@ -291,7 +278,9 @@ export class GpuSolver {
     }
     const history = await p.read(p.buffers.history, 4 * HISTORY_STRIDE * steps)
     const remaining = new Float32Array(await p.read(p.buffers.control, 16))[1]!
-    for (const record of decodeHistory(history, steps)) {
+    const open = (await this.#open?.read(steps)) ?? []
+    for (const [s, record] of decodeHistory(history, steps).entries()) {
+      if (open[s]) this.#open!.select(open[s])
       this.#timeS += record.dtS
       this.#step++
       this.#lastDtS = record.dtS

@@ -16,6 +16,8 @@ import { PHASE_SHIFT } from './shaderCommon.ts'
 const FLUID = PARTICLE_KIND.fluid
 /** info's deleted flag (DELETED_FLAG of shaderCommon.ts). */
 export const DELETED = 4
+/** info's flag of an open boundary's buffer particle (OPEN_FLAG of openShaders.ts). */
+export const OPEN = 64
 
 /** The state buffers' contents of the kept particles, and what was left out. */
 export interface PackedParticles {

@@ -10,7 +10,7 @@ import { createBuffers, readBuffer } from './buffers.ts'
 import type { GpuProbes } from './probes.ts'
 import type { Pass } from './pipelines.ts'
 import {
-  airDragPipelinesFor,
+  airDragPasses,
   dynamicWallPipelinesFor,
   multiphasePipelinesFor,
   passBinder,
@@ -19,8 +19,9 @@ import {
 } from './pipelines.ts'
 import type { GpuThermal } from './thermal.ts'
 import { THERMAL_OFF, type ThermalPasses, thermalPasses } from './thermalPasses.ts'
+import type { GpuOpenBoundaries } from './openBoundaries.ts'
 import type { AirDragConstants } from '../sph/airDragField.ts'
-import { airBufferBytes, airBufferData, airClock } from './airDrag.ts'
+import { airBufferBytes, airClock } from './airDrag.ts'
 import type { GpuMultiphase } from './multiphase.ts'
 
 export type { GpuBuffers, GridShape } from './buffers.ts'
@@ -70,6 +71,8 @@ export class GpuPasses {
   #airDrag: { k: AirDragConstants; end: Pass; half: Pass } | null
   /** The run's sensor points, probed at the end of every step (probes.ts), or null. */
   probes: GpuProbes | null = null
+  /** Open boundaries (openBoundaries.ts), or null. */
+  open: GpuOpenBoundaries | null = null
 
   constructor(
     device: GPUDevice,
@@ -167,22 +170,7 @@ export class GpuPasses {
         b.stats,
       ]),
     }
-    if (airDrag) {
-      device.queue.writeBuffer(b.air, 0, airBufferData(airDrag, 0))
-      const a = airDragPipelinesFor(device)
-      const resources = [
-        b.params,
-        b.rec0,
-        b.rec1,
-        b.info,
-        b.cellStart,
-        b.posm,
-        b.acc,
-        b.stats,
-        b.air,
-      ]
-      this.#airDrag = { k: airDrag, end: pass(a.end, resources), half: pass(a.half, resources) }
-    } else this.#airDrag = null
+    this.#airDrag = airDrag ? airDragPasses(device, b, airDrag, pass) : null
     this.#dt = pass(p.dt, [b.params, b.stats, b.control, b.history, b.air])
     this.#finish = pass(p.finish, [b.stats, b.control, b.history, b.deleted])
     const stages = stagePipelinesFor(device, options.symplectic, options.dynamic)
@@ -220,6 +208,7 @@ export class GpuPasses {
    * air's times relative to it (airDrag.ts).
    */
   setClock(timeS: number): void {
+    this.open?.setClock(timeS)
     if (this.#airDrag)
       this.#device.queue.writeBuffer(this.buffers.air, 0, airClock(this.#airDrag.k, timeS))
   }
@@ -240,7 +229,7 @@ export class GpuPasses {
   }
 
   /** One thread per particle, in rows of at most MAX_GROUPS_X workgroups along y beyond that. */
-  #perParticle(pass: GPUComputePassEncoder, p: Pass): void {
+  readonly perParticle = (pass: GPUComputePassEncoder, p: Pass): void => {
     pass.setPipeline(p.pipeline)
     pass.setBindGroup(0, p.bindGroup)
     const groups = this.#groups()
@@ -254,14 +243,15 @@ export class GpuPasses {
     const n = this.#count
     encoder.clearBuffer(b.cellCount)
     const pass = encoder.beginComputePass()
-    this.#perParticle(pass, this.#count_)
+    this.open?.encodeLifecycle(pass, this.perParticle)
+    this.perParticle(pass, this.#count_)
     this.#dispatch(pass, this.#scanReduce, this.#grid.scanBlocks)
     this.#dispatch(pass, this.#scanBlocks, 1)
     this.#dispatch(pass, this.#scanDown, this.#grid.scanBlocks)
-    this.#perParticle(pass, this.#scatter)
-    if (this.#moving) this.#perParticle(pass, this.#moving.scatterRef)
+    this.perParticle(pass, this.#scatter)
+    if (this.#moving) this.perParticle(pass, this.#moving.scatterRef)
     // the temperatures through `start` (the Runge–Kutta start, free until the first stage)
-    if (this.#thermal) this.#perParticle(pass, this.#thermal.scatter)
+    if (this.#thermal) this.perParticle(pass, this.#thermal.scatter)
     pass.end()
     if (this.#thermal) encoder.copyBufferToBuffer(b.start, 0, b.therm, 0, 16 * n)
     encoder.copyBufferToBuffer(b.rec0, 0, b.posm, 0, 16 * n)
@@ -272,7 +262,7 @@ export class GpuPasses {
 
   /** Moving parts: the walls placed by the maps of slot 0, 1 or 2 (a step's t, t + dt/2, t + dt). */
   #place(pass: GPUComputePassEncoder, slot: number): void {
-    if (this.#moving) this.#perParticle(pass, this.#moving.place[slot]!)
+    if (this.#moving) this.perParticle(pass, this.#moving.place[slot]!)
   }
 
   /** Moving parts: the walls placed by slot 0's maps (after an upload). */
@@ -290,19 +280,20 @@ export class GpuPasses {
   encodeInteract(pass: GPUComputePassEncoder, half = false): void {
     this.#records(pass)
     const dynamic = this.#dynamic
-    this.#perParticle(pass, dynamic ? dynamic.continuity : this.#wall)
+    this.perParticle(pass, dynamic ? dynamic.continuity : this.#wall)
     const viscosity = this.#thermal?.viscosity
-    if (viscosity) this.#perParticle(pass, viscosity)
-    if (this.#colour) this.#perParticle(pass, this.#colour)
-    this.#perParticle(pass, this.#force)
+    if (viscosity) this.perParticle(pass, viscosity)
+    if (this.#colour) this.perParticle(pass, this.#colour)
+    this.perParticle(pass, this.#force)
     const drag = this.#airDrag
-    if (drag) this.#perParticle(pass, half ? drag.half : drag.end)
+    if (drag) this.perParticle(pass, half ? drag.half : drag.end)
+    this.open?.encodeClear(pass, this.perParticle)
   }
 
   /** The neighbour records: pressures, and the dynamic walls' own (dynamicWalls.ts). */
   #records(pass: GPUComputePassEncoder): void {
-    this.#perParticle(pass, this.#pressure)
-    if (this.#dynamic) this.#perParticle(pass, this.#dynamic.records)
+    this.perParticle(pass, this.#pressure)
+    if (this.#dynamic) this.perParticle(pass, this.#dynamic.records)
   }
 
   /**
@@ -312,8 +303,8 @@ export class GpuPasses {
   encodeHeat(pass: GPUComputePassEncoder): void {
     const thermal = this.#thermal
     if (!thermal?.heatWall || !thermal.heat) return
-    this.#perParticle(pass, thermal.heatWall)
-    this.#perParticle(pass, thermal.heat)
+    this.perParticle(pass, thermal.heatWall)
+    this.perParticle(pass, thermal.heat)
   }
 
   /**
@@ -333,6 +324,7 @@ export class GpuPasses {
     // the time step uses the first pass's maxima only
     encoder.clearBuffer(this.buffers.stats, 0, 8)
     const pass = encoder.beginComputePass()
+    this.open?.encodeValues(pass, this.perParticle)
     this.#place(pass, 0)
     this.encodeInteract(pass)
     this.#dispatch(pass, this.#dt, 1)
@@ -348,27 +340,28 @@ export class GpuPasses {
   encodeStepEnd(encoder: GPUCommandEncoder): void {
     const pass = encoder.beginComputePass()
     const stages = this.#stages
-    this.#perParticle(pass, stages[0]!)
+    this.perParticle(pass, stages[0]!)
     this.#place(pass, 1)
     this.encodeInteract(pass, true)
-    this.#perParticle(pass, stages[1]!)
+    this.perParticle(pass, stages[1]!)
     if (this.#symplectic) this.#place(pass, 2)
     else {
       this.encodeInteract(pass, true)
-      this.#perParticle(pass, stages[2]!)
+      this.perParticle(pass, stages[2]!)
       this.#place(pass, 2)
       this.encodeInteract(pass)
-      this.#perParticle(pass, stages[3]!)
+      this.perParticle(pass, stages[3]!)
     }
     // θ += dt dθ/dt after the stages (heat.ts updateTemperatures), before the shifting
     const update = this.#thermal?.update
-    if (update) this.#perParticle(pass, update)
+    if (update) this.perParticle(pass, update)
     this.#dispatch(pass, this.#finish, 1)
+    this.open?.encodeRecord(pass)
     if (this.#shifting) {
       // shifting.ts after the step: the fastest fluid particle, records at the new positions
-      this.#perParticle(pass, this.#speed)
+      this.perParticle(pass, this.#speed)
       this.#records(pass)
-      this.#perParticle(pass, this.#shift)
+      this.perParticle(pass, this.#shift)
     }
     // the sensors read the step's end, after the shifting, as the CPU's after its step
     this.probes?.encode(pass)
@@ -378,7 +371,7 @@ export class GpuPasses {
   /** Force passes alone (the bench), after one sort and pressure/wall pass. */
   encodeForcesOnly(encoder: GPUCommandEncoder, passes: number): void {
     const pass = encoder.beginComputePass()
-    for (let k = 0; k < passes; k++) this.#perParticle(pass, this.#force)
+    for (let k = 0; k < passes; k++) this.perParticle(pass, this.#force)
     pass.end()
   }
 
@@ -393,5 +386,6 @@ export class GpuPasses {
     )
     for (const buffer of buffers.flat()) buffer.destroy()
     this.probes?.destroy()
+    this.open?.destroy()
   }
 }

@@ -2,7 +2,9 @@
  * The compiled pipelines of the GPU backend's passes (passes.ts binds and dispatches them), and
  * the end-of-step shader.
  */
-import { AIR_DRAG_SHADER } from './airDrag.ts'
+import { AIR_DRAG_SHADER, airBufferData } from './airDrag.ts'
+import type { AirDragConstants } from '../sph/airDragField.ts'
+import type { GpuBuffers } from './buffers.ts'
 import { FORCE_SHADER, forceShader, PRESSURE_SHADER } from './interactShaders.ts'
 import { WALL_SHADER } from './wallShaders.ts'
 import {
@@ -212,6 +214,19 @@ export function airDragPipelinesFor(device: GPUDevice): AirDragPipelines {
   const pipelines = { end: make(AIR_DRAG_SHADER), half: make(AIR_DRAG_SHADER, { HALF: 1 }) }
   airDragPipelinesOf.set(device, pipelines)
   return pipelines
+}
+
+/** Air drag's passes at a step's start or end and at its middle, its air buffer written. */
+export function airDragPasses(
+  device: GPUDevice,
+  b: GpuBuffers,
+  airDrag: AirDragConstants,
+  pass: BindPass,
+): { k: AirDragConstants; end: Pass; half: Pass } {
+  device.queue.writeBuffer(b.air, 0, airBufferData(airDrag, 0))
+  const a = airDragPipelinesFor(device)
+  const resources = [b.params, b.rec0, b.rec1, b.info, b.cellStart, b.posm, b.acc, b.stats, b.air]
+  return { k: airDrag, end: pass(a.end, resources), half: pass(a.half, resources) }
 }
 
 export function pipelinesFor(device: GPUDevice): Pipelines {

@@ -8,7 +8,7 @@
  * Buffers (one entry per particle in cell order after each sort):
  *   posm  vec4 (x, y, z, mass)           velr  vec4 (vx, vy, vz, ρ)
  *   info  vec4<u32> (id, part index, flags: kind | noSlip << 1 | deleted << 2 | phase << 3 |
- *         image turns << 8 (rotationalSlice.ts), cell)
+ *         open boundary buffer << 6 (openShaders.ts) | image turns << 8 (rotationalSlice.ts), cell)
  *   rec0  vec4 (x, y, z, p)              rec1  vec4 (vx, vy, vz, ±V), V = m/ρ, walls −m/ρ0
  *   wall  vec4 (viscous velocity 2 v_w − ṽ_f, noSlip); a fluid particle with a viscosity table
  *         (ν, …), with surface tension its colour normal (n̂, |∇C|) (multiphaseShaders.ts); with

@@ -63,7 +63,8 @@ fn main(
   let i = particleIndex(gid, groups);
   if (i >= P.codes.x) { return; }
   let m = info[i];
-  if ((m.z & (WALL_FLAG | DELETED_FLAG)) != 0u) { return; }
+  // walls, and an open boundary's buffer particles (64: their lattice moves with their velocity)
+  if ((m.z & (WALL_FLAG | DELETED_FLAG | 64u)) != 0u) { return; }
   let scale = 4.0 * P.k0.x * sqrt(bitcast<f32>(stats[4])) * control.dt;
   let lyu = P.k6.y == 2.0;
   let support2 = P.k0.y;

@@ -6,7 +6,8 @@ import type { SphConstants } from '../sph/config.ts'
 import { BOUNDARY_CODE } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
-import { DELETED } from './hostState.ts'
+import { DELETED, OPEN } from './hostState.ts'
+import { OPEN_BOUNDARY_KIND } from '../sph/snapshot.ts'
 import { temperatureAt } from './thermal.ts'
 import { PHASE_SHIFT } from './shaderCommon.ts'
 
@@ -106,7 +107,7 @@ export function buildGpuSnapshot(
         : rec0[o + 3]!
     density[s] = rho
     mass[s] = posm[o + 3]!
-    kinds[s] = kind
+    kinds[s] = flags & OPEN ? OPEN_BOUNDARY_KIND : kind
     partId[s] = partIds[info[o + 1]!]!
     materialId[s] = kind === FLUID ? materialIds[phase]! : -1
     if (temperature)

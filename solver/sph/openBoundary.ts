@@ -47,7 +47,8 @@ export { interpolateProfile, openBoundaryReserve } from './openBoundaryZone.ts'
 
 const FLUID = PARTICLE_KIND.fluid
 
-interface Zone {
+/** One open boundary with its part indices and the buffer's lateral extent (openZones). */
+export interface OpenZone {
   spec: SolverOpenBoundary
   /** Part index of the buffer particles, and of the fluid particles that came through it. */
   bufferIndex: number
@@ -56,6 +57,42 @@ interface Zone {
   t2: Vec3
   /** The buffer's extent along t1 and t2 (its particles' range ± dp/2). */
   lateral: [number, number, number, number]
+}
+type Zone = OpenZone
+
+/**
+ * The zones of a run's open boundaries, a second part index per zone appended to `partIds` (the
+ * solver's part table: index → part id) for the fluid that entered through it (either backend).
+ */
+export function openZones(
+  zones: readonly SolverOpenBoundary[],
+  arrays: Pick<ParticleArrays, 'partIndex' | 'posX' | 'posY' | 'posZ'>,
+  count: number,
+  dp: number,
+  partIds: number[],
+): OpenZone[] {
+  return zones.map((spec) => {
+    let bufferIndex = partIds.indexOf(spec.partId)
+    if (bufferIndex < 0) bufferIndex = partIds.push(spec.partId) - 1
+    const fluidIndex = partIds.push(spec.partId) - 1
+    const [t1, t2] = tangents(spec.normal)
+    const lateral: Zone['lateral'] = [Infinity, -Infinity, Infinity, -Infinity]
+    for (let i = 0; i < count; i++) {
+      if (arrays.partIndex[i] !== bufferIndex) continue
+      const r: Vec3 = [
+        arrays.posX[i]! - spec.origin[0],
+        arrays.posY[i]! - spec.origin[1],
+        arrays.posZ[i]! - spec.origin[2],
+      ]
+      const u = dot(r, t1)
+      const w = dot(r, t2)
+      lateral[0] = Math.min(lateral[0], u - 0.5 * dp)
+      lateral[1] = Math.max(lateral[1], u + 0.5 * dp)
+      lateral[2] = Math.min(lateral[2], w - 0.5 * dp)
+      lateral[3] = Math.max(lateral[3], w + 0.5 * dp)
+    }
+    return { spec, bufferIndex, fluidIndex, t1, t2, lateral }
+  })
 }
 
 /** The open boundaries of a run; null without any (see the module comment). */
@@ -89,29 +126,7 @@ export class OpenBoundaries {
   ) {
     this.#arrays = arrays
     this.#k = k
-    const dp = k.particleDiameter
-    for (const spec of zones) {
-      let bufferIndex = partIds.indexOf(spec.partId)
-      if (bufferIndex < 0) bufferIndex = partIds.push(spec.partId) - 1
-      const fluidIndex = partIds.push(spec.partId) - 1
-      const [t1, t2] = tangents(spec.normal)
-      const lateral: Zone['lateral'] = [Infinity, -Infinity, Infinity, -Infinity]
-      for (let i = 0; i < count; i++) {
-        if (arrays.partIndex[i] !== bufferIndex) continue
-        const r: Vec3 = [
-          arrays.posX[i]! - spec.origin[0],
-          arrays.posY[i]! - spec.origin[1],
-          arrays.posZ[i]! - spec.origin[2],
-        ]
-        const u = dot(r, t1)
-        const w = dot(r, t2)
-        lateral[0] = Math.min(lateral[0], u - 0.5 * dp)
-        lateral[1] = Math.max(lateral[1], u + 0.5 * dp)
-        lateral[2] = Math.min(lateral[2], w - 0.5 * dp)
-        lateral[3] = Math.max(lateral[3], w + 0.5 * dp)
-      }
-      this.#zones.push({ spec, bufferIndex, fluidIndex, t1, t2, lateral })
-    }
+    this.#zones = openZones(zones, arrays, count, k.particleDiameter, partIds)
     this.#bufferPart = new Uint8Array(partIds.length)
     this.#zoneOfBuffer = new Int32Array(partIds.length).fill(-1)
     this.#zones.forEach((zone, z) => {
