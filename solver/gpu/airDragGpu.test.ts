@@ -10,13 +10,7 @@ import type { AirDragInput } from '../sph/airDragField.ts'
 import type { SolverConfig, SolverOptions } from '../sph/config.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
-import {
-  compareForces,
-  cpuForces,
-  damBreak,
-  forcePassAgreement,
-  stepAgreement,
-} from './cpuAgreement.ts'
+import { compareForces, cpuForces, damBreak, expectCpuAgreement } from './cpuAgreement.ts'
 import { gpuMemoryNeeded, gpuUnsupportedSettings } from './support.ts'
 import { airBufferBytes } from './airDrag.ts'
 import { deriveAirDragConstants } from '../sph/airDragField.ts'
@@ -146,16 +140,7 @@ describe('GPU backend, air drag', () => {
       const still = await cpuForces({ ...config, settings: { ...config.settings, airDrag: false } })
       const drag = compareForces(config, await cpuForces(config), still)
       expect(drag.acceleration).toBeGreaterThan(0.3)
-      const forces = await forcePassAgreement(config, gpu)
-      expect(forces.acceleration).toBeLessThan(1e-5)
-      expect(forces.densityRate).toBeLessThan(1e-5)
-      const steps = await stepAgreement(config, gpu, 8)
-      expect(steps.gpuSteps).toBe(8)
-      const dp = config.settings.particleDiameter!
-      expect(steps.maxMove / dp).toBeGreaterThan(0.01)
-      expect(steps.errX / dp).toBeLessThan(1e-4)
-      expect(steps.errRho).toBeLessThan(1e-5)
-      expect(steps.errWallPressure).toBeLessThan(1e-3)
+      await expectCpuAgreement(config, gpu, { forces: 1e-5 })
     })
   }
 })

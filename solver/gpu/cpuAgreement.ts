@@ -1,12 +1,15 @@
 /**
  * The GPU tests' comparisons with the CPU solver on one config (the derivatives of one force pass,
- * and the state after a few steps run to the same time on both backends) and their small case.
+ * the state after a few steps run to the same time on both backends, a checkpoint's round trip),
+ * the checks most of them make, and their small case.
  */
-import type { SolverConfig, SolverOptions } from '../sph/config.ts'
+import { expect } from 'vitest'
+import type { SolverConfig, SolverOptions, SolverPart, SolverParticles } from '../sph/config.ts'
+import { createMovementMotion } from '../sph/motion.ts'
 import { createSolver, solverInternals } from '../sph/SphSolver.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
-import { buildTankParticles, supportedSettings, WATER } from '../sph/scenarios.ts'
+import { buildTankParticles, supportedSettings, TANK_PART_ID, WATER } from '../sph/scenarios.ts'
 import type { GpuContext } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 
@@ -39,6 +42,44 @@ export function damBreak(options: Partial<SolverOptions> = {}): SolverConfig {
     materials: [WATER],
     particles: { ...particles, velocities },
     options: { hydrostaticInitialisation: true, threads: 1, ...options },
+  }
+}
+
+/** The part id of the piston that pistonWalls makes. */
+export const PISTON_PART_ID = 9
+
+/**
+ * A tank's x < 0 wall layers as a piston (PISTON_PART_ID) moving in along x at 0.2 m/s,
+ * accelerating at 2 m/s² (moving parts, wallMotion.ts): the particles' part ids and the motion.
+ */
+export function pistonWalls(particles: SolverParticles) {
+  const { kinds, positions } = particles
+  const partIds = Int32Array.from(particles.partIds)
+  for (let i = 0; i < kinds.length; i++)
+    if (kinds[i] !== PARTICLE_KIND.fluid && positions[3 * i]! < 0) partIds[i] = PISTON_PART_ID
+  const movement = {
+    type: 'translatory' as const,
+    startS: 0,
+    endS: null,
+    velocity: 0.2,
+    acceleration: 2,
+    direction: [1, 0, 0] as [number, number, number],
+  }
+  return { partIds, wallMotion: createMovementMotion(new Map([[PISTON_PART_ID, [movement]]])) }
+}
+
+/**
+ * The dam break (or a case built on it) with pistonWalls' piston, a no-slip part beside the
+ * config's (the tank's, no-slip, where it names none); `piston` adds to the piston's part.
+ */
+export function withPiston(base: SolverConfig, piston: Partial<SolverPart> = {}): SolverConfig {
+  const { partIds, wallMotion } = pistonWalls(base.particles)
+  const parts = base.parts ?? [{ id: TANK_PART_ID, wallCondition: 'no_slip' }]
+  return {
+    ...base,
+    particles: { ...base.particles, partIds },
+    parts: [...parts, { id: PISTON_PART_ID, wallCondition: 'no_slip', ...piston }],
+    wallMotion,
   }
 }
 
@@ -221,6 +262,78 @@ export async function stepAgreement(
     /** The fluid's largest difference of ν over the largest ν on the CPU. */
     errViscosity: heat.maxNu > 0 ? heat.errNu / heat.maxNu : 0,
   }
+}
+
+/**
+ * The checks most GPU tests make of a case: one force pass agrees with the CPU within `forces`
+ * (the fluid's a and dρ/dt over their largest CPU values), and after 8 steps to the same time
+ * (`stepwise`: see stepAgreement) the fluid moved a visible part of dp while the backends part by
+ * float32 rounding only: positions within 1e-4 dp, densities within `density`, the walls'
+ * pressure within 1e-3. Both comparisons come back for the test's own checks.
+ */
+export async function expectCpuAgreement(
+  config: SolverConfig,
+  gpu: GpuContext,
+  { forces: forceLimit = 1e-4, density = 1e-5, stepwise = false } = {},
+) {
+  const forces = await forcePassAgreement(config, gpu)
+  expect(forces.acceleration).toBeLessThan(forceLimit)
+  expect(forces.densityRate).toBeLessThan(forceLimit)
+  const steps = await stepAgreement(config, gpu, 8, 0, stepwise)
+  expect(steps.gpuSteps).toBe(8)
+  const dp = config.settings.particleDiameter!
+  expect(steps.maxMove / dp).toBeGreaterThan(0.01)
+  expect(steps.errX / dp).toBeLessThan(1e-4)
+  expect(steps.errRho).toBeLessThan(density)
+  expect(steps.errWallPressure).toBeLessThan(1e-3)
+  return { forces, steps }
+}
+
+/**
+ * A GPU run of 8 steps, and the same run checkpointed after 4: the checkpoint restored on the CPU,
+ * and resumed on the GPU for the other 4. Snapshots: `expected` (the straight run's end),
+ * `atCheckpoint`, `onCpu` (the CPU's restore of it) and `after` (the resumed run's end).
+ */
+export async function checkpointRoundTrip(config: SolverConfig, gpu: GpuContext) {
+  const straight = await createGpuSolver(config, gpu)
+  for (let s = 0; s < 8; s++) await straight.step()
+  const expected = await straight.snapshot()
+  await straight.dispose()
+  const first = await createGpuSolver(config, gpu)
+  for (let s = 0; s < 4; s++) await first.step()
+  const atCheckpoint = await first.snapshot()
+  const bytes = await first.checkpoint()
+  await first.dispose()
+  const cpu = await createSolver(config)
+  cpu.restore(bytes)
+  const onCpu = cpu.snapshot()
+  await cpu.dispose()
+  const resumed = await createGpuSolver(config, gpu)
+  resumed.restore(bytes)
+  for (let s = 0; s < 4; s++) await resumed.step()
+  const after = await resumed.snapshot()
+  await resumed.dispose()
+  return { expected, atCheckpoint, onCpu, after }
+}
+
+/**
+ * Over all particles of two snapshots (id order): the largest distance (m), the largest relative
+ * density difference, and the largest pressure difference over the first's largest pressure.
+ */
+export function snapshotDifferences(a: SolverSnapshot, b: SolverSnapshot) {
+  let position = 0
+  let density = 0
+  let pressure = 0
+  let maxP = 0
+  const [p, q] = [a.positions, b.positions]
+  for (let i = 0; i < a.count; i++) {
+    const [x, y, z] = [3 * i, 3 * i + 1, 3 * i + 2]
+    position = Math.max(position, Math.hypot(p[x]! - q[x]!, p[y]! - q[y]!, p[z]! - q[z]!))
+    density = Math.max(density, Math.abs(a.density[i]! - b.density[i]!) / a.density[i]!)
+    pressure = Math.max(pressure, Math.abs(a.pressure[i]! - b.pressure[i]!))
+    maxP = Math.max(maxP, Math.abs(a.pressure[i]!))
+  }
+  return { position, density, pressure: pressure / maxP }
 }
 
 /** Fluid slot i's temperature and ν differences (snapshots in id order) into `into`. */

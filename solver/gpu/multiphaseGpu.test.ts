@@ -10,13 +10,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PARTICLE_KIND } from '../sph/particles.ts'
-import { createSolver } from '../sph/SphSolver.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
-import { forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
+import { checkpointRoundTrip, expectCpuAgreement, snapshotDifferences } from './cpuAgreement.ts'
 import { drop, layered } from './multiphaseCases.ts'
-import { createGpuSolver } from './GpuSolver.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null
@@ -56,17 +54,7 @@ describe('GPU backend, multiphase and surface tension', () => {
   for (const { name, config: make } of CASES) {
     it(`one force pass and 8 steps agree with the CPU (${name})`, async (t) => {
       if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
-      const config = make()
-      const forces = await forcePassAgreement(config, gpu)
-      expect(forces.acceleration).toBeLessThan(1e-4)
-      expect(forces.densityRate).toBeLessThan(1e-4)
-      const steps = await stepAgreement(config, gpu, 8)
-      expect(steps.gpuSteps).toBe(8)
-      const dp = config.settings.particleDiameter!
-      expect(steps.maxMove / dp).toBeGreaterThan(0.01)
-      expect(steps.errX / dp).toBeLessThan(1e-4)
-      expect(steps.errRho).toBeLessThan(1e-5)
-      expect(steps.errWallPressure).toBeLessThan(1e-3)
+      const { steps } = await expectCpuAgreement(make(), gpu)
       // each fluid particle's material and its own Tait pressure, as the CPU writes them
       const fluid = fluidDifferences(steps.cpu, steps.gpu)
       expect(fluid.phases).toBe(0)
@@ -78,26 +66,10 @@ describe('GPU backend, multiphase and surface tension', () => {
   it('resumes on the GPU and restores on the CPU from its checkpoint, phases kept', async (t) => {
     if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
     const config = drop()
-    const straight = await createGpuSolver(config, gpu)
-    for (let s = 0; s < 8; s++) await straight.step()
-    const expected = await straight.snapshot()
-    await straight.dispose()
-    const first = await createGpuSolver(config, gpu)
-    for (let s = 0; s < 4; s++) await first.step()
-    const atCheckpoint = await first.snapshot()
-    const bytes = await first.checkpoint()
-    await first.dispose()
-    const cpu = await createSolver(config)
-    cpu.restore(bytes)
-    const onCpu = cpu.snapshot()
-    await cpu.dispose()
+    const { expected, atCheckpoint, onCpu, after } = await checkpointRoundTrip(config, gpu)
+    const largestMove = (a: SolverSnapshot, b: SolverSnapshot) => snapshotDifferences(a, b).position
     expect(Array.from(onCpu.materialId)).toEqual(Array.from(atCheckpoint.materialId))
     expect(largestMove(onCpu, atCheckpoint)).toBeLessThan(1e-12)
-    const resumed = await createGpuSolver(config, gpu)
-    resumed.restore(bytes)
-    for (let s = 0; s < 4; s++) await resumed.step()
-    const after = await resumed.snapshot()
-    await resumed.dispose()
     expect(Array.from(after.materialId)).toEqual(Array.from(expected.materialId))
     // bit for bit when the sort orders each cell alike, but its atomic counts need not (a
     // driver's threads): summation order, float32 rounding, the variable dt's last bits
@@ -108,20 +80,3 @@ describe('GPU backend, multiphase and surface tension', () => {
     expect(largestMove(after, expected)).toBeLessThan(1e-5 * dp)
   })
 })
-
-/** The largest distance between the same particles of two snapshots (id order), m. */
-function largestMove(a: SolverSnapshot, b: SolverSnapshot): number {
-  let worst = 0
-  const p = a.positions
-  const q = b.positions
-  for (let i = 0; i < a.count; i++)
-    worst = Math.max(
-      worst,
-      Math.hypot(
-        p[3 * i]! - q[3 * i]!,
-        p[3 * i + 1]! - q[3 * i + 1]!,
-        p[3 * i + 2]! - q[3 * i + 2]!,
-      ),
-    )
-  return worst
-}

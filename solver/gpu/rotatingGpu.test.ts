@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { SolverConfig } from '../sph/config.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
-import { damBreak, forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
+import { damBreak, expectCpuAgreement } from './cpuAgreement.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null
@@ -45,17 +45,7 @@ describe('GPU backend, rotating system', () => {
   for (const { name, axis, center } of FRAMES) {
     it(`one force pass and 8 steps agree with the CPU (${name})`, async (t) => {
       if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
-      const config = rotating([...axis], [...center])
-      const forces = await forcePassAgreement(config, gpu)
-      expect(forces.acceleration).toBeLessThan(1e-4)
-      expect(forces.densityRate).toBeLessThan(1e-4)
-      const steps = await stepAgreement(config, gpu, 8)
-      expect(steps.gpuSteps).toBe(8)
-      const dp = config.settings.particleDiameter!
-      expect(steps.maxMove / dp).toBeGreaterThan(0.01)
-      expect(steps.errX / dp).toBeLessThan(1e-4)
-      expect(steps.errRho).toBeLessThan(1e-5)
-      expect(steps.errWallPressure).toBeLessThan(1e-3)
+      await expectCpuAgreement(rotating([...axis], [...center]), gpu)
     })
   }
 })

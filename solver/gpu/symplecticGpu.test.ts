@@ -20,15 +20,17 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { SolverConfig, SolverOptions } from '../sph/config.ts'
-import { createMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
-import { TANK_PART_ID } from '../sph/scenarios.ts'
-import { createSolver } from '../sph/SphSolver.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
-import { damBreak, forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
-import { createGpuSolver } from './GpuSolver.ts'
+import {
+  checkpointRoundTrip,
+  damBreak,
+  expectCpuAgreement,
+  snapshotDifferences,
+  withPiston,
+} from './cpuAgreement.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null
@@ -39,33 +41,6 @@ beforeAll(async () => {
 
 const SYMPLECTIC: Partial<SolverOptions> = { integrator: 'symplectic' }
 const DYNAMIC: Partial<SolverOptions> = { boundary: 'dynamic' }
-
-/** The dam break with the tank's x < 0 wall layers a piston moving in at 0.2 m/s, 2 m/s². */
-function piston(options: Partial<SolverOptions>): SolverConfig {
-  const base = damBreak(options)
-  const PISTON = 9
-  const { kinds, positions } = base.particles
-  const partIds = Int32Array.from(base.particles.partIds)
-  for (let i = 0; i < kinds.length; i++)
-    if (kinds[i] !== PARTICLE_KIND.fluid && positions[3 * i]! < 0) partIds[i] = PISTON
-  const movement = {
-    type: 'translatory' as const,
-    startS: 0,
-    endS: null,
-    velocity: 0.2,
-    acceleration: 2,
-    direction: [1, 0, 0] as [number, number, number],
-  }
-  return {
-    ...base,
-    particles: { ...base.particles, partIds },
-    parts: [
-      { id: TANK_PART_ID, wallCondition: 'no_slip' },
-      { id: PISTON, wallCondition: 'no_slip' },
-    ],
-    wallMotion: createMovementMotion(new Map([[PISTON, [movement]]])),
-  }
-}
 
 /** The dam break with its swirl `factor` times as fast (× 5: 1.5 m/s, Mach 0.17 at c0 8.9 m/s). */
 function fast(config: SolverConfig, factor: number): SolverConfig {
@@ -94,7 +69,7 @@ const CASES = [
   },
   {
     name: 'Symplectic, dynamic walls, a moving piston',
-    config: () => piston({ ...SYMPLECTIC, ...DYNAMIC }),
+    config: () => withPiston(damBreak({ ...SYMPLECTIC, ...DYNAMIC })),
     dynamic: true,
     density: 1e-5,
   },
@@ -109,58 +84,28 @@ describe('GPU backend, the Symplectic scheme and dynamic boundary particles', ()
     it(`one force pass and 8 steps agree with the CPU (${name})`, async (t) => {
       if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
       const config = make()
-      const forces = await forcePassAgreement(config, gpu)
-      expect(forces.acceleration).toBeLessThan(1e-4)
-      expect(forces.densityRate).toBeLessThan(1e-4)
+      const { forces, steps } = await expectCpuAgreement(config, gpu, { density, stepwise: true })
       if (dynamic) {
         expect(forces.maxWallD).toBeGreaterThan(0)
         expect(forces.wallDensityRate).toBeLessThan(1e-4)
-      }
-      const steps = await stepAgreement(config, gpu, 8, 0, true)
-      const walls = dynamic
-        ? wallDensities(steps.cpu, steps.gpu, config.materials[0]!.density)
-        : null
-      expect(steps.gpuSteps).toBe(8)
-      // the same step sizes (the Symplectic scheme's acoustic Courant number is the CFL's)
-      expect(Math.abs(steps.gpuTimeS - steps.endTimeS)).toBeLessThan(1e-6 * steps.endTimeS)
-      const dp = config.settings.particleDiameter!
-      expect(steps.maxMove / dp).toBeGreaterThan(0.01)
-      expect(steps.errX / dp).toBeLessThan(1e-4)
-      expect(steps.errRho).toBeLessThan(density)
-      expect(steps.errWallPressure).toBeLessThan(1e-3)
-      if (walls) {
+        const walls = wallDensities(steps.cpu, steps.gpu, config.materials[0]!.density)
         expect(walls.error).toBeLessThan(1e-4 * walls.compression)
       }
+      // the same step sizes (the Symplectic scheme's acoustic Courant number is the CFL's)
+      expect(Math.abs(steps.gpuTimeS - steps.endTimeS)).toBeLessThan(1e-6 * steps.endTimeS)
     })
   }
 
   it('resumes on the GPU and restores on the CPU from a GPU checkpoint (walls’ densities too)', async (t) => {
     if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
     const config = damBreak({ ...SYMPLECTIC, ...DYNAMIC })
-    const straight = await createGpuSolver(config, gpu)
-    for (let s = 0; s < 8; s++) await straight.step()
-    const expected = await straight.snapshot()
-    await straight.dispose()
-    const first = await createGpuSolver(config, gpu)
-    for (let s = 0; s < 4; s++) await first.step()
-    const atCheckpoint = await first.snapshot()
-    const bytes = await first.checkpoint()
-    await first.dispose()
-    const cpu = await createSolver(config)
-    cpu.restore(bytes)
-    const onCpu = cpu.snapshot()
-    await cpu.dispose()
+    const { expected, atCheckpoint, onCpu, after } = await checkpointRoundTrip(config, gpu)
     // float32 values read back in double precision: the same numbers, pressures from them
-    expect(largestDifference(onCpu, atCheckpoint).density).toBe(0)
-    expect(largestDifference(onCpu, atCheckpoint).pressure).toBeLessThan(1e-9)
-    const resumed = await createGpuSolver(config, gpu)
-    resumed.restore(bytes)
-    for (let s = 0; s < 4; s++) await resumed.step()
-    const after = await resumed.snapshot()
-    await resumed.dispose()
+    expect(snapshotDifferences(onCpu, atCheckpoint).density).toBe(0)
+    expect(snapshotDifferences(onCpu, atCheckpoint).pressure).toBeLessThan(1e-9)
     expect(after.timeS).toBeCloseTo(expected.timeS, 12)
-    const moved = largestDifference(expected, atCheckpoint)
-    const apart = largestDifference(after, expected)
+    const moved = snapshotDifferences(expected, atCheckpoint)
+    const apart = snapshotDifferences(after, expected)
     expect(moved.position).toBeGreaterThan(0)
     // the sort's order within a cell may differ after a restore: summation order, rounding
     expect(apart.position).toBeLessThan(1e-4 * moved.position)
@@ -181,30 +126,4 @@ function wallDensities(a: SolverSnapshot, b: SolverSnapshot, rho0: number) {
     error = Math.max(error, Math.abs(a.density[i]! - b.density[i]!) / rho0)
   }
   return { compression, error }
-}
-
-/**
- * Over all particles of two snapshots (id order): the largest distance, the largest relative
- * density difference, and the largest pressure difference over the largest pressure.
- */
-function largestDifference(a: SolverSnapshot, b: SolverSnapshot) {
-  let position = 0
-  let density = 0
-  let pressure = 0
-  let maxP = 0
-  for (let i = 0; i < a.count; i++) {
-    const [p, q] = [a.positions, b.positions]
-    position = Math.max(
-      position,
-      Math.hypot(
-        p[3 * i]! - q[3 * i]!,
-        p[3 * i + 1]! - q[3 * i + 1]!,
-        p[3 * i + 2]! - q[3 * i + 2]!,
-      ),
-    )
-    density = Math.max(density, Math.abs(a.density[i]! - b.density[i]!) / a.density[i]!)
-    pressure = Math.max(pressure, Math.abs(a.pressure[i]! - b.pressure[i]!))
-    maxP = Math.max(maxP, Math.abs(a.pressure[i]!))
-  }
-  return { position, density, pressure: pressure / maxP }
 }

@@ -8,15 +8,18 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
-import { createMovementMotion } from '../sph/motion.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { TANK_PART_ID, WATER } from '../sph/scenarios.ts'
-import { createSolver } from '../sph/SphSolver.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
-import { damBreak, forcePassAgreement, heatPassAgreement, stepAgreement } from './cpuAgreement.ts'
-import { createGpuSolver } from './GpuSolver.ts'
+import {
+  checkpointRoundTrip,
+  damBreak,
+  expectCpuAgreement,
+  heatPassAgreement,
+  withPiston,
+} from './cpuAgreement.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null
@@ -96,26 +99,7 @@ function water(): SolverConfig {
  * moving into the fluid at 0.2 m/s, accelerating at 2 m/s² (moving parts, wallMotion.ts).
  */
 function hotPiston(): SolverConfig {
-  const base = temperatureViscosity()
-  const PISTON = 9
-  const { kinds, positions } = base.particles
-  const partIds = Int32Array.from(base.particles.partIds)
-  for (let i = 0; i < kinds.length; i++)
-    if (kinds[i] !== PARTICLE_KIND.fluid && positions[3 * i]! < 0) partIds[i] = PISTON
-  const movement = {
-    type: 'translatory' as const,
-    startS: 0,
-    endS: null,
-    velocity: 0.2,
-    acceleration: 2,
-    direction: [1, 0, 0] as [number, number, number],
-  }
-  return {
-    ...base,
-    particles: { ...base.particles, partIds },
-    parts: [...base.parts!, { id: PISTON, wallCondition: 'no_slip', wallTemperature: 380 }],
-    wallMotion: createMovementMotion(new Map([[PISTON, [movement]]])),
-  }
+  return withPiston(temperatureViscosity(), { wallTemperature: 380 })
 }
 
 /** The cases, and the smallest change of T over the 8 steps each must show (K). */
@@ -136,20 +120,11 @@ describe('GPU backend, heat conduction and viscosity models', () => {
     it(`one interaction and 8 steps agree with the CPU (${name})`, async (t) => {
       if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
       const config = make()
-      const forces = await forcePassAgreement(config, gpu)
-      expect(forces.acceleration).toBeLessThan(1e-4)
-      expect(forces.densityRate).toBeLessThan(1e-4)
       const heat = await heatPassAgreement(config, gpu)
       expect(heat.temperatureRate).toBeLessThan(1e-4)
       expect(heat.viscosity).toBeLessThan(1e-4)
       // step by step: ν as of each backend's last stage (see stepAgreement)
-      const steps = await stepAgreement(config, gpu, 8, 0, true)
-      expect(steps.gpuSteps).toBe(8)
-      const dp = config.settings.particleDiameter!
-      expect(steps.maxMove / dp).toBeGreaterThan(0.01)
-      expect(steps.errX / dp).toBeLessThan(1e-4)
-      expect(steps.errRho).toBeLessThan(1e-5)
-      expect(steps.errWallPressure).toBeLessThan(1e-3)
+      const { steps } = await expectCpuAgreement(config, gpu, { stepwise: true })
       expect(steps.temperatureChange).toBeGreaterThanOrEqual(change)
       expect(steps.errTemperature).toBeLessThan(1e-4)
       expect(steps.errViscosity).toBeLessThan(1e-4)
@@ -158,27 +133,9 @@ describe('GPU backend, heat conduction and viscosity models', () => {
 
   it('resumes on the GPU and on the CPU from its checkpoint with the temperatures', async (t) => {
     if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
-    const config = heated()
-    const straight = await createGpuSolver(config, gpu)
-    for (let s = 0; s < 8; s++) await straight.step()
-    const expected = await straight.snapshot()
-    await straight.dispose()
-    const first = await createGpuSolver(config, gpu)
-    for (let s = 0; s < 4; s++) await first.step()
-    const atCheckpoint = await first.snapshot()
-    const bytes = await first.checkpoint()
-    await first.dispose()
+    const { expected, atCheckpoint, onCpu, after } = await checkpointRoundTrip(heated(), gpu)
     // the CPU reads the GPU's temperatures, the walls' set ones (NaN: adiabatic) with them
-    const cpu = await createSolver(config)
-    cpu.restore(bytes)
-    const onCpu = cpu.snapshot()
-    await cpu.dispose()
     expect(largestDifference(onCpu, atCheckpoint)).toBeLessThan(1e-9)
-    const resumed = await createGpuSolver(config, gpu)
-    resumed.restore(bytes)
-    for (let s = 0; s < 4; s++) await resumed.step()
-    const after = await resumed.snapshot()
-    await resumed.dispose()
     expect(after.timeS).toBeCloseTo(expected.timeS, 12)
     // the sort's order within a cell differs after a restore: summation order, float32 rounding
     const moved = largestDifference(expected, atCheckpoint)

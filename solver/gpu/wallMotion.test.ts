@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SolverConfig } from '../sph/config.ts'
-import { createMovementMotion } from '../sph/motion.ts'
 import { createSolver } from '../sph/SphSolver.ts'
 import type { Solver } from '../sph/SphSolver.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
@@ -14,6 +13,7 @@ import { buildTankParticles, supportedSettings, WATER } from '../sph/scenarios.t
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
+import { PISTON_PART_ID, pistonWalls } from './cpuAgreement.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null
@@ -28,7 +28,6 @@ afterAll(async () => {
 })
 
 const DP = 0.01
-const PISTON = 9
 
 /** A column 6 × 6 × 8 (dp 1 cm) in an open tank 12 × 6 × 12 whose x < 0 layers are a piston. */
 function piston(): SolverConfig {
@@ -40,33 +39,13 @@ function piston(): SolverConfig {
     closed: false,
     wallLayers: 3,
   })
-  const partIds = Int32Array.from(particles.partIds)
-  for (let i = 0; i < partIds.length; i++)
-    if (particles.kinds[i] === PARTICLE_KIND.wall && particles.positions[3 * i]! < 0)
-      partIds[i] = PISTON
-  const motion = createMovementMotion(
-    new Map([
-      [
-        PISTON,
-        [
-          {
-            type: 'translatory' as const,
-            startS: 0,
-            endS: null,
-            velocity: 0.2,
-            acceleration: 2,
-            direction: [1, 0, 0] as [number, number, number],
-          },
-        ],
-      ],
-    ]),
-  )
+  const { partIds, wallMotion } = pistonWalls(particles)
   return {
     settings: supportedSettings(DP),
     materials: [WATER],
     particles: { ...particles, partIds },
     options: { hydrostaticInitialisation: true, threads: 1 },
-    wallMotion: motion,
+    wallMotion,
   }
 }
 
@@ -102,7 +81,7 @@ describe('moving parts on the GPU', () => {
       else {
         errWall = Math.max(errWall, d)
         errWallV = Math.max(errWallV, Math.abs(a.velocities[3 * s]! - b.velocities[3 * s]!))
-        if (a.partId[s] === PISTON)
+        if (a.partId[s] === PISTON_PART_ID)
           pistonMoved = Math.max(
             pistonMoved,
             a.positions[3 * s]! - config.particles.positions[3 * s]!,
