@@ -7,7 +7,7 @@
  * viscous velocity of a wall is its part's velocity, wallPlacement.ts). No buffer of their own:
  * the density is velr.w, its rate acc.w.
  */
-import { PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
+import { PARAMS, PARTICLE_MAIN, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
 
 /**
  * The walls' records after the pressure pass (which gives walls −m/ρ0 and their last extrapolated
@@ -22,25 +22,11 @@ export const DYNAMIC_RECORDS_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(5) var<storage, read_write> rec1: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   let flags = info[i].z;
   if ((flags & (WALL_FLAG | DELETED_FLAG)) != WALL_FLAG) { return; }
   let vr = velr[i];
-  let ratio = vr.w / P.k1.y;
-  var power: f32;
-  if (P.k1.w == 7.0) {
-    let r2 = ratio * ratio;
-    power = r2 * r2 * r2 * ratio;
-  } else {
-    power = pow(ratio, P.k1.w);
-  }
-  rec0[i].w = P.k1.z * (power - 1.0);
+  rec0[i].w = taitPressure(vr.w, P.k1.y, P.k1.z, P.k1.w);
   rec1[i].w = -posm[i].w / vr.w;
   wall[i] = vec4<f32>(vr.xyz, f32((flags >> 1u) & 1u));
 }

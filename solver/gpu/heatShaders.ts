@@ -12,7 +12,7 @@
  * by whole ulps of its high part, as a single float32). Viscosity tables in `table` (x, ν),
  * P.heat.z rows.
  */
-import { CONTROL, neighbourLoop, PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, neighbourLoop, PARAMS, PARTICLE_MAIN } from './shaderCommon.ts'
 
 /** A fluid particle's θ as float32 from its fixed-point parts (see the module comment). */
 const THETA = /* wgsl */ `
@@ -44,17 +44,6 @@ fn viscosityAt(at: f32) -> f32 {
   let t = (at - a.x) / (b.x - a.x);
   return a.y + t * (b.y - a.y);
 }
-`
-
-/** The header of a per-particle pass: the particle i, returning past the count. */
-const PARTICLE_MAIN = /* wgsl */ `
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
 `
 
 /**

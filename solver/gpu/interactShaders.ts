@@ -3,7 +3,7 @@
  * shaderCommon.ts for the buffers; wallShaders.ts: the generalized-wall extrapolation between them).
  */
 import { KAPPA, LOG_B, Y_PLUS_SUBLAYER } from '../sph/wallFunction.ts'
-import { PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
+import { PARAMS, PARTICLE_MAIN, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
 
 /**
  * Tait pressure and the neighbour records (walls.ts computePressures; with multiphase each fluid
@@ -17,13 +17,7 @@ export const PRESSURE_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(4) var<storage, read_write> rec0: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read_write> rec1: array<vec4<f32>>;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   let flags = info[i].z;
   if ((flags & DELETED_FLAG) != 0u) {
     // neither fluid (V > 0) nor wall (V < 0): the force pass skips it
@@ -41,15 +35,7 @@ fn main(
   }
   // the fluid's own material (multiphase.ts computeMultiphasePressures; one fluid: phase 0)
   let tait = P.phases[phaseOf(flags)];
-  let ratio = vr.w / tait.x;
-  var power: f32;
-  if (tait.z == 7.0) {
-    let r2 = ratio * ratio;
-    power = r2 * r2 * r2 * ratio;
-  } else {
-    power = pow(ratio, tait.z);
-  }
-  rec0[i] = vec4<f32>(pm.xyz, tait.y * (power - 1.0));
+  rec0[i] = vec4<f32>(pm.xyz, taitPressure(vr.w, tait.x, tait.y, tait.z));
   rec1[i] = vec4<f32>(vr.xyz, pm.w / vr.w);
 }
 `

@@ -11,7 +11,7 @@
 import { COLOUR_GRADIENT_THRESHOLD } from '../sph/surfaceTension.ts'
 import { LEVEL_FULL, LEVEL_NONE } from '../sph/multiphase.ts'
 import { FORCE_REDUCTION } from './interactShaders.ts'
-import { neighbourLoop, PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { neighbourLoop, PARAMS, PARTICLE_MAIN } from './shaderCommon.ts'
 
 /**
  * The colour gradient (surfaceTension.ts computeColourGradients), after the wall pass: for each
@@ -29,13 +29,7 @@ fn colour(flags: u32) -> f32 {
   return select(0.0, 1.0, phaseOf(flags) == 1u);
 }
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   if (!(rec1[i].w > 0.0)) { return; }
   let m = info[i];
   let xi = rec0[i].xyz;

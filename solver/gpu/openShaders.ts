@@ -16,7 +16,7 @@
  * kept particle, from cellStart[cells] on, so that a particle made before the next sort takes
  * the slot cellStart[cells] + k (k counted atomically) and keeps the slot's particle id.
  */
-import { CONTROL, neighbourLoop, PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, neighbourLoop, PARAMS, PARTICLE_MAIN, WORKGROUP } from './shaderCommon.ts'
 
 export const ZONE_VEC4 = 6
 export const ROW_F32 = 8
@@ -233,13 +233,7 @@ fn solveFirstOrder(m: ptr<function, array<f32, 16>>, r: ptr<function, array<f32,
   return true;
 }
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   let flags = info[i].z;
   if ((flags & (OPEN_FLAG | DELETED_FLAG)) != OPEN_FLAG) { return; }
   atomicAdd(&openCount[${OPEN_COUNT.buffers}], 1);
@@ -327,13 +321,7 @@ export const CLEAR_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read_write> acc: array<vec4<f32>>;
 const OPEN_FLAG = 64u;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   if ((info[i].z & (OPEN_FLAG | DELETED_FLAG)) == OPEN_FLAG) { acc[i] = vec4<f32>(0.0); }
 }
 `

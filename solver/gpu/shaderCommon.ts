@@ -93,6 +93,19 @@ fn frameAcceleration(x: vec3<f32>, v: vec3<f32>, coriolis: bool) -> vec3<f32> {
   return a;
 }
 
+// Tait's p = B((ρ/ρ0)^γ − 1), γ = 7 by multiplication (equationOfState.ts pressureFromDensity)
+fn taitPressure(rho: f32, rho0: f32, b: f32, gamma: f32) -> f32 {
+  let ratio = rho / rho0;
+  var power: f32;
+  if (gamma == 7.0) {
+    let r2 = ratio * ratio;
+    power = r2 * r2 * r2 * ratio;
+  } else {
+    power = pow(ratio, gamma);
+  }
+  return b * (power - 1.0);
+}
+
 // a particle's index: dispatches over 65,535 workgroups go in rows along y (passes.ts)
 fn particleIndex(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
   return gid.x + gid.y * groups.x * ${WORKGROUP}u;
@@ -177,6 +190,18 @@ fn stencilRowWide(c: vec3<u32>, dy: i32, dz: i32, rx: u32) -> Row {
   return Row(first, first + (x1 - x0) + 1u, shift);
 }
 `
+
+/**
+ * The head of a per-particle pass (after PARAMS): the entry point, the particle i, returning past
+ * the count.
+ */
+export const PARTICLE_MAIN = /* wgsl */ `@compute @workgroup_size(${WORKGROUP})
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
+  if (i >= P.codes.x) { return; }`
 
 /**
  * Exclusive scan of the cell counts into cellStart (cells + 1 entries) in three passes: block

@@ -6,7 +6,7 @@
  * part), no shift of splashes (lyu21, ∇·r < 1.5), |δr| ≤ 0.1 dp.
  */
 import { SHIFT_NEAR_SURFACE_DIVERGENCE, SHIFT_SPLASH_DIVERGENCE } from '../sph/shifting.ts'
-import { CONTROL, PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, PARAMS, PARTICLE_MAIN, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
 
 /** The largest fluid speed² into stats[4] (float bits; the finish shader zeroed it). */
 export const SPEED_SHADER = /* wgsl */ `${PARAMS}
@@ -55,13 +55,7 @@ const SHIFT_R = 0.2;
 const NEAR_SURFACE = ${SHIFT_NEAR_SURFACE_DIVERGENCE};
 const SPLASH = ${SHIFT_SPLASH_DIVERGENCE};
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   let m = info[i];
   // walls, and an open boundary's buffer particles (64: their lattice moves with their velocity)
   if ((m.z & (WALL_FLAG | DELETED_FLAG | 64u)) != 0u) { return; }

@@ -2,7 +2,7 @@
  * The counting sort by cell on the GPU: counts with atomics, a three-pass exclusive scan of the
  * counts into cell starts, and the scatter into cell order (see shaderCommon.ts for the buffers).
  */
-import { CONTROL, PARAMS, SCAN_COMMON, SCAN_WORKGROUP, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, PARAMS, PARTICLE_MAIN, SCAN_COMMON, SCAN_WORKGROUP } from './shaderCommon.ts'
 
 /**
  * Counting sort, first pass: each particle's cell and its rank among the particles of that cell;
@@ -26,13 +26,7 @@ export const COUNT_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
 const EXPONENT = 0x7f800000u;
 const IMAGE_KEEP = 0xffu;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   let m = info[i];
   var flags = m.z;
   var cell = P.dims.w;
@@ -159,13 +153,7 @@ export const SCATTER_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(7) var<storage, read_write> outVelr: array<vec4<f32>>;
 @group(0) @binding(8) var<storage, read_write> outMeta: array<vec4<u32>>;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   let m = info[i];
   let dest = cellStart[m.w] + rank[i];
   outPosm[dest] = posm[i];

@@ -1,7 +1,7 @@
 /**
  * The time step and the Runge–Kutta stages on the GPU (see shaderCommon.ts for the buffers).
  */
-import { CONTROL, HISTORY_STRIDE, PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, HISTORY_STRIDE, PARAMS, PARTICLE_MAIN } from './shaderCommon.ts'
 
 /**
  * The time step on the GPU (timeStep.ts variableTimeStep): CFL · min(√(h/|a|max),
@@ -43,35 +43,41 @@ fn main() {
 `
 
 /**
+ * The integrators' shared head: their overrides (STAGE, DYNAMIC: dynamic boundary particles
+ * integrate their density) and first four buffers, after PARAMS and CONTROL.
+ */
+const INTEGRATOR_BINDINGS = /* wgsl */ `${PARAMS}${CONTROL}
+override STAGE: u32 = 1u;
+override DYNAMIC: bool = false;
+@group(0) @binding(1) var<storage, read_write> posm: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> velr: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> acc: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> info: array<vec4<u32>>;`
+
+/**
+ * The integrators' particle i (each binds `control` after its own buffers): nothing for a deleted
+ * particle nor, without DYNAMIC, for a wall; its flags, `wall`, and the step dt.
+ */
+const INTEGRATOR_PARTICLE = /* wgsl */ `${PARTICLE_MAIN}
+  let flags = info[i].z;
+  if ((flags & DELETED_FLAG) != 0u) { return; }
+  let wall = (flags & WALL_FLAG) != 0u;
+  if (wall && !DYNAMIC) { return; }
+  let dt = control.dt;`
+
+/**
  * Classical RK4 on (x, v, ρ) of fluid particles (integration.ts updateRungeKutta), stage STAGE:
  * first: start ← y, sum ← k1, y ← start + dt/2 k1; second: sum += 2k2, y ← start + dt/2 k2;
  * third: sum += 2k3, y ← start + dt k3; fourth: y ← start + dt/6 (sum + k4). Density within the
  * limiter's bounds; with DYNAMIC walls (dynamic boundary particles) their density by the same
  * stages, never below ρ0.
  */
-export const RK_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
-override STAGE: u32 = 1u;
-override DYNAMIC: bool = false;
-@group(0) @binding(1) var<storage, read_write> posm: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read_write> velr: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> acc: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> info: array<vec4<u32>>;
+export const RK_SHADER = /* wgsl */ `${INTEGRATOR_BINDINGS}
 @group(0) @binding(5) var<storage, read_write> start: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> sum: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read> control: Control;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
-  let flags = info[i].z;
-  if ((flags & DELETED_FLAG) != 0u) { return; }
-  let wall = (flags & WALL_FLAG) != 0u;
-  if (wall && !DYNAMIC) { return; }
-  let dt = control.dt;
+${INTEGRATOR_PARTICLE}
   var stepLength = 0.5 * dt;
   if (STAGE == 3u) { stepLength = dt; }
   if (STAGE == 4u) { stepLength = dt / 6.0; }
@@ -132,28 +138,11 @@ fn main(
  * (v⁰ + v). Fluid density within the limiter's bounds; DYNAMIC walls (dynamic boundary
  * particles) integrate their density alike, never below ρ0.
  */
-export const SYMPLECTIC_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
-override STAGE: u32 = 1u;
-override DYNAMIC: bool = false;
-@group(0) @binding(1) var<storage, read_write> posm: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read_write> velr: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> acc: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> info: array<vec4<u32>>;
+export const SYMPLECTIC_SHADER = /* wgsl */ `${INTEGRATOR_BINDINGS}
 @group(0) @binding(5) var<storage, read_write> start: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read> control: Control;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
-  let flags = info[i].z;
-  if ((flags & DELETED_FLAG) != 0u) { return; }
-  let wall = (flags & WALL_FLAG) != 0u;
-  if (wall && !DYNAMIC) { return; }
-  let dt = control.dt;
+${INTEGRATOR_PARTICLE}
   let half = 0.5 * dt;
   let pm = posm[i];
   let vr = velr[i];

@@ -9,7 +9,7 @@
 import type { RigidTransform, WallMotion } from '../sph/motion.ts'
 import { identityTransform, MOTION_DIFFERENCE_S, poseToTransform } from '../sph/motion.ts'
 import type { GpuPasses } from './passes.ts'
-import { PARAMS, WORKGROUP } from './shaderCommon.ts'
+import { PARAMS, PARTICLE_MAIN } from './shaderCommon.ts'
 
 /** vec4 per part: three rows (matrix row, offset) for each of position, velocity, acceleration. */
 export const MOTION_VEC4_PER_PART = 9
@@ -77,13 +77,7 @@ fn apply(base: u32, x0: vec4<f32>) -> vec3<f32> {
   return vec3<f32>(dot(maps[base], x0), dot(maps[base + 1u], x0), dot(maps[base + 2u], x0));
 }
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   let m = info[i];
   if ((m.z & (WALL_FLAG | DELETED_FLAG)) != WALL_FLAG) { return; }
   let x0 = vec4<f32>(rest[i].xyz, 1.0);
@@ -102,13 +96,7 @@ export const SCATTER_REF_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(4) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(5) var<storage, read_write> outRef: array<vec4<f32>>;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   outRef[cellStart[info[i].w] + rank[i]] = rest[i];
 }
 `

@@ -2,7 +2,7 @@
  * The generalized-wall extrapolation on the GPU, between the pressures and the force pass of
  * interactShaders.ts (see shaderCommon.ts for the buffers).
  */
-import { PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
+import { PARAMS, PARTICLE_MAIN, turnedNeighbourLoop } from './shaderCommon.ts'
 
 /**
  * Generalized wall (walls.ts extrapolateWalls; a_w = 0 unless MOVING): p_w = max(0, (Σ p_f W +
@@ -22,13 +22,7 @@ export const WALL_SHADER = /* wgsl */ `${PARAMS}
 // moving parts: the wall's acceleration a_w (acc.xyz, wallMotion.ts PLACE_SHADER) enters as g − a_w
 override MOVING: bool = false;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
-  if (i >= P.codes.x) { return; }
+${PARTICLE_MAIN}
   let m = info[i];
   if ((m.z & (WALL_FLAG | DELETED_FLAG)) != WALL_FLAG) { return; }
   let noSlip = f32((m.z >> 1u) & 1u);
