@@ -176,8 +176,9 @@ export async function runRefinementCase(
 ): Promise<ValidationMetric[]> {
   const n = options.particlesAcross
   const dp = D / n
-  const coarse = await runChannel(dp, dp, false, options)
+  // the refined run first: a backend that refuses it (the GPU) says so before running anything
   const refined = await runChannel(dp, dp, true, options)
+  const coarse = await runChannel(dp, dp, false, options)
   const fine = await runChannel(dp / 2, dp, false, options)
   const what = `${n} across`
   const errors = [coarse, refined, fine].map((run) => largest(run.layers))

@@ -116,13 +116,9 @@ describe('GPU backend', () => {
       thickness: 4 * dp,
       profile: { timesS: [0], velocities: [[0.1, 0, 0]], pressures: [0] },
     }
-    // open boundaries run on the GPU (openGpu.test.ts), not yet with heat conduction
+    // open boundaries run on the GPU (openGpu.test.ts)
     const open = { ...config, openBoundaries: [inlet] }
     expect(gpuUnsupportedSettings(open)).toEqual([])
-    const heated = { ...open, settings: { ...open.settings, thermodynamics: true } }
-    expect(gpuUnsupportedSettings(heated)).toEqual([
-      'open boundaries with thermodynamics or a viscosity table (not yet on GPU)',
-    ])
     // the wall options run on the GPU (wallsGpu.test.ts)
     const walls = {
       ...config,

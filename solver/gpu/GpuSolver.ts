@@ -121,8 +121,9 @@ export class GpuSolver {
       ...passFeatures(constants),
     })
     const zones = config.openBoundaries ?? []
+    const b = this.#passes.buffers
     this.#open = zones.length
-      ? new GpuOpenBoundaries(gpu.device, this.#passes.buffers, zones, setup, constants)
+      ? new GpuOpenBoundaries(gpu.device, b, zones, setup, constants, this.#thermal.on)
       : null
     this.#passes.open = this.#open
     this.#readback = new StateReadback(gpu.device, this.#passes.buffers, this.#thermal.on)

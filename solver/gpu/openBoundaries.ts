@@ -20,6 +20,7 @@ import {
   CLEAR_SHADER,
   EXTRAPOLATE_SHADER,
   LIFECYCLE_SHADER,
+  THERM_COPY_SHADER,
   OPEN_COUNT,
   OPEN_RECORD,
   RECORD_SHADER,
@@ -45,6 +46,7 @@ function openPipelines(device: GPUDevice): Record<string, GPUComputePipeline> {
       extrapolate: compile(EXTRAPOLATE_SHADER),
       clear: compile(CLEAR_SHADER),
       record: compile(RECORD_SHADER),
+      thermCopy: compile(THERM_COPY_SHADER),
     }
     pipelinesOf.set(device, made)
   }
@@ -69,6 +71,8 @@ export class GpuOpenBoundaries {
   #count: GPUBuffer
   #history: GPUBuffer
   #passes: Record<'lifecycle' | 'extrapolate' | 'clear' | 'record', Pass>
+  /** With the therm buffer: the temperatures of the particles made (THERM_COPY_SHADER). */
+  #thermCopy: Pass | null
   #particleMass: number
   /** The last record read (the step reported now), and the records of the last batch. */
   #record: OpenRecord = { injected: 0, inflow: 0, outflow: 0, buffers: 0, overflow: 0 }
@@ -77,7 +81,8 @@ export class GpuOpenBoundaries {
 
   /**
    * `partIds`: the solver's part table, a fluid entry per zone appended (openZones, as the CPU);
-   * `arrays`, `count`: the prepared particles (the buffers' lateral extents).
+   * `arrays`, `count`: the prepared particles (the buffers' lateral extents); `therm`: the run
+   * has the therm buffer (thermodynamics or a viscosity table).
    */
   constructor(
     device: GPUDevice,
@@ -85,6 +90,7 @@ export class GpuOpenBoundaries {
     specs: readonly SolverOpenBoundary[],
     setup: { arrays: ParticleArrays; count: number; partIds: number[] },
     k: SphConstants,
+    therm = false,
   ) {
     this.#device = device
     this.#buffers = buffers
@@ -130,6 +136,9 @@ export class GpuOpenBoundaries {
       clear: pass(p.clear!, [b.params, b.info, b.acc]),
       record: pass(p.record!, [this.#count, b.control, this.#history]),
     }
+    this.#thermCopy = therm
+      ? pass(p.thermCopy!, [b.params, b.info, b.cellStart, this.#count, b.therm])
+      : null
     this.setClock(0)
   }
 
@@ -246,6 +255,7 @@ export class GpuOpenBoundaries {
   /** Before the count pass of each step's sort. */
   encodeLifecycle(pass: GPUComputePassEncoder, dispatch: Dispatch): void {
     dispatch(pass, this.#passes.lifecycle)
+    if (this.#thermCopy) dispatch(pass, this.#thermCopy)
   }
 
   /** After the sort (the state in cell order). */

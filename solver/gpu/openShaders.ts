@@ -107,7 +107,8 @@ fn main(
         }
         posm[slot] = vec4<f32>(x - o.w * n.xyz, posm[i].w);
         velr[slot] = velr[i];
-        info[slot] = vec4<u32>(info[slot].x, m.y, m.z | OPEN_FLAG, 0u);
+        // the source's index in the cell lane (the count pass rewrites it): THERM_COPY_SHADER
+        info[slot] = vec4<u32>(info[slot].x, m.y, m.z | OPEN_FLAG, i);
       } else {
         atomicAdd(&openCount[${OPEN_COUNT.outflow}], -1);
       }
@@ -312,6 +313,30 @@ ${neighbourLoop(/* wgsl */ `
     if (found) { v = vec4<f32>(out.yzw, v.w); }
   }
   velr[i] = v;
+}
+`
+
+/**
+ * With the therm buffer, after the lifecycle pass: each particle made takes its source's
+ * temperature (and ν; openBoundary.ts #createBehind copies temp), the source's index in its cell
+ * lane.
+ */
+export const THERM_COPY_SHADER = /* wgsl */ `${PARAMS}
+@group(0) @binding(1) var<storage, read> info: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(3) var<storage, read> openCount: array<i32>;
+@group(0) @binding(4) var<storage, read_write> therm: array<vec4<u32>>;
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(
+  @builtin(global_invocation_id) gid: vec3<u32>,
+  @builtin(num_workgroups) groups: vec3<u32>,
+) {
+  let i = particleIndex(gid, groups);
+  let unused = cellStart[P.dims.w];
+  let made = u32(openCount[${OPEN_COUNT.made}]);
+  if (i >= P.codes.x || i < unused || i >= unused + made) { return; }
+  therm[i] = therm[info[i].w];
 }
 `
 

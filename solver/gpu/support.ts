@@ -52,12 +52,6 @@ export function gpuUnsupportedSettings(config: SolverConfig): string[] {
   // what the CPU runs and the GPU does not yet (multiphase and surface tension run since
   // 2026-11-28, multiphaseShaders.ts; the CPU's refusals of their combinations stand)
   refused.push(...rotationalPeriodicRefusals(config))
-  // new particles would take an unused slot's temperature (the therm buffer is not written)
-  const thermal =
-    settings.thermodynamics ||
-    config.materials.some((m) => (m.viscosityKind ?? 'constant') !== 'constant')
-  if ((config.openBoundaries ?? []).length > 0 && thermal)
-    refused.push('open boundaries with thermodynamics or a viscosity table (not yet on GPU)')
   // variable resolution: particles of more than one spacing (refinement zones)
   const spacings = config.particles.spacings
   if (spacings && Array.from(spacings).some((s) => s !== settings.particleDiameter))

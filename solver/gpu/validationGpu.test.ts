@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   NotRunOnBackend,
   runHydrostaticCase,
-  runOpenChannelCase,
+  runRefinementCase,
   useCaseBackend,
   type HydrostaticOptions,
 } from '../../validation/cases.ts'
@@ -56,10 +56,9 @@ describe('the validation cases on the GPU backend', () => {
   // the refusal comes before any adapter is sought: it needs none
   it('refuses a case the GPU does not run, with the reason, before running anything', async () => {
     useCaseBackend('gpu')
-    // the open channel runs on the GPU (openGpu.test.ts); not yet with heat conduction
-    const settings = { thermodynamics: true }
-    const channel = runOpenChannelCase({ particlesAcross: 8, settings })
-    await expect(channel).rejects.toThrow(NotRunOnBackend)
-    await expect(channel).rejects.toThrow('open boundaries with thermodynamics')
+    // (the open channel runs on the GPU since 2026-11-28: openGpu.test.ts)
+    const refinement = runRefinementCase({ particlesAcross: 6 })
+    await expect(refinement).rejects.toThrow(NotRunOnBackend)
+    await expect(refinement).rejects.toThrow('refinement (not yet on GPU)')
   })
 })
