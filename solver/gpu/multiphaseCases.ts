@@ -1,10 +1,18 @@
 /**
  * The GPU tests' multiphase cases (multiphaseGpu.test.ts): the small swirling dam break of
- * cpuAgreement.ts with two fluids, and a drop with surface tension in a closed box.
+ * cpuAgreement.ts with two fluids (also in a rotating frame with free-slip walls), a drop with
+ * surface tension in a closed box, a stratified column at rest and a drop whose step the capillary
+ * limit sets.
  */
 import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
-import { buildTankParticles, supportedSettings, WATER } from '../sph/scenarios.ts'
+import {
+  buildTankParticles,
+  supportedSettings,
+  TANK_PART_ID,
+  tankPeriodicY,
+  WATER,
+} from '../sph/scenarios.ts'
 import { createRandom } from '../../domain/random.ts'
 import { damBreak } from './cpuAgreement.ts'
 
@@ -86,4 +94,100 @@ export function drop(): SolverConfig {
     particles: { ...particles, materialIds, velocities },
     options: { threads: 1, backgroundPressure: 20 },
   })
+}
+
+/**
+ * layered() in a frame turning at 6 rad/s about a tilted axis, its tank's walls free-slip and
+ * mirrored into the viscous sums (freeSlipViscosity 'mirror'): the single-phase pass's terms.
+ */
+export function layeredRotatingFreeSlip(): SolverConfig {
+  const base = layered()
+  return {
+    ...base,
+    settings: {
+      ...base.settings,
+      rotatingSystem: true,
+      rotationVelocity: 6,
+      rotationAxis: [0.3, 0, 1],
+      rotationCenter: [0.03, 0.03, 0],
+    },
+    parts: [{ id: TANK_PART_ID, wallCondition: 'slip' }],
+    options: { ...base.options, freeSlipViscosity: 'mirror' },
+  }
+}
+
+/** The stratified column's layer depth (m): 8 particles of 1 cm. */
+export const LAYER_DEPTH = 0.08
+
+/** ρ_k g times each layer's depth above z (Pa): 500 kg/m³ over 1000 kg/m³. */
+export function layeredHydrostatic(z: number): number {
+  const d = LAYER_DEPTH
+  return z > d ? 500 * 9.81 * (2 * d - z) : 500 * 9.81 * d + 1000 * 9.81 * (d - z)
+}
+
+/**
+ * A light layer (500 kg/m³) over a heavy one (1000 kg/m³), each LAYER_DEPTH deep, in an open
+ * slab tank periodic along y, started from their hydrostatic pressure.
+ */
+export function stratifiedColumn(): SolverConfig {
+  const dp = 0.01
+  const scenario = {
+    dp,
+    tank: [8 * dp, 3 * dp, 2 * LAYER_DEPTH + 4 * dp] as [number, number, number],
+    fluidMin: [0, 0, 0] as [number, number, number],
+    fluidMax: [8 * dp, 3 * dp, 2 * LAYER_DEPTH] as [number, number, number],
+    closed: false,
+    wallLayers: 3,
+    periodicY: true,
+  }
+  const particles = buildTankParticles(scenario)
+  const n = particles.kinds.length
+  const materialIds = new Int32Array(n).fill(HEAVY.id)
+  const pressures = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
+    const z = particles.positions[3 * i + 2]!
+    if (z > LAYER_DEPTH) materialIds[i] = LIGHT.id
+    pressures[i] = layeredHydrostatic(z)
+  }
+  return {
+    settings: supportedSettings(dp, { multiphase: true }),
+    materials: [{ ...LIGHT, density: 500 }, HEAVY],
+    particles: { ...particles, materialIds, pressures },
+    options: { periodicY: tankPeriodicY(scenario), threads: 1 },
+  }
+}
+
+/**
+ * A drop of radius 3 dp (dp 1 mm, 500 kg/m³) at rest in a closed box 10 dp across of the heavy
+ * fluid, no gravity, σ = 5 N/m: the capillary limit (71 µs) is under the acoustic one.
+ */
+export function capillaryDrop(): SolverConfig {
+  const dp = 0.001
+  const box = 10 * dp
+  const particles = buildTankParticles({
+    dp,
+    tank: [box, box, box],
+    fluidMin: [0, 0, 0],
+    fluidMax: [box, box, box],
+    closed: true,
+    wallLayers: 3,
+  })
+  const materialIds = new Int32Array(particles.kinds.length).fill(HEAVY.id)
+  for (let i = 0; i < materialIds.length; i++) {
+    const [x, y, z] = [0, 1, 2].map((c) => particles.positions[3 * i + c]! - box / 2)
+    if (particles.kinds[i] === PARTICLE_KIND.fluid && Math.hypot(x!, y!, z!) < 3 * dp)
+      materialIds[i] = LIGHT.id
+  }
+  return {
+    settings: supportedSettings(dp, {
+      gravity: [0, 0, 0],
+      multiphase: true,
+      surfaceTension: true,
+      sigma: 5,
+    }),
+    materials: [HEAVY, { ...LIGHT, density: 500 }],
+    particles: { ...particles, materialIds },
+    options: { threads: 1 },
+  }
 }

@@ -4,17 +4,31 @@
  * cpuAgreement.ts with its column's upper half a light fluid (1000 and 100 kg/m³, their dynamic
  * viscosities 20 times apart) under generalized walls, (b) the same under Riemann walls, (c) a
  * drop of a second fluid (500 kg/m³) in a closed box full of the first, without gravity, with
- * surface tension and a background pressure. One force pass and 8 steps agree within float32
+ * surface tension and a background pressure, (d) case (a) in a rotating frame with free-slip
+ * walls mirrored into the viscous sums. One force pass and 8 steps agree within float32
  * tolerance; a GPU checkpoint resumes on the GPU and restores on the CPU with each particle's
- * phase. Runs on lavapipe or SwiftShader where no GPU is.
+ * phase. Sensors in a stratified column read each phase's own hydrostatic pressure; surface
+ * tension's capillary limit sets the step of a small drop. Runs on lavapipe or SwiftShader where
+ * no GPU is.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PARTICLE_KIND } from '../sph/particles.ts'
+import { createSolver, solverInternals } from '../sph/SphSolver.ts'
+import { capillaryTimeStepLimit } from '../sph/timeStep.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { checkpointRoundTrip, expectCpuAgreement, snapshotDifferences } from './cpuAgreement.ts'
-import { drop, layered } from './multiphaseCases.ts'
+import {
+  capillaryDrop,
+  drop,
+  LAYER_DEPTH,
+  layered,
+  layeredHydrostatic,
+  layeredRotatingFreeSlip,
+  stratifiedColumn,
+} from './multiphaseCases.ts'
+import { createGpuSolver } from './GpuSolver.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null
@@ -27,6 +41,7 @@ const CASES = [
   { name: 'two densities, generalized walls', config: () => layered() },
   { name: 'two densities, Riemann walls', config: () => layered(true) },
   { name: 'a drop with surface tension and a background pressure', config: drop },
+  { name: 'a rotating frame, free-slip walls mirrored', config: layeredRotatingFreeSlip },
 ] as const
 
 /** Over the fluid: phases that differ, and the largest pressure difference over the largest. */
@@ -62,6 +77,44 @@ describe('GPU backend, multiphase and surface tension', () => {
       expect(new Set(steps.gpu.materialId)).toEqual(new Set([-1, 1, 2]))
     })
   }
+
+  it('sensors read each phase with its own equation of state: a stratified column at rest', async (t) => {
+    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const solver = await createGpuSolver(stratifiedColumn(), gpu)
+    // mid-depth of each layer, 4 dp (beyond the support, 3 dp) from the interface and the surface
+    const heights = [0.5 * LAYER_DEPTH, 1.5 * LAYER_DEPTH]
+    const points = Float64Array.from(heights.flatMap((z) => [0.04, 0.015, z]))
+    const probes = solver.attachProbes(points)
+    const start = new Float64Array(4)
+    const readings: number[][] = [[], []]
+    for (const [k, z] of heights.entries()) {
+      expect(probes.start(points.subarray(3 * k, 3 * k + 3), start)).toBe(true)
+      readings[k]!.push(start[0]! / layeredHydrostatic(z) - 1)
+    }
+    await solver.runUntil(0.05)
+    await solver.step()
+    const values = (await probes.read([0])).get(0)!
+    await solver.dispose()
+    for (const [k, z] of heights.entries())
+      readings[k]!.push(values[8 * k]! / layeredHydrostatic(z) - 1)
+    console.log('stratified column, probe / ρ_k g depth − 1 (start, 0.05 s):', readings)
+    for (const reading of readings.flat()) expect(Math.abs(reading)).toBeLessThan(0.03)
+  })
+
+  it('takes the capillary limit as the step of a small drop with a large σ, as the CPU', async (t) => {
+    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const config = capillaryDrop()
+    const solver = await createGpuSolver(config, gpu)
+    const cpu = await createSolver(config)
+    const capillary = capillaryTimeStepLimit(solverInternals(cpu).constants)
+    for (let s = 0; s < 3; s++) {
+      const dt = (await solver.step()).dtS
+      expect(Math.abs(dt / capillary - 1)).toBeLessThan(1e-6)
+      expect(cpu.step().dtS).toBe(capillary)
+    }
+    await solver.dispose()
+    await cpu.dispose()
+  })
 
   it('resumes on the GPU and restores on the CPU from its checkpoint, phases kept', async (t) => {
     if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)

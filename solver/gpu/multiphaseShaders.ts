@@ -64,8 +64,10 @@ ${neighbourLoop(/* wgsl */ `
  * the same phase with i's own 1/c_i², laminar viscosity μ/ρ_i with the harmonic mean of the
  * dynamic viscosities across phases, the local minimum pressure reference (weighted by the level
  * against the support's pressure variation), the Riemann wall along the wall's geometry, and
- * surface tension's CSF force σ κ ∇C/ρ_i with the tangential curvature normalisation. As the CPU's
- * multiphase pass: free-slip walls stay out of the viscous sums, no rotating frame terms.
+ * surface tension's CSF force σ κ ∇C/ρ_i with the tangential curvature normalisation; as the
+ * single-phase pass, a rotating frame's Coriolis and centrifugal terms (the centrifugal one in the
+ * hydrostatic correction too) and free-slip walls mirrored into the viscous sums with
+ * freeSlipViscosity 'mirror'.
  */
 export const MULTIPHASE_FORCE_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(1) var<storage, read> rec0: array<vec4<f32>>;
@@ -110,9 +112,11 @@ fn forces(i: u32) -> Result {
   let twoPb = P.multi.y;
   let localMinimum = P.multi.z != 0.0;
   let sigma = P.multi.w;
-  // Fourtakas' hydrostatic term along gravity (off for Molteni)
+  // Fourtakas' hydrostatic term along gravity (off for Molteni), with a rotating frame's
+  // centrifugal acceleration at i (forces.ts)
   var hg = vec3<f32>(0.0);
-  if (P.codes.w != 0u) { hg = P.k2.xyz; }
+  if (P.codes.w != 0u) { hg = P.k2.xyz + frameAcceleration(xi, vec3<f32>(0.0), false); }
+  let mirror = P.wallK.z != 0.0;
   let riemannGeometric = P.codes.z == 2u;
   // surface tension: i on the interface (its colour normal set) takes the curvature
   var ni = vec4<f32>(0.0);
@@ -187,7 +191,7 @@ ${neighbourLoop(/* wgsl */ `
           // a wall pushes, never pulls
           if (pi + pj < 0.0) { pj = -pi; }
           let w = wall[j];
-          if (w.w == 0.0) { viscous = 0.0; } else { u = veli - w.xyz; }
+          if (w.w == 0.0 && !mirror) { viscous = 0.0; } else { u = veli - w.xyz; }
         }
         arp = arp + f * vj * dot(dv, d);
         let mu = h * dot(u, d) * viscous * invR2;
@@ -219,7 +223,7 @@ ${neighbourLoop(/* wgsl */ `
     let kappa = (2.0 * curvatureSum) / curvatureWeight;
     a = a + (sigma * kappa * ni.w * invRhoi) * ni.xyz;
   }
-  let total = a + l + P.k2.xyz;
+  let total = a + l + P.k2.xyz + frameAcceleration(xi, veli, true);
   acc[i] = vec4<f32>(total, rhoi * arp - P.k3.z * invC2i * diff);
   out.a2 = dot(total, total);
   out.visc = maxVisc;

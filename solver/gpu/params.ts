@@ -6,7 +6,7 @@ import type { Integrator, SphConstants } from '../sph/config.ts'
 import type { Box } from '../sph/grid.ts'
 import { ACOUSTIC_CFL_FACTOR } from '../sph/config.ts'
 import { SHIFT_MAX_DP } from '../sph/shifting.ts'
-import { viscousTimeStepLimit } from '../sph/timeStep.ts'
+import { fixedTimeStepLimit } from '../sph/timeStep.ts'
 import type { GpuGrid } from './grid.ts'
 import type { RotationalSlice } from '../sph/rotationalSlice.ts'
 import { airParams } from './airDrag.ts'
@@ -51,7 +51,7 @@ export function buildParams(input: ParamsInput): ArrayBuffer {
   const clampF32 = (v: number) => Math.max(-F32_MAX, Math.min(F32_MAX, v))
   f.set([k.alpha, k.nu, k.diffusionCoefficient, clampF32(k.densityMin)], 24)
   const acoustic = input.integrator === 'rk4_dual_step' ? ACOUSTIC_CFL_FACTOR * cfl : cfl
-  f.set([clampF32(k.densityMax), cfl, acoustic, clampF32(viscousTimeStepLimit(k))], 28)
+  f.set([clampF32(k.densityMax), cfl, acoustic, clampF32(fixedTimeStepLimit(k))], 28)
   const dtMin = (1e-3 * cfl * k.h) / k.speedOfSound
   f.set([dtMin, input.fixedDtS ?? 0, g.shape.scanPer, g.shape.scanBlocks], 32)
   f.set([1 / k.kernelAtDp, k.shiftingCode, SHIFT_MAX_DP * k.particleDiameter, 0], 36)

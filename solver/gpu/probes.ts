@@ -7,13 +7,15 @@
  *
  *   slot s, point k: (p, vx, vy, vz), (wet, 0, 0, 0)
  *
- * p = Σ p_j W V_j / Σ W V_j over fluid and walls within 2h (walls: their last extrapolated
- * pressure, V = m/ρ0), 0 without a fluid particle within 2h; v = Σ v_f W m/ρ_f / Σ W m/ρ_f over
- * the fluid with the constant particle mass m, as velocityProbe.ts; wet when that Σ > 0. The cells searched reach two cells (4h) around the point's: the
- * particles moved since the step's sort.
+ * p = Σ p_j W V_j / Σ W V_j over fluid and walls within 2h (fluid: its own material's Tait
+ * pressure, the phase row of its flags; walls: their last extrapolated pressure, V = m/ρ0), 0
+ * without a fluid particle within 2h; v = Σ v_f W m/ρ_f / Σ W m/ρ_f over the fluid with the
+ * constant particle mass m, as velocityProbe.ts; wet when that Σ > 0. The cells searched reach
+ * two cells (4h) around the point's: the particles moved since the step's sort.
  */
 import type { SphConstants } from '../sph/config.ts'
 import { KERNEL_CODE } from '../sph/config.ts'
+import { fluidPressure } from '../sph/phaseTable.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { ParticleArrays } from '../sph/particles.ts'
 import {
@@ -77,15 +79,9 @@ ${turnedNeighbourLoop(
         } else {
           fluidNear = true;
           let vr = velr[j];
-          let ratio = vr.w / rho0;
-          var power: f32;
-          if (P.k1.w == 7.0) {
-            let r2r = ratio * ratio;
-            power = r2r * r2r * r2r * ratio;
-          } else {
-            power = pow(ratio, P.k1.w);
-          }
-          pressure = P.k1.z * (power - 1.0);
+          // its own material's Tait equation (one fluid: phase 0 holds its material)
+          let tait = P.phases[phaseOf(flags)];
+          pressure = taitPressure(vr.w, tait.x, tait.y, tait.z);
           volume = pm.w / vr.w;
           // the velocity's weights take the constant particle mass (velocityProbe.ts)
           let fw = w * particleMass / vr.w;
@@ -240,7 +236,7 @@ export function hostProbe(
   out: Float64Array,
   images: { periodY?: PeriodY | null; slice?: RotationalSlice | null } = {},
 ): boolean {
-  const { posX, posY, posZ, velX, velY, velZ, rho, press, kind, mass } = arrays
+  const { posX, posY, posZ, velX, velY, velZ, rho, press, kind, mass, phase } = arrays
   const rho0 = k.referenceDensity
   const sums = { w: 0, pw: 0, fluidNear: false, fw: 0, vx: 0, vy: 0, vz: 0 }
   const add = (dx: number, dy: number, dz: number, j: number, v: readonly number[]) => {
@@ -251,7 +247,7 @@ export function hostProbe(
     let volume: number
     if (kind[j] === PARTICLE_KIND.fluid) {
       sums.fluidNear = true
-      pressure = k.stiffness * (Math.pow(rho[j]! / rho0, k.gamma) - 1)
+      pressure = fluidPressure(k, phase[j]!, rho[j]!)
       volume = mass[j]! / rho[j]!
       const fw = (w * k.particleMass) / rho[j]!
       sums.fw += fw

@@ -40,7 +40,7 @@ struct Params {
   k1: vec4<f32>,       // kernel α, ρ0, B, γ
   k2: vec4<f32>,       // gravity xyz, c0
   k3: vec4<f32>,       // artificial α, ν, 2δhc0, ρ min
-  k4: vec4<f32>,       // ρ max, cfl, acoustic cfl, viscous limit 0.125 h²/ν
+  k4: vec4<f32>,       // ρ max, cfl, acoustic cfl, the fixed limit (viscous 0.125 h²/ν, capillary)
   k5: vec4<f32>,       // dt floor, fixed dt (0: variable), scan elements per thread, scan blocks
   k6: vec4<f32>,       // 1/W(dp), shifting (0 none, 1 sun17, 2 lyu21), largest shift, 0
   domainMin: vec4<f32>, // calculation domain (calcDomainActive): fluid outside it is deleted

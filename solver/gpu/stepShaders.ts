@@ -5,8 +5,8 @@ import { CONTROL, HISTORY_STRIDE, PARAMS, PARTICLE_MAIN } from './shaderCommon.t
 
 /**
  * The time step on the GPU (timeStep.ts variableTimeStep): CFL · min(√(h/|a|max),
- * h/(c0 + max h|v·r|/(r²+η²))) with the acoustic Courant number of the integrator, 0.125 h²/ν,
- * the floor; a fixed step when dynamicTimeStep is off; never past the batch's target time.
+ * h/(c0 + max h|v·r|/(r²+η²))) with the acoustic Courant number of the integrator, the fixed
+ * limits (0.125 h²/ν, surface tension's capillary limit: timeStep.ts fixedTimeStepLimit), the floor; a fixed step when dynamicTimeStep is off; never past the batch's target time.
  * One thread; records the step in the batch's history and moves air drag's clock.
  */
 export const DT_SHADER = /* wgsl */ `${PARAMS}${CONTROL}

@@ -120,7 +120,7 @@ class SphSolver implements Solver {
   /** The last force pass's stats, folded over the threads. */
   #passStats: PassStats = { maxAcceleration2: 0, maxViscous: 0, interactions: 0 }
   /** The last variable step's limits (which one chose dt goes to the profile). */
-  #limits: TimeStepLimits = { force: 0, acoustic: 0, viscous: 0 }
+  #limits: TimeStepLimits = { force: 0, acoustic: 0, viscous: 0, capillary: 0 }
 
   constructor(
     config: SolverConfig,

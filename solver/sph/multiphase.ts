@@ -28,6 +28,10 @@
  *   (2μ_iμ_j/(μ_i + μ_j))/ρ_i (V_i + V_j)(r·∇W)/(r² + η²) u_ij (Morris 1997 / Hu & Adams 2006:
  *   continuous shear stress across the interface; the single-phase form for equal materials);
  * - surface tension (surfaceTension.ts) when σ > 0.
+ * As the single-phase pass: in a rotating frame (rotatingFrame.ts) the Coriolis and centrifugal
+ * accelerations after the pair sums, the centrifugal one joining gravity in the hydrostatic
+ * correction; with options.freeSlipViscosity 'mirror' free-slip walls in the viscous sums with
+ * their mirrored velocity (walls.ts).
  * Generalized and Riemann walls (wall normal 'wall') only; dynamic boundaries, the fluid normal
  * and the log-law wall function are refused with multiphase (phaseTable.ts, which also derives
  * the per-material constants).
@@ -36,8 +40,11 @@ import { KERNEL_CODE } from './config.ts'
 import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
 import type { InteractionContext } from './stencil.ts'
 import { fillStencilRows, STAT, STAT_STRIDE } from './stencil.ts'
+import { addFrameAcceleration } from './rotatingFrame.ts'
 
 const STRIDE = PACK_STRIDE
+/** The rotating frame's acceleration of one particle (each thread has its own module). */
+const frameAcc = new Float64Array(3)
 
 /**
  * The local minimum reference's weight (options.pressureReference 'localMinimum'): 1 where the
@@ -142,6 +149,8 @@ export function computeMultiphaseForces(
   const hy = hydrostatic ? gy : 0
   const hz = hydrostatic ? gz : 0
   const riemannGeometric = k.riemannWall === 2
+  const freeSlipMirror = k.freeSlipMirror
+  const frame = k.rotation
   const c0 = k.speedOfSound
   const sigma = k.surfaceTension
   const tension = sigma > 0
@@ -174,6 +183,18 @@ export function computeMultiphaseForces(
       const phi = phase[i]!
       const invC2i = rhoi / (gammas[phi]! * (pi + stiffnesses[phi]!))
       const mui = mus[phi]!
+      let hxi = hx
+      let hyi = hy
+      let hzi = hz
+      if (frame !== null && hydrostatic) {
+        frameAcc[0] = hx
+        frameAcc[1] = hy
+        frameAcc[2] = hz
+        addFrameAcceleration(frame, xi, yi, zi, 0, 0, 0, false, frameAcc)
+        hxi = frameAcc[0]!
+        hyi = frameAcc[1]!
+        hzi = frameAcc[2]!
+      }
       // surface tension: i on the interface (its colour normal set) takes the curvature
       const nix = tension ? colourX[i]! : 0
       const niy = tension ? colourY[i]! : 0
@@ -248,7 +269,7 @@ export function computeMultiphaseForces(
           let muij = mui
           if (vj > 0) {
             const phj = phase[j]!
-            if (phj === phi) diff += vj * (pj - pi + rhoi * (hx * dx + hy * dy + hz * dz)) * fr
+            if (phj === phi) diff += vj * (pj - pi + rhoi * (hxi * dx + hyi * dy + hzi * dz)) * fr
             else {
               const muj = mus[phj]!
               muij = mui + muj > 0 ? (2 * mui * muj) / (mui + muj) : 0
@@ -280,7 +301,7 @@ export function computeMultiphaseForces(
             // a wall pushes, never pulls (see forces.ts; where the local minimum reference is
             // in full, every pair's term is 0 or more already)
             if (pi + pj < 0) pj = -pi
-            if (noSlip[j] === 0) viscous = 0
+            if (noSlip[j] === 0 && !freeSlipMirror) viscous = 0
             else {
               ux = vxi - viscVX[j]!
               uy = vyi - viscVY[j]!
@@ -341,9 +362,18 @@ export function computeMultiphaseForces(
         ay += s * niy
         az += s * niz
       }
-      const aix = ax + lx + gx
-      const aiy = ay + ly + gy
-      const aiz = az + lz + gz
+      let aix = ax + lx + gx
+      let aiy = ay + ly + gy
+      let aiz = az + lz + gz
+      if (frame !== null) {
+        frameAcc[0] = aix
+        frameAcc[1] = aiy
+        frameAcc[2] = aiz
+        addFrameAcceleration(frame, xi, yi, zi, vxi, vyi, vzi, true, frameAcc)
+        aix = frameAcc[0]!
+        aiy = frameAcc[1]!
+        aiz = frameAcc[2]!
+      }
       accX[i] = aix
       accY[i] = aiy
       accZ[i] = aiz

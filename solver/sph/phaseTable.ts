@@ -2,7 +2,7 @@
  * The phase table of a multiphase run (see multiphase.ts): the materials the fluid particles use,
  * at most MAX_PHASES, and their constants, derived once and shared with the worker threads.
  */
-import type { SolverConfig, SolverMaterial } from './config.ts'
+import type { SolverConfig, SolverMaterial, SphConstants } from './config.ts'
 import type { SolverOptions } from './options.ts'
 import { SolverSetupError } from './options.ts'
 import { chooseSpeedOfSound, taitStiffness } from './equationOfState.ts'
@@ -107,4 +107,15 @@ export function phaseTait(phases: PhaseConstants, phase: number) {
     speedOfSound: phases.soundSpeed[phase]!,
     gamma: phases.gamma[phase]!,
   }
+}
+
+/**
+ * A fluid particle's Tait pressure at `density`: its own material's (phase; multiphase.ts
+ * computeMultiphasePressures), the run's one material's without multiphase.
+ */
+export function fluidPressure(k: SphConstants, phase: number, density: number): number {
+  const phases = k.phases
+  if (!phases) return k.stiffness * (Math.pow(density / k.referenceDensity, k.gamma) - 1)
+  const ratio = density / phases.referenceDensity[phase]!
+  return phases.stiffness[phase]! * (Math.pow(ratio, phases.gamma[phase]!) - 1)
 }

@@ -5,7 +5,7 @@
  *   p(x) = Σ_j p_j W(x − x_j) V_j / Σ_j W(x − x_j) V_j,   V_j = m_j/ρ_j (walls: m/ρ0),
  *
  * over the fluid and wall particles within the support 2h. Fluid pressures come from the current
- * densities (Tait); wall particles carry the pressure extrapolated from the fluid in the last
+ * densities (Tait; in a multiphase run each particle's own material's, as the pressure pass); wall particles carry the pressure extrapolated from the fluid in the last
  * force pass (generalized and Riemann walls: the fluid's pressure continued into the wall with
  * its hydrostatic gradient), so that at a point on a wall surface the weights are centred on the
  * surface instead of half a kernel inside the fluid. A point without a fluid particle within 2h
@@ -13,6 +13,7 @@
  */
 import type { Vec3 } from '../../domain/vector.ts'
 import { KERNEL_CODE } from './config.ts'
+import { fluidPressure } from './phaseTable.ts'
 import { cellOfPoint, GRID_PARAM } from './grid.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { Solver } from './solverTypes.ts'
@@ -61,7 +62,7 @@ export function createPressureSampler(
 
 function readPressure(internals: SolverInternals, point: Readonly<Vec3>): number {
   const { arrays, grid, constants: k } = internals
-  const { posX, posY, posZ, rho, press, kind, mass } = arrays
+  const { posX, posY, posZ, rho, press, kind, mass, phase } = arrays
   const p = grid.params
   const nx = p[GRID_PARAM.nx]!
   const ny = p[GRID_PARAM.ny]!
@@ -113,7 +114,7 @@ function readPressure(internals: SolverInternals, point: Readonly<Vec3>): number
         if (kind[j] === FLUID) {
           fluidNear = true
           const density = rho[j]!
-          pressure = k.stiffness * (Math.pow(density / rho0, k.gamma) - 1)
+          pressure = fluidPressure(k, phase[j]!, density)
           volume = mass[j]! / density
         } else {
           // a wall's extrapolated pressure over its lattice cell (see walls.ts)
