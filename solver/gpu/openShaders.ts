@@ -16,7 +16,7 @@
  * kept particle, from cellStart[cells] on, so that a particle made before the next sort takes
  * the slot cellStart[cells] + k (k counted atomically) and keeps the slot's particle id.
  */
-import { CONTROL, neighbourLoop, PARAMS, PARTICLE_MAIN, WORKGROUP } from './shaderCommon.ts'
+import { CONTROL, neighbourLoop, PARAMS, PARTICLE_MAIN } from './shaderCommon.ts'
 
 export const ZONE_VEC4 = 6
 export const ROW_F32 = 8
@@ -77,15 +77,10 @@ export const LIFECYCLE_SHADER = /* wgsl */ `${PARAMS}${CONTROL}
 @group(0) @binding(7) var<storage, read> open: array<f32>;
 @group(0) @binding(8) var<storage, read_write> openCount: array<atomic<i32>>;
 ${OPEN_COMMON}
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
+${PARTICLE_MAIN}
   // the unused slots lie from the last sort's end of the cells on (new particles go there)
   let unused = cellStart[P.dims.w];
-  if (i >= P.codes.x || i >= unused || control.remaining <= 0.0) { return; }
+  if (i >= unused || control.remaining <= 0.0) { return; }
   let m = info[i];
   if ((m.z & (WALL_FLAG | DELETED_FLAG)) != 0u) { return; }
   let x = posm[i].xyz;
@@ -327,15 +322,10 @@ export const THERM_COPY_SHADER = /* wgsl */ `${PARAMS}
 @group(0) @binding(3) var<storage, read> openCount: array<i32>;
 @group(0) @binding(4) var<storage, read_write> therm: array<vec4<u32>>;
 
-@compute @workgroup_size(${WORKGROUP})
-fn main(
-  @builtin(global_invocation_id) gid: vec3<u32>,
-  @builtin(num_workgroups) groups: vec3<u32>,
-) {
-  let i = particleIndex(gid, groups);
+${PARTICLE_MAIN}
   let unused = cellStart[P.dims.w];
   let made = u32(openCount[${OPEN_COUNT.made}]);
-  if (i >= P.codes.x || i < unused || i >= unused + made) { return; }
+  if (i < unused || i >= unused + made) { return; }
   therm[i] = therm[info[i].w];
 }
 `
