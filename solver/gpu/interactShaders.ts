@@ -108,20 +108,8 @@ fn main(
 }
 `
 
-/**
- * The force pass (forces.ts computeForces) for fluid particles: momentum with the symmetric
- * pressure term, artificial and laminar viscosity, gravity; continuity with density diffusion;
- * wall pairs push, never pull; the Riemann wall along each wall particle's normal (riemannWall
- * 1, the wall pass's) or the wall's own kernel gradient (2); free-slip walls in the viscous sums
- * with their mirrored velocity (wallK.z); the log-law wall function on no-slip walls in place of
- * their pair viscosity (wallK.x = ν > 0); in a rotating frame its Coriolis and centrifugal
- * accelerations; its stats as FORCE_REDUCTION's. With `variableNu` (a
- * viscosity table, heatShaders.ts) each fluid particle's ν from wall.x (the viscosity pass puts
- * it there: no ninth storage buffer), a fluid pair taking the harmonic mean 2 ν_i ν_j/(ν_i + ν_j),
- * a wall pair the fluid particle's own (forces.ts).
- */
-export function forceShader(variableNu: boolean): string {
-  return /* wgsl */ `${PARAMS}
+/** The force passes' buffers (forceShader, multiphaseShaders.ts), with PARAMS. */
+export const FORCE_BINDINGS = /* wgsl */ `${PARAMS}
 @group(0) @binding(1) var<storage, read> rec0: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> rec1: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> wall: array<vec4<f32>>;
@@ -130,10 +118,15 @@ export function forceShader(variableNu: boolean): string {
 @group(0) @binding(6) var<storage, read_write> acc: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read> velr: array<vec4<f32>>;
-${WALL_SHEAR}
+`
 
-fn forces(i: u32) -> Result {
-  var out = Result(0.0, 0.0, 0u);
+/**
+ * The force passes' particle i, in `forces(i)`: nothing but a fluid particle (V > 0); its record
+ * (x, v, p, V, ρ), the kernel's constants, c0, and the sums: a (pressure, artificial viscosity),
+ * l (laminar), arp and diff (continuity, diffusion), wg, wsum, wv (the Riemann wall's G, Σ V_w W'
+ * and weighted velocity), and the Result's maxVisc and count.
+ */
+export const FORCE_PARTICLE = /* wgsl */ `  var out = Result(0.0, 0.0, 0u);
   if (i >= P.codes.x) { return out; }
   let bi = rec1[i];
   if (!(bi.w > 0.0)) { return out; }
@@ -150,6 +143,74 @@ fn forces(i: u32) -> Result {
   let minR2 = 1e-24 * support2;
   let c0 = P.k2.w;
   let quarterAlphaC0 = 0.25 * P.k3.x * c0;
+  var a = vec3<f32>(0.0);
+  var l = vec3<f32>(0.0);
+  var arp = 0.0;
+  var diff = 0.0;
+  var wg = vec3<f32>(0.0);
+  var wsum = 0.0;
+  var wv = vec3<f32>(0.0);
+  var maxVisc = 0.0;
+  var count = 0u;`
+
+/** The Riemann wall along the walls' kernel gradient (riemannWall 2), after the pairs' loop. */
+export const RIEMANN_WALL_TERM = /* wgsl */ `  if (wsum != 0.0) {
+    // the Riemann problem along n = −G/|G|, G = Σ_w V_w ∇W_iw: −2βU G
+    let g = length(wg);
+    if (g > 0.0) {
+      let approach = dot(veli - wv / wsum, wg) / g;
+      if (approach > 0.0) {
+        let beta = min(6.0 * approach, c0);
+        a = a + (-2.0 * beta * approach) * wg;
+      }
+    }
+  }`
+
+/**
+ * A force pass's end, after its 1/c_i² (invC2i): a = the sums + gravity + a rotating frame's
+ * accelerations, acc[i] = (a, ρ_i arp − 2δhc0/c_i² diff), and the Result.
+ */
+export const FORCE_RESULT = /* wgsl */ `  let total = a + l + P.k2.xyz + frameAcceleration(xi, veli, true);
+  acc[i] = vec4<f32>(total, rhoi * arp - P.k3.z * invC2i * diff);
+  out.a2 = dot(total, total);
+  out.visc = maxVisc;
+  out.count = count;
+  return out;`
+
+/**
+ * A force pair's sums, last in the pairs' loop (after its f, dv, d, u, viscous, pj and vj): the
+ * continuity term, the pressure and artificial viscosity terms, and the laminar term with `nu`
+ * (the pair's kinematic viscosity), the pair's |μ| into maxVisc.
+ */
+export function forcePairSums(nu: string): string {
+  return /* wgsl */ `arp = arp + f * vj * dot(dv, d);
+          let mu = h * dot(u, d) * viscous * invR2;
+          let muAbs = abs(mu);
+          let sumV = vi + vj;
+          let coef = -(pi + pj) * invRhoi * vj + quarterAlphaC0 * (mu - muAbs) * sumV;
+          l = l + (${nu} * sumV * fr * viscous) * u;
+          maxVisc = max(maxVisc, muAbs);
+          a = a + (coef * f) * d;`
+}
+
+/**
+ * The force pass (forces.ts computeForces) for fluid particles: momentum with the symmetric
+ * pressure term, artificial and laminar viscosity, gravity; continuity with density diffusion;
+ * wall pairs push, never pull; the Riemann wall along each wall particle's normal (riemannWall
+ * 1, the wall pass's) or the wall's own kernel gradient (2); free-slip walls in the viscous sums
+ * with their mirrored velocity (wallK.z); the log-law wall function on no-slip walls in place of
+ * their pair viscosity (wallK.x = ν > 0); in a rotating frame its Coriolis and centrifugal
+ * accelerations; its stats as FORCE_REDUCTION's. With `variableNu` (a
+ * viscosity table, heatShaders.ts) each fluid particle's ν from wall.x (the viscosity pass puts
+ * it there: no ninth storage buffer), a fluid pair taking the harmonic mean 2 ν_i ν_j/(ν_i + ν_j),
+ * a wall pair the fluid particle's own (forces.ts).
+ */
+export function forceShader(variableNu: boolean): string {
+  return /* wgsl */ `${FORCE_BINDINGS}
+${WALL_SHEAR}
+
+fn forces(i: u32) -> Result {
+${FORCE_PARTICLE}
   let nu = ${variableNu ? 'wall[i].x' : 'P.k3.y'};
   // 1/c_i² = ρ_i/(γ (p_i + B)); Fourtakas' hydrostatic term along gravity (off for Molteni)
   let invC2i = rhoi / (P.k1.w * (pi + P.k1.z));
@@ -162,21 +223,12 @@ fn forces(i: u32) -> Result {
   let mirror = P.wallK.z != 0.0;
   let wallNu = P.wallK.x;
   let wallFunction = wallNu > 0.0;
-  var a = vec3<f32>(0.0);
-  var l = vec3<f32>(0.0);
-  var arp = 0.0;
-  var diff = 0.0;
-  var wg = vec3<f32>(0.0);
-  var wsum = 0.0;
-  var wv = vec3<f32>(0.0);
   // the no-slip walls' kernel gradient, weighted velocity and nearest particle (wall function)
   var sg = vec3<f32>(0.0);
   var ssum = 0.0;
   var sv = vec3<f32>(0.0);
   var nearR2 = support2;
   var near = vec3<f32>(0.0);
-  var maxVisc = 0.0;
-  var count = 0u;
   let home = unpackCell(info[i].w);
 ${turnedNeighbourLoop(/* wgsl */ `
           let aj = rec0[j];
@@ -234,26 +286,9 @@ ${turnedNeighbourLoop(/* wgsl */ `
               u = veli - imageVector(w.xyz, k, t);
             }
           }
-          arp = arp + f * vj * dot(dv, d);
-          let mu = h * dot(u, d) * viscous * invR2;
-          let muAbs = abs(mu);
-          let sumV = vi + vj;
-          let coef = -(pi + pj) * invRhoi * vj + quarterAlphaC0 * (mu - muAbs) * sumV;
-          l = l + (nuij * sumV * fr * viscous) * u;
-          maxVisc = max(maxVisc, muAbs);
-          a = a + (coef * f) * d;
+          ${forcePairSums('nuij')}
 `)}
-  if (wsum != 0.0) {
-    // the Riemann problem along n = −G/|G|, G = Σ_w V_w ∇W_iw: −2βU G
-    let g = length(wg);
-    if (g > 0.0) {
-      let approach = dot(veli - wv / wsum, wg) / g;
-      if (approach > 0.0) {
-        let beta = min(6.0 * approach, c0);
-        a = a + (-2.0 * beta * approach) * wg;
-      }
-    }
-  }
+${RIEMANN_WALL_TERM}
   if (ssum != 0.0) {
     // log-law wall function: n = −G/|G| (into the fluid), y = the nearest wall particle's
     // distance along n less half a particle, u_t the velocity relative to the wall along it
@@ -271,12 +306,7 @@ ${turnedNeighbourLoop(/* wgsl */ `
       }
     }
   }
-  let total = a + l + P.k2.xyz + frameAcceleration(xi, veli, true);
-  acc[i] = vec4<f32>(total, rhoi * arp - P.k3.z * invC2i * diff);
-  out.a2 = dot(total, total);
-  out.visc = maxVisc;
-  out.count = count;
-  return out;
+${FORCE_RESULT}
 }
 
 ${FORCE_REDUCTION}

@@ -10,7 +10,14 @@
  */
 import { COLOUR_GRADIENT_THRESHOLD } from '../sph/surfaceTension.ts'
 import { LEVEL_FULL, LEVEL_NONE } from '../sph/multiphase.ts'
-import { FORCE_REDUCTION } from './interactShaders.ts'
+import {
+  FORCE_BINDINGS,
+  FORCE_PARTICLE,
+  FORCE_REDUCTION,
+  FORCE_RESULT,
+  forcePairSums,
+  RIEMANN_WALL_TERM,
+} from './interactShaders.ts'
 import { neighbourLoop, PARAMS, PARTICLE_MAIN } from './shaderCommon.ts'
 
 /**
@@ -69,15 +76,7 @@ ${neighbourLoop(/* wgsl */ `
  * hydrostatic correction too) and free-slip walls mirrored into the viscous sums with
  * freeSlipViscosity 'mirror'.
  */
-export const MULTIPHASE_FORCE_SHADER = /* wgsl */ `${PARAMS}
-@group(0) @binding(1) var<storage, read> rec0: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> rec1: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> wall: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read> info: array<vec4<u32>>;
-@group(0) @binding(5) var<storage, read> cellStart: array<u32>;
-@group(0) @binding(6) var<storage, read_write> acc: array<vec4<f32>>;
-@group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
-@group(0) @binding(8) var<storage, read> velr: array<vec4<f32>>;
+export const MULTIPHASE_FORCE_SHADER = /* wgsl */ `${FORCE_BINDINGS}
 
 // the local minimum reference's weight (multiphase.ts levelWeight)
 fn levelWeight(level: f32, variation: f32) -> f32 {
@@ -87,28 +86,12 @@ fn levelWeight(level: f32, variation: f32) -> f32 {
 }
 
 fn forces(i: u32) -> Result {
-  var out = Result(0.0, 0.0, 0u);
-  if (i >= P.codes.x) { return out; }
-  let bi = rec1[i];
-  if (!(bi.w > 0.0)) { return out; }
-  let ai = rec0[i];
-  let xi = ai.xyz;
-  let veli = bi.xyz;
-  let pi = ai.w;
-  let vi = bi.w;
-  let rhoi = velr[i].w;
-  let invRhoi = 1.0 / rhoi;
+${FORCE_PARTICLE}
   let m = info[i];
   let phi = phaseOf(m.z);
   let tait = P.phases[phi];
   let invC2i = rhoi / (tait.z * (pi + tait.y));
   let mui = tait.w;
-  let h = P.k0.x;
-  let support2 = P.k0.y;
-  let eta2 = P.k0.z;
-  let minR2 = 1e-24 * support2;
-  let c0 = P.k2.w;
-  let quarterAlphaC0 = 0.25 * P.k3.x * c0;
   let twoPb = P.multi.y;
   let localMinimum = P.multi.z != 0.0;
   let sigma = P.multi.w;
@@ -124,19 +107,10 @@ fn forces(i: u32) -> Result {
   let onInterface = ni.w > 0.0;
   var curvatureSum = 0.0;
   var curvatureWeight = 0.0;
-  var a = vec3<f32>(0.0);
-  var l = vec3<f32>(0.0);
-  var arp = 0.0;
-  var diff = 0.0;
-  var wg = vec3<f32>(0.0);
-  var wsum = 0.0;
-  var wv = vec3<f32>(0.0);
   // the local minimum reference: min and max p over i and its neighbours, and Σ V_j ∇W_ij
   var pMin = pi;
   var pMax = pi;
   var gv = vec3<f32>(0.0);
-  var maxVisc = 0.0;
-  var count = 0u;
   let c = unpackCell(m.w);
 ${neighbourLoop(/* wgsl */ `
         let aj = rec0[j];
@@ -193,42 +167,20 @@ ${neighbourLoop(/* wgsl */ `
           let w = wall[j];
           if (w.w == 0.0 && !mirror) { viscous = 0.0; } else { u = veli - w.xyz; }
         }
-        arp = arp + f * vj * dot(dv, d);
-        let mu = h * dot(u, d) * viscous * invR2;
-        let muAbs = abs(mu);
-        let sumV = vi + vj;
-        let coef = -(pi + pj) * invRhoi * vj + quarterAlphaC0 * (mu - muAbs) * sumV;
-        l = l + (muij * invRhoi * sumV * fr * viscous) * u;
-        maxVisc = max(maxVisc, muAbs);
-        a = a + (coef * f) * d;
+        ${forcePairSums('muij * invRhoi')}
 `)}
   if (localMinimum) {
     // the sum less the weighted reference 2 w (p_min + p_b) Σ V_j ∇W_ij / ρ_i
     let level = pMin + 0.5 * twoPb;
     a = a + (2.0 * level * levelWeight(level, pMax - pMin) * invRhoi) * gv;
   }
-  if (wsum != 0.0) {
-    // the Riemann problem along n = −G/|G|, G = Σ_w V_w ∇W_iw: −2βU G
-    let g = length(wg);
-    if (g > 0.0) {
-      let approach = dot(veli - wv / wsum, wg) / g;
-      if (approach > 0.0) {
-        let beta = min(6.0 * approach, c0);
-        a = a + (-2.0 * beta * approach) * wg;
-      }
-    }
-  }
+${RIEMANN_WALL_TERM}
   if (curvatureWeight > 0.0) {
     // CSF: σ κ ∇C/ρ_i, κ = 2 Σ V_j (n̂_i − n̂_j)·∇W / Σ V_j |r_t|²|∇W|/|r|
     let kappa = (2.0 * curvatureSum) / curvatureWeight;
     a = a + (sigma * kappa * ni.w * invRhoi) * ni.xyz;
   }
-  let total = a + l + P.k2.xyz + frameAcceleration(xi, veli, true);
-  acc[i] = vec4<f32>(total, rhoi * arp - P.k3.z * invC2i * diff);
-  out.a2 = dot(total, total);
-  out.visc = maxVisc;
-  out.count = count;
-  return out;
+${FORCE_RESULT}
 }
 
 ${FORCE_REDUCTION}
