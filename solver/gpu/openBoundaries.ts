@@ -14,7 +14,7 @@ import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { GpuBuffers } from './buffers.ts'
 import { MAX_BATCH_STEPS, USAGE } from './buffers.ts'
 import type { PackedParticles } from './hostState.ts'
-import { type Pass, passBinder } from './pipelines.ts'
+import { type Pass, passBinder, perDevice } from './pipelines.ts'
 import { DELETED, OPEN } from './hostState.ts'
 import {
   CLEAR_SHADER,
@@ -31,27 +31,14 @@ import {
 /** A per-particle dispatch (GpuPasses.perParticle). */
 type Dispatch = (pass: GPUComputePassEncoder, p: Pass) => void
 
-const pipelinesOf = new WeakMap<GPUDevice, Record<string, GPUComputePipeline>>()
-
-function openPipelines(device: GPUDevice): Record<string, GPUComputePipeline> {
-  let made = pipelinesOf.get(device)
-  if (!made) {
-    const compile = (code: string) =>
-      device.createComputePipeline({
-        layout: 'auto',
-        compute: { module: device.createShaderModule({ code }), entryPoint: 'main' },
-      })
-    made = {
-      lifecycle: compile(LIFECYCLE_SHADER),
-      extrapolate: compile(EXTRAPOLATE_SHADER),
-      clear: compile(CLEAR_SHADER),
-      record: compile(RECORD_SHADER),
-      thermCopy: compile(THERM_COPY_SHADER),
-    }
-    pipelinesOf.set(device, made)
-  }
-  return made
-}
+/** The open boundaries' passes, made at a device's first run with them. */
+const openPipelines = perDevice((make) => ({
+  lifecycle: make(LIFECYCLE_SHADER),
+  extrapolate: make(EXTRAPOLATE_SHADER),
+  clear: make(CLEAR_SHADER),
+  record: make(RECORD_SHADER),
+  thermCopy: make(THERM_COPY_SHADER),
+}))
 
 /** One step's open-boundary record (cumulative since the upload, except buffers). */
 interface OpenRecord {
@@ -111,7 +98,7 @@ export class GpuOpenBoundaries {
     const b = buffers
     const pass = passBinder(device)
     this.#passes = {
-      lifecycle: pass(p.lifecycle!, [
+      lifecycle: pass(p.lifecycle, [
         b.params,
         b.posm,
         b.velr,
@@ -122,7 +109,7 @@ export class GpuOpenBoundaries {
         this.#open,
         this.#count,
       ]),
-      extrapolate: pass(p.extrapolate!, [
+      extrapolate: pass(p.extrapolate, [
         b.params,
         b.posm,
         b.velr,
@@ -133,11 +120,11 @@ export class GpuOpenBoundaries {
         b.air,
         b.control,
       ]),
-      clear: pass(p.clear!, [b.params, b.info, b.acc]),
-      record: pass(p.record!, [this.#count, b.control, this.#history]),
+      clear: pass(p.clear, [b.params, b.info, b.acc]),
+      record: pass(p.record, [this.#count, b.control, this.#history]),
     }
     this.#thermCopy = therm
-      ? pass(p.thermCopy!, [b.params, b.info, b.cellStart, this.#count, b.therm])
+      ? pass(p.thermCopy, [b.params, b.info, b.cellStart, this.#count, b.therm])
       : null
     this.setClock(0)
   }

@@ -121,16 +121,14 @@ export interface MultiphasePipelines {
   colour: GPUComputePipeline
 }
 
-const pipelinesOf = new WeakMap<GPUDevice, Pipelines>()
-const multiphasePipelinesOf = new WeakMap<GPUDevice, MultiphasePipelines>()
-const dynamicWallPipelinesOf = new WeakMap<GPUDevice, DynamicWallPipelines>()
 /** A device's integrator stages by integrator and boundary ('symplectic/dynamic' …). */
 const stagePipelinesOf = new WeakMap<GPUDevice, Map<string, GPUComputePipeline[]>>()
-const airDragPipelinesOf = new WeakMap<GPUDevice, AirDragPipelines>()
-const thermalPipelinesOf = new WeakMap<GPUDevice, ThermalPipelines>()
 
-function pipelineMaker(device: GPUDevice) {
-  return (code: string, constants?: Record<string, number>) =>
+/** Compiles WGSL into a pipeline of one device, its overrides set from `constants`. */
+export type PipelineMaker = (code: string, constants?: Record<string, number>) => GPUComputePipeline
+
+function pipelineMaker(device: GPUDevice): PipelineMaker {
+  return (code, constants) =>
     device.createComputePipeline({
       layout: 'auto',
       compute: {
@@ -141,23 +139,32 @@ function pipelineMaker(device: GPUDevice) {
     })
 }
 
-/** Made at a device's first run that needs them (most runs do not: compiling takes time). */
-export function thermalPipelinesFor(device: GPUDevice): ThermalPipelines {
-  const known = thermalPipelinesOf.get(device)
-  if (known) return known
-  const make = pipelineMaker(device)
-  const pipelines: ThermalPipelines = {
-    forceVariableNu: make(forceShader(true)),
-    viscosityTemperature: make(viscosityShader(false)),
-    viscosityShearRate: make(viscosityShader(true)),
-    heatWall: make(HEAT_WALL_SHADER),
-    heat: make(HEAT_SHADER),
-    heatUpdate: make(HEAT_UPDATE_SHADER),
-    scatter: make(SCATTER_THERM_SHADER),
+/**
+ * `build`'s pipelines of a device, made at its first call for that device and kept (compiling
+ * takes time, seconds on a software adapter; most runs need few of the optional sets).
+ */
+export function perDevice<T>(build: (make: PipelineMaker) => T): (device: GPUDevice) => T {
+  const known = new WeakMap<GPUDevice, T>()
+  return (device) => {
+    let made = known.get(device)
+    if (!made) {
+      made = build(pipelineMaker(device))
+      known.set(device, made)
+    }
+    return made
   }
-  thermalPipelinesOf.set(device, pipelines)
-  return pipelines
 }
+
+/** Made at a device's first run that needs them (most runs do not: compiling takes time). */
+export const thermalPipelinesFor = perDevice((make): ThermalPipelines => ({
+  forceVariableNu: make(forceShader(true)),
+  viscosityTemperature: make(viscosityShader(false)),
+  viscosityShearRate: make(viscosityShader(true)),
+  heatWall: make(HEAT_WALL_SHADER),
+  heat: make(HEAT_SHADER),
+  heatUpdate: make(HEAT_UPDATE_SHADER),
+  scatter: make(SCATTER_THERM_SHADER),
+}))
 
 /**
  * The integrator's stages (stepShaders.ts): RK4's four or the Symplectic predictor and corrector,
@@ -184,37 +191,22 @@ export function stagePipelinesFor(
 }
 
 /** Made at a device's first run with dynamic boundary particles. */
-export function dynamicWallPipelinesFor(device: GPUDevice): DynamicWallPipelines {
-  const known = dynamicWallPipelinesOf.get(device)
-  if (known) return known
-  const make = pipelineMaker(device)
-  const pipelines = {
-    records: make(DYNAMIC_RECORDS_SHADER),
-    continuity: make(DYNAMIC_CONTINUITY_SHADER),
-  }
-  dynamicWallPipelinesOf.set(device, pipelines)
-  return pipelines
-}
+export const dynamicWallPipelinesFor = perDevice((make): DynamicWallPipelines => ({
+  records: make(DYNAMIC_RECORDS_SHADER),
+  continuity: make(DYNAMIC_CONTINUITY_SHADER),
+}))
 
 /** Made at a device's first multiphase run. */
-export function multiphasePipelinesFor(device: GPUDevice): MultiphasePipelines {
-  const known = multiphasePipelinesOf.get(device)
-  if (known) return known
-  const make = pipelineMaker(device)
-  const pipelines = { force: make(MULTIPHASE_FORCE_SHADER), colour: make(COLOUR_SHADER) }
-  multiphasePipelinesOf.set(device, pipelines)
-  return pipelines
-}
+export const multiphasePipelinesFor = perDevice((make): MultiphasePipelines => ({
+  force: make(MULTIPHASE_FORCE_SHADER),
+  colour: make(COLOUR_SHADER),
+}))
 
 /** Made at a device's first run with air drag. */
-export function airDragPipelinesFor(device: GPUDevice): AirDragPipelines {
-  const known = airDragPipelinesOf.get(device)
-  if (known) return known
-  const make = pipelineMaker(device)
-  const pipelines = { end: make(AIR_DRAG_SHADER), half: make(AIR_DRAG_SHADER, { HALF: 1 }) }
-  airDragPipelinesOf.set(device, pipelines)
-  return pipelines
-}
+export const airDragPipelinesFor = perDevice((make): AirDragPipelines => ({
+  end: make(AIR_DRAG_SHADER),
+  half: make(AIR_DRAG_SHADER, { HALF: 1 }),
+}))
 
 /** Air drag's passes at a step's start or end and at its middle, its air buffer written. */
 export function airDragPasses(
@@ -229,27 +221,21 @@ export function airDragPasses(
   return { k: airDrag, end: pass(a.end, resources), half: pass(a.half, resources) }
 }
 
-export function pipelinesFor(device: GPUDevice): Pipelines {
-  const known = pipelinesOf.get(device)
-  if (known) return known
-  const make = pipelineMaker(device)
-  const pipelines: Pipelines = {
-    count: make(COUNT_SHADER),
-    scanReduce: make(SCAN_REDUCE_SHADER),
-    scanBlocks: make(SCAN_BLOCKS_SHADER),
-    scanDown: make(SCAN_DOWN_SHADER),
-    scatter: make(SCATTER_SHADER),
-    pressure: make(PRESSURE_SHADER),
-    wall: make(WALL_SHADER),
-    force: make(FORCE_SHADER),
-    dt: make(DT_SHADER),
-    finish: make(FINISH_SHADER),
-    speed: make(SPEED_SHADER),
-    shift: make(SHIFT_SHADER),
-    wallMoving: make(WALL_SHADER, { MOVING: 1 }),
-    place: make(PLACE_SHADER),
-    scatterRef: make(SCATTER_REF_SHADER),
-  }
-  pipelinesOf.set(device, pipelines)
-  return pipelines
-}
+/** The passes every run takes, made at a device's first run. */
+export const pipelinesFor = perDevice((make): Pipelines => ({
+  count: make(COUNT_SHADER),
+  scanReduce: make(SCAN_REDUCE_SHADER),
+  scanBlocks: make(SCAN_BLOCKS_SHADER),
+  scanDown: make(SCAN_DOWN_SHADER),
+  scatter: make(SCATTER_SHADER),
+  pressure: make(PRESSURE_SHADER),
+  wall: make(WALL_SHADER),
+  force: make(FORCE_SHADER),
+  dt: make(DT_SHADER),
+  finish: make(FINISH_SHADER),
+  speed: make(SPEED_SHADER),
+  shift: make(SHIFT_SHADER),
+  wallMoving: make(WALL_SHADER, { MOVING: 1 }),
+  place: make(PLACE_SHADER),
+  scatterRef: make(SCATTER_REF_SHADER),
+}))

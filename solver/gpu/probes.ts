@@ -27,6 +27,7 @@ import {
 import type { GpuBuffers } from './buffers.ts'
 import type { PeriodY } from './grid.ts'
 import { MAP_READ, MAX_BATCH_STEPS, USAGE } from './buffers.ts'
+import { perDevice } from './pipelines.ts'
 import { imageTurnsAt } from './rotationalSlice.ts'
 import { CONTROL, PARAMS, turnedNeighbourLoop, WORKGROUP } from './shaderCommon.ts'
 
@@ -115,7 +116,8 @@ export interface GpuProbeReader {
   start(point: readonly number[] | Float64Array, out: Float64Array): boolean
 }
 
-const pipelineOf = new WeakMap<GPUDevice, GPUComputePipeline>()
+/** The probe pass, made at a device's first run with sensors. */
+const probePipeline = perDevice((make) => make(PROBE_SHADER))
 
 /** The sensor points of a run on the GPU: their buffers and the pass after each step. */
 export class GpuProbes {
@@ -146,14 +148,7 @@ export class GpuProbes {
       size: 16 * VEC4_PER_POINT * m * MAX_BATCH_STEPS,
       usage: storage,
     })
-    let pipeline = pipelineOf.get(device)
-    if (!pipeline) {
-      pipeline = device.createComputePipeline({
-        layout: 'auto',
-        compute: { module: device.createShaderModule({ code: PROBE_SHADER }), entryPoint: 'main' },
-      })
-      pipelineOf.set(device, pipeline)
-    }
+    const pipeline = probePipeline(device)
     this.#pipeline = pipeline
     const b = buffers
     const resources = [
