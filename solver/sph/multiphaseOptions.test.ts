@@ -226,7 +226,7 @@ describe('surface tension time step', () => {
     const rates = { maxAcceleration: 0, maxViscous: 0 }
     const limits = { force: 0, acoustic: 0, viscous: 0, capillary: 0 }
     const options = resolveOptions(config.options)
-    timeStepLimits(k, options, 'runge_kutta_4', rates, limits)
+    timeStepLimits(k, options, 'rk4', rates, limits)
     expect(limits.acoustic).toBeGreaterThan(2 * capillary)
     expect(limitingRule(limits)).toBe('dt.capillary')
   })
@@ -238,7 +238,7 @@ describe('surface tension time step', () => {
     expect(capillaryTimeStepLimit(k)).toBe(Infinity)
     const limits = { force: 0, acoustic: 0, viscous: 0, capillary: 0 }
     const rates = { maxAcceleration: 0, maxViscous: 0 }
-    timeStepLimits(k, resolveOptions(config.options), 'runge_kutta_4', rates, limits)
+    timeStepLimits(k, resolveOptions(config.options), 'rk4', rates, limits)
     expect(solver.step().dtS).toBeGreaterThan(0.9 * limits.acoustic)
   })
 })
