@@ -30,7 +30,7 @@ const STRIDE = PACK_STRIDE
  * (r·∇W_ij)/(r²+η²), is not a Laplacian: with h_ij larger towards the coarse side its first moment
  * M_i = Σ K_ij r_ij (r_ij = r_i − r_j) is not zero, so L_i ≈ −M_i·∇v + ν∇²v, an error that grows as
  * 1/dp (a Poiseuille channel's fine row next to the interface lost a third of its drive; see
- * VALIDATION_FINDINGS.md, refinement). A particle with a neighbour of another spacing adds M_i·∇v_i,
+ * REFINEMENT_FINDINGS.md). A particle with a neighbour of another spacing adds M_i·∇v_i,
  * ∇v_i = −B_i⁻¹ Σ V_j F_ij (v_i − v_j) ⊗ r_ij with B_i = −Σ V_j F_ij r_ij ⊗ r_ij (exact for a linear
  * field), over the pairs of its laminar sum, and scales the sum by 3/tr B_i (B_i = I for a full
  * kernel; its error is the sum's second-moment error). That is not a pair term: momentum is kept to

@@ -32,9 +32,11 @@ const SPLASH = SHIFT_SPLASH_DIVERGENCE
  * particle's mass (∝ its volume: eight children of a split cell count as their parent). The pair
  * kernel h_ij = (h_w + h_f)/2 reached further into coarse fluid than into fine and counted each
  * particle alike, which moved the average towards the coarse side: next to a level interface a
- * free-slip side wall's mirrored velocity was that of faster fluid (see VALIDATION_FINDINGS.md,
- * refinement). A wall particle with no fluid within its own support (a refined wall beside
- * coarse fluid) takes the pair kernel instead, so that it still holds the fluid that sees it.
+ * free-slip side wall's mirrored velocity was that of faster fluid (REFINEMENT_FINDINGS.md). A
+ * wall particle with no fluid within its own support (a refined wall beside coarse fluid) takes
+ * the pair kernel instead, so that it still holds the fluid that sees it. A mirrored free-slip
+ * wall (freeSlipViscosity 'mirror') mirrors the fluid's velocity averaged with the laminar pair
+ * coefficients instead (mirrorWeight), so that it exerts no tangential force.
  */
 export function extrapolateVariableWalls(
   ctx: InteractionContext,
@@ -55,6 +57,7 @@ export function extrapolateVariableWalls(
   const noSlip = a.noSlip
   const h = k.h
   const alpha = k.kernelAlpha
+  const gradFactor = k.kernelGradFactor
   const wendland = k.kernelCode === KERNEL_CODE.wendland
   const [gx, gy, gz] = k.gravity
   const rho0 = k.referenceDensity
@@ -82,6 +85,15 @@ export function extrapolateVariableWalls(
       const yi = posY[i]!
       const zi = posZ[i]!
       const hi = hsml[i]!
+      const mi = mass[i]!
+      const vi = mi * invRho0
+      // a mirrored free-slip wall: the fluid's velocity weighted by the laminar pair terms' own
+      // coefficients (see mirrorWeight), so that the wall exerts no net tangential force
+      const mirror = freeSlipMirror && noSlip[i] === 0
+      let sumF = 0
+      let sumFx = 0
+      let sumFy = 0
+      let sumFz = 0
       let sumW = 0
       let sumP = 0
       let sumRx = 0
@@ -103,7 +115,25 @@ export function extrapolateVariableWalls(
             const dy = yr - packed[o + 1]!
             const dz = zi - packed[o + 2]!
             const r2 = dx * dx + dy * dy + dz * dz
-            const hk = pass === 0 ? hi : 0.5 * (hi + hsml[j]!)
+            const hij = 0.5 * (hi + hsml[j]!)
+            if (mirror && pass === 0 && r2 < 4 * hij * hij) {
+              const fw = mirrorWeight(
+                r2,
+                hij,
+                h,
+                gradFactor,
+                wendland,
+                mass[j]!,
+                packed[o + 7]!,
+                mi,
+                vi,
+              )
+              sumF += fw
+              sumFx += fw * packed[o + 3]!
+              sumFy += fw * packed[o + 4]!
+              sumFz += fw * packed[o + 5]!
+            }
+            const hk = pass === 0 ? hi : hij
             if (r2 >= 4 * hk * hk) continue
             const q = Math.sqrt(r2) / hk
             const s = h / hk
@@ -146,13 +176,14 @@ export function extrapolateVariableWalls(
         press[i] = p
         rho[i] = density
         invRho[i] = 1 / density
+        const invF = sumF > 0 ? 1 / sumF : 0
         setWallViscousVelocity(
           a,
           i,
           freeSlipMirror && noSlip[i] === 0,
-          sumVx * invW,
-          sumVy * invW,
-          sumVz * invW,
+          sumF > 0 ? sumFx * invF : sumVx * invW,
+          sumF > 0 ? sumFy * invF : sumVy * invW,
+          sumF > 0 ? sumFz * invF : sumVz * invW,
           sumRx,
           sumRy,
           sumRz,
@@ -180,6 +211,47 @@ export function extrapolateVariableWalls(
       packed[o + 7] = -mass[i]! * invRho0
     }
   }
+}
+
+/**
+ * The weight of fluid particle j (mass m_j, volume V_j, at distance² r2) in a mirrored free-slip
+ * wall particle's velocity: the laminar pair coefficient of variableForces.ts as it acts on j,
+ * m_j w (V_j + V_w) |F(r, h_ij)| r²/(r² + η²), w = 2 m_w/(m_j + m_w). The viscous force the wall
+ * exerts, Σ_j m_j λ_j (v_j − v_w), is then zero in the tangential directions, as a symmetry
+ * plane's is: a Shepard average with the wall's own kernel smoothed the fluid's velocity over a
+ * support other than the pairs' (the coarse side of a level interface), and a mirrored side wall
+ * next to the interface dragged the fluid (REFINEMENT_FINDINGS.md, 'The remainder').
+ */
+function mirrorWeight(
+  r2: number,
+  hij: number,
+  h: number,
+  gradFactor: number,
+  wendland: boolean,
+  mj: number,
+  vj: number,
+  mw: number,
+  vw: number,
+): number {
+  const invHij = 1 / hij
+  const s = h * invHij
+  const s2 = s * s
+  const gf = gradFactor * s2 * s2 * s
+  const rr = Math.sqrt(r2)
+  let f: number
+  if (wendland) {
+    const t = 1 - 0.5 * rr * invHij
+    f = gf * t * t * t
+  } else {
+    const q = rr * invHij
+    if (q < 1) f = gf * (-3 + 2.25 * q)
+    else {
+      const t = 2 - q
+      f = (gf * (-0.75 * t * t)) / q
+    }
+  }
+  const fr = (f * r2) / (r2 + 0.01 * hij * hij)
+  return (-mj * (vj + vw) * 2 * mw * fr) / (mj + mw)
 }
 
 /**
