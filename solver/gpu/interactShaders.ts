@@ -153,6 +153,15 @@ export const FORCE_PARTICLE = /* wgsl */ `  var out = Result(0.0, 0.0, 0u);
   var maxVisc = 0.0;
   var count = 0u;`
 
+/**
+ * A wall pair's part of the Riemann wall along the walls' kernel gradient (riemannWall 2): G,
+ * Σ V_w F and the weighted wall velocity, for RIEMANN_WALL_TERM (after its vj, f, d and bj).
+ */
+export const RIEMANN_WALL_PAIR = /* wgsl */ `let wf = vj * f;
+              wg = wg + wf * d;
+              wsum = wsum + wf;
+              wv = wv + wf * bj.xyz;`
+
 /** The Riemann wall along the walls' kernel gradient (riemannWall 2), after the pairs' loop. */
 export const RIEMANN_WALL_TERM = /* wgsl */ `  if (wsum != 0.0) {
     // the Riemann problem along n = −G/|G|, G = Σ_w V_w ∇W_iw: −2βU G
@@ -261,10 +270,7 @@ ${turnedNeighbourLoop(/* wgsl */ `
                 pj = pj + 2.0 * rhoi * beta * approach;
               }
             } else if (riemannGeometric) {
-              let wf = vj * f;
-              wg = wg + wf * d;
-              wsum = wsum + wf;
-              wv = wv + wf * bj.xyz;
+              ${RIEMANN_WALL_PAIR}
             }
             // a wall pushes, never pulls
             if (pi + pj < 0.0) { pj = -pi; }

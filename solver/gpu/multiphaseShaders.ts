@@ -16,6 +16,7 @@ import {
   FORCE_REDUCTION,
   FORCE_RESULT,
   forcePairSums,
+  RIEMANN_WALL_PAIR,
   RIEMANN_WALL_TERM,
 } from './interactShaders.ts'
 import { neighbourLoop, PARAMS, PARTICLE_MAIN } from './shaderCommon.ts'
@@ -157,10 +158,7 @@ ${neighbourLoop(/* wgsl */ `
           vj = -vj;
           pj = pj + twoPb;
           if (riemannGeometric) {
-            let wf = vj * f;
-            wg = wg + wf * d;
-            wsum = wsum + wf;
-            wv = wv + wf * bj.xyz;
+            ${RIEMANN_WALL_PAIR}
           }
           // a wall pushes, never pulls
           if (pi + pj < 0.0) { pj = -pi; }
