@@ -4,6 +4,7 @@
  * the checks most of them make, and their small case.
  */
 import { expect } from 'vitest'
+import type { Vec3 } from '../../domain/vector.ts'
 import type { SolverConfig, SolverOptions, SolverPart, SolverParticles } from '../sph/config.ts'
 import { createMovementMotion } from '../sph/motion.ts'
 import { createSolver, solverInternals } from '../sph/SphSolver.ts'
@@ -80,6 +81,20 @@ export function withPiston(base: SolverConfig, piston: Partial<SolverPart> = {})
     particles: { ...base.particles, partIds },
     parts: [...parts, { id: PISTON_PART_ID, wallCondition: 'no_slip', ...piston }],
     wallMotion,
+  }
+}
+
+/** A case in a frame turning at 6 rad/s about `axis` through `center` (settings.rotatingSystem). */
+export function withRotation(base: SolverConfig, axis: Vec3, center: Vec3): SolverConfig {
+  return {
+    ...base,
+    settings: {
+      ...base.settings,
+      rotatingSystem: true,
+      rotationVelocity: 6,
+      rotationAxis: axis,
+      rotationCenter: center,
+    },
   }
 }
 

@@ -14,7 +14,7 @@ import {
   WATER,
 } from '../sph/scenarios.ts'
 import { createRandom } from '../../domain/random.ts'
-import { damBreak } from './cpuAgreement.ts'
+import { damBreak, withRotation } from './cpuAgreement.ts'
 
 /** μ = 0.2 Pa s (heavy) and 0.01 Pa s (light): harmonic mean 0.019, arithmetic 0.105. */
 const HEAVY: SolverMaterial = { ...WATER, id: 1, kinematicViscosity: 2e-4 }
@@ -57,11 +57,10 @@ export function layered(riemann = false): SolverConfig {
 }
 
 /**
- * A drop of radius 3 dp (500 kg/m³) at the centre of a closed box 10 dp wide full of the heavy
- * fluid (dp 1 cm, 3 wall layers), no gravity, σ = 0.5 N/m, p_b = 20 Pa; the fluid swirls.
+ * A drop of radius 3 dp of the light fluid (LIGHT.id) at the centre of a closed box 10 dp across
+ * full of the heavy one (3 wall layers): the particles and their material ids.
  */
-export function drop(): SolverConfig {
-  const dp = 0.01
+function dropInBox(dp: number) {
   const box = 10 * dp
   const particles = buildTankParticles({
     dp,
@@ -71,17 +70,28 @@ export function drop(): SolverConfig {
     closed: true,
     wallLayers: 3,
   })
+  const materialIds = new Int32Array(particles.kinds.length).fill(HEAVY.id)
+  for (let i = 0; i < materialIds.length; i++) {
+    const [x, y, z] = [0, 1, 2].map((c) => particles.positions[3 * i + c]! - box / 2)
+    if (particles.kinds[i] === PARTICLE_KIND.fluid && Math.hypot(x!, y!, z!) < 3 * dp)
+      materialIds[i] = LIGHT.id
+  }
+  return { particles, materialIds }
+}
+
+/**
+ * A drop of radius 3 dp (500 kg/m³) at the centre of a closed box 10 dp wide full of the heavy
+ * fluid (dp 1 cm, 3 wall layers), no gravity, σ = 0.5 N/m, p_b = 20 Pa; the fluid swirls.
+ */
+export function drop(): SolverConfig {
+  const dp = 0.01
+  const { particles, materialIds } = dropInBox(dp)
   const { kinds, positions } = particles
-  const n = kinds.length
-  const materialIds = new Int32Array(n).fill(HEAVY.id)
-  const velocities = new Float64Array(3 * n)
-  const centre = box / 2
-  for (let i = 0; i < n; i++) {
+  const velocities = new Float64Array(3 * kinds.length)
+  for (let i = 0; i < kinds.length; i++) {
     if (kinds[i] !== PARTICLE_KIND.fluid) continue
-    const [x, y, z] = [positions[3 * i]!, positions[3 * i + 1]!, positions[3 * i + 2]!]
-    if (Math.hypot(x - centre, y - centre, z - centre) < 3 * dp) materialIds[i] = 2
-    velocities[3 * i] = 0.05 * Math.sin(60 * z)
-    velocities[3 * i + 2] = -0.05 * Math.sin(50 * x)
+    velocities[3 * i] = 0.05 * Math.sin(60 * positions[3 * i + 2]!)
+    velocities[3 * i + 2] = -0.05 * Math.sin(50 * positions[3 * i]!)
   }
   return jittered({
     settings: supportedSettings(dp, {
@@ -101,16 +111,9 @@ export function drop(): SolverConfig {
  * mirrored into the viscous sums (freeSlipViscosity 'mirror'): the single-phase pass's terms.
  */
 export function layeredRotatingFreeSlip(): SolverConfig {
-  const base = layered()
+  const base = withRotation(layered(), [0.3, 0, 1], [0.03, 0.03, 0])
   return {
     ...base,
-    settings: {
-      ...base.settings,
-      rotatingSystem: true,
-      rotationVelocity: 6,
-      rotationAxis: [0.3, 0, 1],
-      rotationCenter: [0.03, 0.03, 0],
-    },
     parts: [{ id: TANK_PART_ID, wallCondition: 'slip' }],
     options: { ...base.options, freeSlipViscosity: 'mirror' },
   }
@@ -164,21 +167,7 @@ export function stratifiedColumn(): SolverConfig {
  */
 export function capillaryDrop(): SolverConfig {
   const dp = 0.001
-  const box = 10 * dp
-  const particles = buildTankParticles({
-    dp,
-    tank: [box, box, box],
-    fluidMin: [0, 0, 0],
-    fluidMax: [box, box, box],
-    closed: true,
-    wallLayers: 3,
-  })
-  const materialIds = new Int32Array(particles.kinds.length).fill(HEAVY.id)
-  for (let i = 0; i < materialIds.length; i++) {
-    const [x, y, z] = [0, 1, 2].map((c) => particles.positions[3 * i + c]! - box / 2)
-    if (particles.kinds[i] === PARTICLE_KIND.fluid && Math.hypot(x!, y!, z!) < 3 * dp)
-      materialIds[i] = LIGHT.id
-  }
+  const { particles, materialIds } = dropInBox(dp)
   return {
     settings: supportedSettings(dp, {
       gravity: [0, 0, 0],

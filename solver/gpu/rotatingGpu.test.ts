@@ -6,10 +6,9 @@
  * SwiftShader where no GPU is.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { SolverConfig } from '../sph/config.ts'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
-import { damBreak, expectCpuAgreement } from './cpuAgreement.ts'
+import { damBreak, expectCpuAgreement, withRotation } from './cpuAgreement.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null
@@ -18,20 +17,6 @@ beforeAll(async () => {
   if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
 })
 
-function rotating(axis: [number, number, number], center: [number, number, number]): SolverConfig {
-  const base = damBreak()
-  return {
-    ...base,
-    settings: {
-      ...base.settings,
-      rotatingSystem: true,
-      rotationVelocity: 6,
-      rotationAxis: axis,
-      rotationCenter: center,
-    },
-  }
-}
-
 const FRAMES = [
   { name: 'vertical axis through the tank', axis: [0, 0, 1], center: [0.06, 0.03, 0] },
   { name: 'tilted axis beside the tank', axis: [0.3, -0.2, 1], center: [-0.05, 0.02, 0.1] },
@@ -39,13 +24,13 @@ const FRAMES = [
 
 describe('GPU backend, rotating system', () => {
   it('is no longer refused', () => {
-    expect(gpuUnsupportedSettings(rotating([0, 0, 1], [0, 0, 0]))).toEqual([])
+    expect(gpuUnsupportedSettings(withRotation(damBreak(), [0, 0, 1], [0, 0, 0]))).toEqual([])
   })
 
   for (const { name, axis, center } of FRAMES) {
     it(`one force pass and 8 steps agree with the CPU (${name})`, async (t) => {
       if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
-      await expectCpuAgreement(rotating([...axis], [...center]), gpu)
+      await expectCpuAgreement(withRotation(damBreak(), [...axis], [...center]), gpu)
     })
   }
 })
