@@ -18,13 +18,11 @@ import {
   resolveBoundary,
   resolveIntegrator,
   resolveOptions,
-  SHIFTING_CODE,
   SolverSetupError,
 } from './config.ts'
 import { unsupportedSettings } from './support.ts'
 import type { PassStats } from './stencil.ts'
 import { foldStats } from './stencil.ts'
-import { maxFluidSpeed2 } from './shifting.ts'
 import type { ParticleArrays } from './particles.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { PreparedParticles } from './prepare.ts'
@@ -36,7 +34,8 @@ import { runSnapshot } from './measurePasses.ts'
 import { withHeatFields } from './heat.ts'
 import type { TimeStepLimits } from './timeStep.ts'
 import { initialTimeStep, limitingRule, variableTimeStep } from './timeStep.ts'
-import { createOpenBoundaries, holdBuffers, type OpenBoundaries } from './openBoundary.ts'
+import { createOpenBoundaries, type OpenBoundaries } from './openBoundary.ts'
+import { finishStep, type StepEndParts } from './stepEnd.ts'
 import type { RotationalImages } from './periodicRotation.ts'
 import { measurePasses } from './measurePasses.ts'
 import { createRotationalImages, rotationalPeriodicRefusals } from './periodicRotation.ts'
@@ -108,6 +107,8 @@ class SphSolver implements Solver {
   /** The rotational periodic boundary's images across the cut faces (periodicRotation.ts); or null. */
   #images: RotationalImages | null
   #grid: ReturnType<typeof viewGrid>
+  /** What the end of a step (shifting, the images' refresh) works on. */
+  #stepEnd: StepEndParts
   #count: number
   #fluidCount = 0
   #timeS = 0
@@ -146,6 +147,13 @@ class SphSolver implements Solver {
     this.#grid = viewGrid(setup.grid)
     this.#open = createOpenBoundaries(config, setup, constants)
     this.#images = createRotationalImages(config, setup, constants, () => runner.permutation())
+    this.#stepEnd = {
+      constants,
+      arrays: setup.arrays,
+      runner,
+      open: this.#open,
+      images: this.#images,
+    }
     this.#walls = new WallMover(setup.partIds, config.wallMotion)
     this.#fixedDtS = config.settings.dynamicTimeStep
       ? null
@@ -284,21 +292,8 @@ class SphSolver implements Solver {
     this.#step++
     this.#lastDtS = dt
     this.#moveWalls(this.#timeS)
-    if (this.#constants.shiftingCode !== SHIFTING_CODE.zero) this.#shift(dt)
+    finishStep(this.#stepEnd, this.#count, dt)
     return this.#report()
-  }
-
-  /** Particle shifting after a step (see shiftParticles), scaled by the fastest fluid particle. */
-  #shift(dt: number): void {
-    const started = performance.now()
-    const max2 = maxFluidSpeed2(this.#arrays, this.#count)
-    addProfile('maxSpeed', performance.now() - started)
-    if (max2 === 0) return
-    holdBuffers(this.#open, () => {
-      this.#images?.refresh()
-      this.#runner.run(PHASE.pressures)
-      this.#runner.run(PHASE.shift, 4 * this.#constants.h * Math.sqrt(max2) * dt)
-    })
   }
 
   report(): SolverStepReport {

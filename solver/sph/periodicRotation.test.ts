@@ -14,6 +14,10 @@ import {
 } from './rotationalSlice.ts'
 import { supportedSettings, WATER } from './scenarios.ts'
 import { createSolver, solverInternals } from './SphSolver.ts'
+import { probePressure } from './probes.ts'
+import { probeVelocity } from './velocityProbe.ts'
+import type { SimulationSettings } from '../../domain/settings.ts'
+import type { Vec3 } from '../../domain/vector.ts'
 
 const dp = 0.01
 
@@ -30,7 +34,12 @@ function slice(angle: number, rotation = 0): RotationalSlice {
  * Water in a sector of a cylinder (radius 0.06 m, 0.05 m deep) on a floor 3 layers thick, the
  * sites jittered so that no two distances tie; with `spin`, in solid-body rotation at spin rad/s.
  */
-function sectorConfig(s: RotationalSlice, spin = 0, threads = 1): SolverConfig {
+function sectorConfig(
+  s: RotationalSlice,
+  spin = 0,
+  threads = 1,
+  shifting: SimulationSettings['shifting'] = 'lyu21',
+): SolverConfig {
   const positions: number[] = []
   const kinds: number[] = []
   const partIds: number[] = []
@@ -56,7 +65,7 @@ function sectorConfig(s: RotationalSlice, spin = 0, threads = 1): SolverConfig {
         velocities.push(k < 0 ? 0 : -spin * ry, k < 0 ? 0 : spin * rx, 0)
       }
   return {
-    settings: supportedSettings(dp, { shifting: 'lyu21', noRiemannWall: false }),
+    settings: supportedSettings(dp, { shifting, noRiemannWall: false }),
     materials: [WATER],
     particles: {
       positions: Float64Array.from(positions),
@@ -208,6 +217,62 @@ describe('rotational periodic boundary', () => {
     }
     expect(hashes[1]).toBe(hashes[0])
   })
+
+  // issue 16 item 7: without shifting the images kept their state of the last force pass
+  for (const shifting of ['zero', 'lyu21'] as const) {
+    it(`sensors by a cut read the images' sources after a step (shifting ${shifting})`, async () => {
+      const s = slice(90)
+      const solver = await createSolver(sectorConfig(s, 3, 1, shifting))
+      try {
+        for (let step = 0; step < 3; step++) solver.step()
+        // a point 0.1 dp inside one face reads images of the particles by the other face; the
+        // same point turned back by the slice angle, just beyond that other face, reads those
+        // particles themselves (the images within reach cover its support)
+        const turnBack = rotationMatrix(s.axis, -s.angle)
+        const turn = (m: Float64Array, v: readonly number[], about: readonly number[]) => {
+          const r = [0, 1, 2].map((c) => v[c]! - about[c]!)
+          return [0, 1, 2].map(
+            (c) => about[c]! + m[3 * c]! * r[0]! + m[3 * c + 1]! * r[1]! + m[3 * c + 2]! * r[2]!,
+          ) as Vec3
+        }
+        let compared = 0
+        for (const [radius, z] of [
+          [0.03, 0.015],
+          [0.05, 0.035],
+          [0.04, 0],
+        ] as const) {
+          const a = s.start + s.angle - (0.1 * dp) / radius
+          const inside = [0, 1, 2].map(
+            (c) =>
+              s.center[c]! +
+              radius * (Math.cos(a) * s.e1[c]! + Math.sin(a) * s.e2[c]!) +
+              z * s.axis[c]!,
+          ) as Vec3
+          const beyond = turn(turnBack, inside, s.center)
+          expect(insideSlice(s, ...beyond)).toBe(false)
+          const pressure = probePressure(solver, inside)
+          expect(Math.abs(pressure)).toBeGreaterThan(10)
+          expect(Math.abs(probePressure(solver, beyond) - pressure)).toBeLessThan(
+            1e-12 * Math.abs(pressure),
+          )
+          const v: Vec3 = [0, 0, 0]
+          const u: Vec3 = [0, 0, 0]
+          expect(probeVelocity(solver, inside, v)).toBe(true)
+          expect(probeVelocity(solver, beyond, u)).toBe(true)
+          const turned = turn(turnBack, v, [0, 0, 0])
+          const speed = Math.hypot(...v)
+          expect(speed).toBeGreaterThan(0.05)
+          expect(Math.hypot(u[0] - turned[0], u[1] - turned[1], u[2] - turned[2])).toBeLessThan(
+            1e-12 * speed,
+          )
+          compared++
+        }
+        expect(compared).toBe(3)
+      } finally {
+        await solver.dispose()
+      }
+    })
+  }
 
   it('resumes from a checkpoint as if it had not stopped (the images are made again)', async () => {
     const s = slice(90)

@@ -11,9 +11,9 @@
  *   the step's motion) is copied, turned by k·angle, beyond the other face (k = 1 … N − 1 where
  *   N = 360°/angle, those that land within reach of the slice: more than one only near the axis).
  *   Images are ordinary particles of the passes, so every pair loop sees the neighbours across
- *   the cut without a change: before each force pass (refresh) an image takes its source's
- *   position, velocity and density turned or copied, and after the wall pass (refreshWalls) a
- *   wall image its source's extrapolated pressure, no-slip velocity and normal; its own
+ *   the cut without a change: before each force pass and at a step's end (refresh) an image
+ *   takes its source's turned position and velocity and its density; after the wall pass a wall
+ *   image its source's extrapolated pressure, no-slip velocity and normal (refreshWalls); its own
  *   accelerations and density rate are discarded (clearForces). Images are dropped at the next
  *   sort and made again, never written to outputs, and have a part index of their own.
  *
