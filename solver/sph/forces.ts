@@ -8,15 +8,13 @@
 import { BOUNDARY_CODE, KERNEL_CODE } from './config.ts'
 import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
 import type { InteractionContext } from './stencil.ts'
-import { fillStencilRows, STAT, STAT_STRIDE } from './stencil.ts'
+import { fillStencilRows, STAT_STRIDE, storeAcceleration, writeStats } from './stencil.ts'
+import { frameAccelerationAt } from './rotatingFrame.ts'
 import { wallShearVelocity2 } from './wallFunction.ts'
-import { addFrameAcceleration } from './rotatingFrame.ts'
 
 // Imported constants copied into module bindings: inside hot loops an imported binding may be a
 // getter (test runners rewrite imports into module objects).
 const STRIDE = PACK_STRIDE
-/** The rotating frame's acceleration of one particle (each thread has its own module). */
-const frameAcc = new Float64Array(3)
 
 /**
  * Momentum and continuity for the fluid particles of a cell range (and the continuity of dynamic
@@ -42,7 +40,7 @@ export function computeForces(
   slot: number,
 ): void {
   const a = ctx.arrays
-  const { packed, rho, kind, noSlip, viscVX, viscVY, viscVZ, accX, accY, accZ, drho } = a
+  const { packed, rho, kind, noSlip, viscVX, viscVY, viscVZ, drho } = a
   const { normalX, normalY, normalZ } = a
   const cellStart = ctx.grid.cellStart
   const rowBegin = ctx.rowBegin
@@ -75,6 +73,7 @@ export function computeForces(
   // a rotating frame (rotatingFrame.ts): Coriolis and centrifugal accelerations; the centrifugal
   // one joins gravity in the hydrostatic correction
   const frame = k.rotation
+  const hydrostaticFrame = hydrostatic ? frame : null
   const stiffness = k.stiffness
   const gamma = k.gamma
   const dynamicWalls = k.boundaryCode === BOUNDARY_CODE.dynamic
@@ -165,18 +164,10 @@ export function computeForces(
       // 1/c_i²: dρ/dp at i's density, ρ_i/(γ (p_i + B))
       const invC2i = rhoi / (gamma * (pi + stiffness))
       const ghi = rhoi
-      let hxi = hx
-      let hyi = hy
-      let hzi = hz
-      if (frame !== null && hydrostatic) {
-        frameAcc[0] = hx
-        frameAcc[1] = hy
-        frameAcc[2] = hz
-        addFrameAcceleration(frame, xi, yi, zi, 0, 0, 0, false, frameAcc)
-        hxi = frameAcc[0]!
-        hyi = frameAcc[1]!
-        hzi = frameAcc[2]!
-      }
+      const gi = frameAccelerationAt(hydrostaticFrame, hx, hy, hz, packed, oi, false)
+      const hxi = gi[0]!
+      const hyi = gi[1]!
+      const hzi = gi[2]!
       let ax = 0
       let ay = 0
       let az = 0
@@ -366,27 +357,10 @@ export function computeForces(
           }
         }
       }
-      let aix = ax + lx + gx
-      let aiy = ay + ly + gy
-      let aiz = az + lz + gz
-      if (frame !== null) {
-        frameAcc[0] = aix
-        frameAcc[1] = aiy
-        frameAcc[2] = aiz
-        addFrameAcceleration(frame, xi, yi, zi, vxi, vyi, vzi, true, frameAcc)
-        aix = frameAcc[0]!
-        aiy = frameAcc[1]!
-        aiz = frameAcc[2]!
-      }
-      accX[i] = aix
-      accY[i] = aiy
-      accZ[i] = aiz
+      const a2 = storeAcceleration(a, i, frame, ax + lx + gx, ay + ly + gy, az + lz + gz)
       drho[i] = rhoi * arp - diffusionCoefficient * invC2i * diff
-      const a2 = aix * aix + aiy * aiy + aiz * aiz
       if (a2 > maxAcceleration2) maxAcceleration2 = a2
     }
   }
-  stats[base + STAT.maxAcceleration2] = maxAcceleration2
-  stats[base + STAT.maxViscous] = maxViscous
-  stats[base + STAT.interactions] = interactions
+  writeStats(stats, base, maxAcceleration2, maxViscous, interactions)
 }

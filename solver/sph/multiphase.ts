@@ -39,12 +39,10 @@
 import { KERNEL_CODE } from './config.ts'
 import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
 import type { InteractionContext } from './stencil.ts'
-import { fillStencilRows, STAT, STAT_STRIDE } from './stencil.ts'
-import { addFrameAcceleration } from './rotatingFrame.ts'
+import { fillStencilRows, STAT_STRIDE, storeAcceleration, writeStats } from './stencil.ts'
+import { frameAccelerationAt } from './rotatingFrame.ts'
 
 const STRIDE = PACK_STRIDE
-/** The rotating frame's acceleration of one particle (each thread has its own module). */
-const frameAcc = new Float64Array(3)
 
 /**
  * The local minimum reference's weight (options.pressureReference 'localMinimum'): 1 where the
@@ -121,7 +119,7 @@ export function computeMultiphaseForces(
   slot: number,
 ): void {
   const a = ctx.arrays
-  const { packed, rho, kind, noSlip, viscVX, viscVY, viscVZ, accX, accY, accZ, drho, phase } = a
+  const { packed, rho, kind, noSlip, viscVX, viscVY, viscVZ, drho, phase } = a
   const { colourX, colourY, colourZ, colourNorm } = a
   const cellStart = ctx.grid.cellStart
   const rowBegin = ctx.rowBegin
@@ -151,6 +149,7 @@ export function computeMultiphaseForces(
   const riemannGeometric = k.riemannWall === 2
   const freeSlipMirror = k.freeSlipMirror
   const frame = k.rotation
+  const hydrostaticFrame = hydrostatic ? frame : null
   const c0 = k.speedOfSound
   const sigma = k.surfaceTension
   const tension = sigma > 0
@@ -183,18 +182,10 @@ export function computeMultiphaseForces(
       const phi = phase[i]!
       const invC2i = rhoi / (gammas[phi]! * (pi + stiffnesses[phi]!))
       const mui = mus[phi]!
-      let hxi = hx
-      let hyi = hy
-      let hzi = hz
-      if (frame !== null && hydrostatic) {
-        frameAcc[0] = hx
-        frameAcc[1] = hy
-        frameAcc[2] = hz
-        addFrameAcceleration(frame, xi, yi, zi, 0, 0, 0, false, frameAcc)
-        hxi = frameAcc[0]!
-        hyi = frameAcc[1]!
-        hzi = frameAcc[2]!
-      }
+      const gi = frameAccelerationAt(hydrostaticFrame, hx, hy, hz, packed, oi, false)
+      const hxi = gi[0]!
+      const hyi = gi[1]!
+      const hzi = gi[2]!
       // surface tension: i on the interface (its colour normal set) takes the curvature
       const nix = tension ? colourX[i]! : 0
       const niy = tension ? colourY[i]! : 0
@@ -362,27 +353,10 @@ export function computeMultiphaseForces(
         ay += s * niy
         az += s * niz
       }
-      let aix = ax + lx + gx
-      let aiy = ay + ly + gy
-      let aiz = az + lz + gz
-      if (frame !== null) {
-        frameAcc[0] = aix
-        frameAcc[1] = aiy
-        frameAcc[2] = aiz
-        addFrameAcceleration(frame, xi, yi, zi, vxi, vyi, vzi, true, frameAcc)
-        aix = frameAcc[0]!
-        aiy = frameAcc[1]!
-        aiz = frameAcc[2]!
-      }
-      accX[i] = aix
-      accY[i] = aiy
-      accZ[i] = aiz
+      const a2 = storeAcceleration(a, i, frame, ax + lx + gx, ay + ly + gy, az + lz + gz)
       drho[i] = rhoi * arp - diffusionCoefficient * invC2i * diff
-      const a2 = aix * aix + aiy * aiy + aiz * aiz
       if (a2 > maxAcceleration2) maxAcceleration2 = a2
     }
   }
-  stats[base + STAT.maxAcceleration2] = maxAcceleration2
-  stats[base + STAT.maxViscous] = maxViscous
-  stats[base + STAT.interactions] = interactions
+  writeStats(stats, base, maxAcceleration2, maxViscous, interactions)
 }

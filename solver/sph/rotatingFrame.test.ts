@@ -3,7 +3,7 @@ import { defaultSettings } from '../../domain/settings.ts'
 import type { SolverConfig } from './config.ts'
 import { SolverSetupError } from './options.ts'
 import { PARTICLE_KIND } from './particles.ts'
-import { addFrameAcceleration, deriveRotatingFrame } from './rotatingFrame.ts'
+import { addFrameAcceleration, deriveRotatingFrame, frameAccelerationAt } from './rotatingFrame.ts'
 import { supportedSettings, WATER } from './scenarios.ts'
 import { createSolver } from './SphSolver.ts'
 import { unsupportedSettings } from './support.ts'
@@ -37,6 +37,16 @@ describe('rotating frame', () => {
     // r = (1, 2, 5) − (1, 0, 0): centrifugal |Ω|² r⊥ = 4 (0, 2, 0); v = (3, 0, 1): −2Ω×v = (0, −12, 0)
     addFrameAcceleration(frame, 1, 2, 5, 3, 0, 1, true, out)
     expect([...out]).toEqual([0, 8 - 12, -9.81])
+  })
+
+  it("takes a particle's position and velocity from its neighbour record", () => {
+    const frame = deriveRotatingFrame(rotating)!
+    // a record at offset 8: position (1, 2, 5), velocity (3, 0, 1), as above
+    const packed = new Float64Array(16)
+    packed.set([1, 2, 5, 3, 0, 1], 8)
+    expect([...frameAccelerationAt(frame, 0, 0, -9.81, packed, 8, true)]).toEqual([0, -4, -9.81])
+    expect([...frameAccelerationAt(frame, 0, 0, -9.81, packed, 8, false)]).toEqual([0, 8, -9.81])
+    expect([...frameAccelerationAt(null, 1, 2, 3, packed, 8, true)]).toEqual([1, 2, 3])
   })
 
   it('is no longer refused at start; with a y-periodic slab only about the y axis', () => {

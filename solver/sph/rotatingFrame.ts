@@ -90,6 +90,45 @@ export function addFrameAcceleration(
   out[2] = out[2]! + az
 }
 
+/** frameAccelerationAt's result (each thread has its own module). */
+const frameSum = new Float64Array(3)
+
+/**
+ * (ax, ay, az) plus, in a rotating frame, the frame's acceleration at the particle whose neighbour
+ * record (position, velocity: particles.ts PACK) starts at packed[o]; the centrifugal term only
+ * without coriolis; (ax, ay, az) itself when frame is null. The force passes' total acceleration
+ * and hydrostatic gravity at a particle. Returns a scratch array that the next call overwrites.
+ */
+export function frameAccelerationAt(
+  frame: RotatingFrame | null,
+  ax: number,
+  ay: number,
+  az: number,
+  packed: Float64Array,
+  o: number,
+  coriolis: boolean,
+): Float64Array {
+  frameSum[0] = ax
+  frameSum[1] = ay
+  frameSum[2] = az
+  if (frame === null) return frameSum
+  const x = packed[o]!
+  const y = packed[o + 1]!
+  const z = packed[o + 2]!
+  addFrameAcceleration(
+    frame,
+    x,
+    y,
+    z,
+    packed[o + 3]!,
+    packed[o + 4]!,
+    packed[o + 5]!,
+    coriolis,
+    frameSum,
+  )
+  return frameSum
+}
+
 /**
  * The frame's centrifugal head Ω²R²/2 (m²/s²), R the farthest fluid particle's distance from the
  * axis: the pressure it adds to the fluid is ρ Ω²R²/2 at most, and the surface of a tank spun from

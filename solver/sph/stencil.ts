@@ -7,10 +7,14 @@ import type { SphConstants } from './config.ts'
 import type { GridView } from './grid.ts'
 import { GRID_PARAM } from './grid.ts'
 import type { ParticleArrays } from './particles.ts'
+import { PACK_STRIDE } from './particles.ts'
+import type { RotatingFrame } from './rotatingFrame.ts'
+import { frameAccelerationAt } from './rotatingFrame.ts'
 
 // Imported constants copied into module bindings: inside hot loops an imported binding may be a
 // getter (test runners rewrite imports into module objects).
 const P_NX = GRID_PARAM.nx
+const STRIDE = PACK_STRIDE
 const P_NY = GRID_PARAM.ny
 const P_NZ = GRID_PARAM.nz
 const P_REACH = GRID_PARAM.reach
@@ -26,6 +30,41 @@ export interface PassStats {
   maxAcceleration2: number
   maxViscous: number
   interactions: number
+}
+
+/** Writes a force pass's stats into the thread's slot (base = slot · STAT_STRIDE). */
+export function writeStats(
+  stats: Float64Array,
+  base: number,
+  maxAcceleration2: number,
+  maxViscous: number,
+  interactions: number,
+): void {
+  stats[base + STAT.maxAcceleration2] = maxAcceleration2
+  stats[base + STAT.maxViscous] = maxViscous
+  stats[base + STAT.interactions] = interactions
+}
+
+/**
+ * Stores fluid particle i's acceleration: (ax, ay, az) from the pair sums and gravity, plus in a
+ * rotating frame its Coriolis and centrifugal terms (rotatingFrame.ts). Returns its |a|².
+ */
+export function storeAcceleration(
+  arrays: ParticleArrays,
+  i: number,
+  frame: RotatingFrame | null,
+  ax: number,
+  ay: number,
+  az: number,
+): number {
+  const total = frameAccelerationAt(frame, ax, ay, az, arrays.packed, i * STRIDE, true)
+  const x = total[0]!
+  const y = total[1]!
+  const z = total[2]!
+  arrays.accX[i] = x
+  arrays.accY[i] = y
+  arrays.accZ[i] = z
+  return x * x + y * y + z * z
 }
 
 /** Folds the per-thread stats of the last pass into `into` (no allocation: called every pass). */

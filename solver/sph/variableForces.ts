@@ -8,11 +8,36 @@
 import { KERNEL_CODE } from './config.ts'
 import { PACK_STRIDE, PARTICLE_KIND } from './particles.ts'
 import type { InteractionContext } from './stencil.ts'
-import { fillStencilRows, STAT, STAT_STRIDE } from './stencil.ts'
+import { fillStencilRows, STAT_STRIDE, storeAcceleration, writeStats } from './stencil.ts'
 
 // Imported constants copied into module bindings: inside hot loops an imported binding may be a
 // getter (test runners rewrite imports into module objects).
 const STRIDE = PACK_STRIDE
+
+/**
+ * The kernel's gradient factor F (∇W = F r) at distance rr for a pair's smoothing length hij:
+ * the factor at h (gradFactor, config.ts) scaled by (h/hij)⁵ (3D), the shape taken at rr/hij.
+ */
+export function pairGradFactor(
+  rr: number,
+  hij: number,
+  h: number,
+  gradFactor: number,
+  wendland: boolean,
+): number {
+  const invHij = 1 / hij
+  const s = h * invHij
+  const s2 = s * s
+  const gf = gradFactor * s2 * s2 * s
+  if (wendland) {
+    const t = 1 - 0.5 * rr * invHij
+    return gf * t * t * t
+  }
+  const q = rr * invHij
+  if (q < 1) return gf * (-3 + 2.25 * q)
+  const t = 2 - q
+  return (gf * (-0.75 * t * t)) / q
+}
 
 /**
  * Momentum and continuity for the fluid particles of a cell range, as computeForces (forces.ts)
@@ -44,7 +69,7 @@ export function computeVariableForces(
   slot: number,
 ): void {
   const a = ctx.arrays
-  const { packed, rho, kind, noSlip, viscVX, viscVY, viscVZ, accX, accY, accZ, drho } = a
+  const { packed, rho, kind, noSlip, viscVX, viscVY, viscVZ, drho } = a
   const { normalX, normalY, normalZ, hsml, mass } = a
   const cellStart = ctx.grid.cellStart
   const rowBegin = ctx.rowBegin
@@ -147,23 +172,7 @@ export function computeVariableForces(
           const hij = 0.5 * (hi + hj)
           if (r2 >= 4 * hij * hij || r2 < MIN_R2) continue
           interactions++
-          const rr = Math.sqrt(r2)
-          const invHij = 1 / hij
-          const s = h * invHij
-          const s2 = s * s
-          const gf = gradFactor * s2 * s2 * s
-          let f: number
-          if (wendland) {
-            const t = 1 - 0.5 * rr * invHij
-            f = gf * t * t * t
-          } else {
-            const q = rr * invHij
-            if (q < 1) f = gf * (-3 + 2.25 * q)
-            else {
-              const t = 2 - q
-              f = (gf * (-0.75 * t * t)) / q
-            }
-          }
+          const f = pairGradFactor(Math.sqrt(r2), hij, h, gradFactor, wendland)
           const dvx = vxi - packed[o + 3]!
           const dvy = vyi - packed[o + 4]!
           const dvz = vzi - packed[o + 5]!
@@ -288,18 +297,10 @@ export function computeVariableForces(
           lz *= norm
         }
       }
-      const aix = ax + lx + gx
-      const aiy = ay + ly + gy
-      const aiz = az + lz + gz
-      accX[i] = aix
-      accY[i] = aiy
-      accZ[i] = aiz
+      const a2 = storeAcceleration(a, i, null, ax + lx + gx, ay + ly + gy, az + lz + gz)
       drho[i] = rhoi * arp - diffusionPerH * invC2i * diff
-      const a2 = aix * aix + aiy * aiy + aiz * aiz
       if (a2 > maxAcceleration2) maxAcceleration2 = a2
     }
   }
-  stats[base + STAT.maxAcceleration2] = maxAcceleration2
-  stats[base + STAT.maxViscous] = maxViscous
-  stats[base + STAT.interactions] = interactions
+  writeStats(stats, base, maxAcceleration2, maxViscous, interactions)
 }

@@ -17,6 +17,7 @@ import {
 import type { InteractionContext } from './stencil.ts'
 import { fillStencilRows } from './stencil.ts'
 import { setWallViscousVelocity } from './walls.ts'
+import { pairGradFactor } from './variableForces.ts'
 
 // Imported constants copied into module bindings: inside hot loops an imported binding may be a
 // getter (test runners rewrite imports into module objects).
@@ -233,23 +234,7 @@ function mirrorWeight(
   mw: number,
   vw: number,
 ): number {
-  const invHij = 1 / hij
-  const s = h * invHij
-  const s2 = s * s
-  const gf = gradFactor * s2 * s2 * s
-  const rr = Math.sqrt(r2)
-  let f: number
-  if (wendland) {
-    const t = 1 - 0.5 * rr * invHij
-    f = gf * t * t * t
-  } else {
-    const q = rr * invHij
-    if (q < 1) f = gf * (-3 + 2.25 * q)
-    else {
-      const t = 2 - q
-      f = (gf * (-0.75 * t * t)) / q
-    }
-  }
+  const f = pairGradFactor(Math.sqrt(r2), hij, h, gradFactor, wendland)
   const fr = (f * r2) / (r2 + 0.01 * hij * hij)
   return (-mj * (vj + vw) * 2 * mw * fr) / (mj + mw)
 }
