@@ -14,7 +14,8 @@ import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuFitProblem, gpuMemoryNeeded, gpuUnsupportedSettings } from './support.ts'
-import { damBreak, forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
+import { forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
+import { damBreak } from '../sph/testScenarios.ts'
 import type { SolverOpenBoundary } from '../sph/openBoundaryZone.ts'
 
 let gpu: GpuContext | null = null

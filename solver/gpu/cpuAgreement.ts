@@ -1,50 +1,18 @@
 /**
  * The GPU tests' comparisons with the CPU solver on one config (the derivatives of one force pass,
  * the state after a few steps run to the same time on both backends, a checkpoint's round trip),
- * the checks most of them make, and their small case.
+ * and the checks most of them make (their small dam break: solver/sph/testScenarios.ts).
  */
 import { expect } from 'vitest'
 import type { Vec3 } from '../../domain/vector.ts'
-import type { SolverConfig, SolverOptions, SolverPart, SolverParticles } from '../sph/config.ts'
+import type { SolverConfig, SolverPart, SolverParticles } from '../sph/config.ts'
 import { createMovementMotion } from '../sph/motion.ts'
 import { createSolver, solverInternals } from '../sph/SphSolver.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
-import { buildTankParticles, supportedSettings, TANK_PART_ID, WATER } from '../sph/scenarios.ts'
+import { TANK_PART_ID } from '../sph/scenarios.ts'
 import type { GpuContext } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
-
-/**
- * A small dam break: a column 6 × 6 × 8 particles (dp 1 cm) at one end of a tank 12 × 6 × 12
- * with three wall layers (about 2,000 particles, most of them walls); the fluid moves (a swirl)
- * so that viscosity and the walls' no-slip work too.
- */
-export function damBreak(options: Partial<SolverOptions> = {}): SolverConfig {
-  const dp = 0.01
-  const particles = buildTankParticles({
-    dp,
-    tank: [0.12, 0.06, 0.12],
-    fluidMin: [0, 0, 0],
-    fluidMax: [0.06, 0.06, 0.08],
-    closed: false,
-    wallLayers: 3,
-  })
-  const n = particles.kinds.length
-  const velocities = new Float64Array(3 * n)
-  for (let i = 0; i < n; i++) {
-    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
-    const x = particles.positions[3 * i]!
-    const z = particles.positions[3 * i + 2]!
-    velocities[3 * i] = 0.3 * Math.sin(60 * z)
-    velocities[3 * i + 2] = -0.3 * Math.sin(50 * x)
-  }
-  return {
-    settings: supportedSettings(dp),
-    materials: [WATER],
-    particles: { ...particles, velocities },
-    options: { hydrostaticInitialisation: true, threads: 1, ...options },
-  }
-}
 
 /** The part id of the piston that pistonWalls makes. */
 export const PISTON_PART_ID = 9

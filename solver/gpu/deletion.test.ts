@@ -17,7 +17,7 @@ import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuUnsupportedSettings } from './support.ts'
-import { damBreak } from './cpuAgreement.ts'
+import { damBreak } from '../sph/testScenarios.ts'
 
 let gpu: GpuContext | null = null
 beforeAll(async () => {

@@ -24,10 +24,10 @@ import {
   drop,
   LAYER_DEPTH,
   layered,
-  layeredHydrostatic,
   layeredRotatingFreeSlip,
   stratifiedColumn,
 } from './multiphaseCases.ts'
+import { layeredHydrostatic } from '../sph/testScenarios.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
@@ -89,14 +89,14 @@ describe('GPU backend, multiphase and surface tension', () => {
     const readings: number[][] = [[], []]
     for (const [k, z] of heights.entries()) {
       expect(probes.start(points.subarray(3 * k, 3 * k + 3), start)).toBe(true)
-      readings[k]!.push(start[0]! / layeredHydrostatic(z) - 1)
+      readings[k]!.push(start[0]! / layeredHydrostatic(z, LAYER_DEPTH) - 1)
     }
     await solver.runUntil(0.05)
     await solver.step()
     const values = (await probes.read([0])).get(0)!
     await solver.dispose()
     for (const [k, z] of heights.entries())
-      readings[k]!.push(values[8 * k]! / layeredHydrostatic(z) - 1)
+      readings[k]!.push(values[8 * k]! / layeredHydrostatic(z, LAYER_DEPTH) - 1)
     console.log('stratified column, probe / ρ_k g depth − 1 (start, 0.05 s):', readings)
     for (const reading of readings.flat()) expect(Math.abs(reading)).toBeLessThan(0.03)
   })

@@ -8,7 +8,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
-import { damBreak, expectCpuAgreement, withRotation } from './cpuAgreement.ts'
+import { expectCpuAgreement, withRotation } from './cpuAgreement.ts'
+import { damBreak } from '../sph/testScenarios.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null

@@ -26,11 +26,11 @@ import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import {
   checkpointRoundTrip,
-  damBreak,
   expectCpuAgreement,
   snapshotDifferences,
   withPiston,
 } from './cpuAgreement.ts'
+import { damBreak } from '../sph/testScenarios.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null

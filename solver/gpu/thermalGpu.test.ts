@@ -15,11 +15,11 @@ import type { GpuContext } from './device.ts'
 import { findGpu, gpuUnavailableReason } from './device.ts'
 import {
   checkpointRoundTrip,
-  damBreak,
   expectCpuAgreement,
   heatPassAgreement,
   withPiston,
 } from './cpuAgreement.ts'
+import { damBreak } from '../sph/testScenarios.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
 let gpu: GpuContext | null = null

@@ -1,23 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useSolvers } from './testScenarios.ts'
 import { defaultSettings } from '../../domain/settings.ts'
 import type { SolverConfig } from './config.ts'
 import { solverPartOf, unsupportedParts, unsupportedSettings } from './support.ts'
-import type { Solver, SolverSnapshot } from './SphSolver.ts'
+import type { SolverSnapshot } from './SphSolver.ts'
 import { createSolver } from './SphSolver.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { TankScenario } from './scenarios.ts'
 import { buildTankParticles, supportedSettings, WATER } from './scenarios.ts'
 
-const solvers: Solver[] = []
-afterEach(async () => {
-  await Promise.all(solvers.splice(0).map((solver) => solver.dispose()))
-})
-
-async function start(config: SolverConfig): Promise<Solver> {
-  const solver = await createSolver(config)
-  solvers.push(solver)
-  return solver
-}
+const start = useSolvers()
 
 function tankConfig(scenario: TankScenario, options: SolverConfig['options'] = {}): SolverConfig {
   return {

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useSolvers } from './testScenarios.ts'
 import type { SolverConfig } from './config.ts'
-import type { Solver } from './SphSolver.ts'
 import { createSolver } from './SphSolver.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import { supportedSettings, WATER } from './scenarios.ts'
@@ -14,16 +14,7 @@ import {
 import { sphereDragCoefficient } from './airDrag.ts'
 import { unsupportedSettings } from './support.ts'
 
-const solvers: Solver[] = []
-afterEach(async () => {
-  await Promise.all(solvers.splice(0).map((solver) => solver.dispose()))
-})
-
-async function start(config: SolverConfig): Promise<Solver> {
-  const solver = await createSolver(config)
-  solvers.push(solver)
-  return solver
-}
+const start = useSolvers()
 
 const DP = 0.002
 const still: AirDragInput = {

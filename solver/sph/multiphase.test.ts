@@ -1,67 +1,29 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import type { SolverConfig, SolverMaterial } from './config.ts'
+import { describe, expect, it } from 'vitest'
+import type { SolverConfig } from './config.ts'
 import { defaultComponent } from '../../domain/partComponent.ts'
 import { unsupportedParts, unsupportedSettings } from './support.ts'
-import type { Solver } from './SphSolver.ts'
 import { createSolver } from './SphSolver.ts'
 import { densityFromPressure } from './equationOfState.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import { phaseTait } from './phaseTable.ts'
 import { solverInternals } from './solverInternals.ts'
 import { buildTankParticles, supportedSettings, tankPeriodicY } from './scenarios.ts'
+import { HEAVY, LIGHT, stratifiedSlab, useSolvers } from './testScenarios.ts'
 import { runRayleighTaylorCase } from '../../validation/multiphase.ts'
 
-const solvers: Solver[] = []
-afterEach(async () => {
-  await Promise.all(solvers.splice(0).map((solver) => solver.dispose()))
-})
-
-async function start(config: SolverConfig): Promise<Solver> {
-  const solver = await createSolver(config)
-  solvers.push(solver)
-  return solver
-}
-
-const HEAVY: SolverMaterial = {
-  id: 4,
-  density: 1000,
-  gamma: 7,
-  speedOfSound: 1,
-  kinematicViscosity: 1e-6,
-}
-const LIGHT: SolverMaterial = { ...HEAVY, id: 7, density: 500, kinematicViscosity: 1e-5 }
+const start = useSolvers()
 
 /**
  * An open slab tank (periodic along y, 8 dp wide) with a light layer over a heavy one, each
  * `layers` particles deep, started from their hydrostatic pressure; gravity −9.81.
  */
 function stratified(dp: number, layers: number, settings = {}, options = {}): SolverConfig {
-  const depth = layers * dp
-  const scenario = {
-    dp,
-    tank: [8 * dp, 3 * dp, 2 * depth + 4 * dp] as [number, number, number],
-    fluidMin: [0, 0, 0] as [number, number, number],
-    fluidMax: [8 * dp, 3 * dp, 2 * depth] as [number, number, number],
-    closed: false,
-    wallLayers: 3,
-    periodicY: true,
-  }
-  const particles = buildTankParticles(scenario)
-  const n = particles.kinds.length
-  const materialIds = new Int32Array(n)
-  const pressures = new Float64Array(n)
-  for (let i = 0; i < n; i++) {
-    const z = particles.positions[3 * i + 2]!
-    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
-    materialIds[i] = z > depth ? LIGHT.id : HEAVY.id
-    pressures[i] =
-      z > depth ? 500 * 9.81 * (2 * depth - z) : 500 * 9.81 * depth + 1000 * 9.81 * (depth - z)
-  }
+  const { particles, periodicY } = stratifiedSlab(dp, layers * dp, LIGHT.id, HEAVY.id)
   return {
     settings: supportedSettings(dp, { multiphase: true, ...settings }),
     materials: [LIGHT, HEAVY],
-    particles: { ...particles, materialIds, pressures },
-    options: { periodicY: tankPeriodicY(scenario), ...options },
+    particles,
+    options: { periodicY, ...options },
   }
 }
 

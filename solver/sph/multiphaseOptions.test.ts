@@ -3,72 +3,43 @@
  * the viscous sums), its sensors (each phase's own equation of state) and surface tension's
  * capillary time step limit (issues 16 and 21).
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import type { SolverConfig, SolverMaterial, SolverOptions } from './config.ts'
+import { describe, expect, it } from 'vitest'
+import type { SolverConfig, SolverOptions } from './config.ts'
 import { resolveOptions } from './config.ts'
-import type { Solver } from './SphSolver.ts'
-import { createSolver } from './SphSolver.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import { createPressureSampler } from './probes.ts'
 import { solverInternals } from './solverInternals.ts'
-import { buildTankParticles, supportedSettings, TANK_PART_ID, tankPeriodicY } from './scenarios.ts'
+import { supportedSettings, TANK_PART_ID } from './scenarios.ts'
+import {
+  damBreak,
+  HEAVY,
+  LIGHT,
+  dropInBox,
+  layeredHydrostatic,
+  stratifiedSlab,
+  useSolvers,
+} from './testScenarios.ts'
 import { capillaryTimeStepLimit, limitingRule, timeStepLimits } from './timeStep.ts'
 
-const solvers: Solver[] = []
-afterEach(async () => {
-  await Promise.all(solvers.splice(0).map((solver) => solver.dispose()))
-})
-
-async function start(config: SolverConfig): Promise<Solver> {
-  const solver = await createSolver(config)
-  solvers.push(solver)
-  return solver
-}
-
-const HEAVY: SolverMaterial = {
-  id: 4,
-  density: 1000,
-  gamma: 7,
-  speedOfSound: 1,
-  kinematicViscosity: 1e-6,
-}
-const LIGHT: SolverMaterial = { ...HEAVY, id: 7, density: 500, kinematicViscosity: 1e-5 }
+const start = useSolvers()
 
 /**
- * A small dam break in a free-slip tank (dp 1 cm, 6 × 6 × 8 fluid particles), the fluid swirling
- * at 0.3 m/s, one material; artificial viscosity only, no pressure reference nor p_b, so that the
- * multiphase pass with one phase is the single-phase pass term for term.
+ * The small dam break (testScenarios.ts) in a free-slip tank, one material; artificial viscosity
+ * only, no pressure reference nor p_b, so that the multiphase pass with one phase is the
+ * single-phase pass term for term.
  */
 function swirl(multiphase: boolean, settings = {}, options: Partial<SolverOptions> = {}) {
-  const dp = 0.01
-  const particles = buildTankParticles({
-    dp,
-    tank: [0.12, 0.06, 0.12],
-    fluidMin: [0, 0, 0],
-    fluidMax: [0.06, 0.06, 0.08],
-    closed: false,
-    wallLayers: 3,
+  const base = damBreak({
+    viscosity: 'artificial',
+    pressureReference: 'none',
+    backgroundPressure: 0,
+    ...options,
   })
-  const n = particles.kinds.length
-  const velocities = new Float64Array(3 * n)
-  for (let i = 0; i < n; i++) {
-    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
-    velocities[3 * i] = 0.3 * Math.sin(60 * particles.positions[3 * i + 2]!)
-    velocities[3 * i + 2] = -0.3 * Math.sin(50 * particles.positions[3 * i]!)
-  }
   const config: SolverConfig = {
-    settings: supportedSettings(dp, { multiphase, ...settings }),
+    ...base,
+    settings: supportedSettings(0.01, { multiphase, ...settings }),
     materials: [HEAVY],
-    particles: { ...particles, velocities },
     parts: [{ id: TANK_PART_ID, wallCondition: 'slip' }],
-    options: {
-      hydrostaticInitialisation: true,
-      viscosity: 'artificial',
-      pressureReference: 'none',
-      backgroundPressure: 0,
-      threads: 1,
-      ...options,
-    },
   }
   return config
 }
@@ -122,45 +93,18 @@ describe('multiphase with the single-phase options', () => {
   })
 })
 
-/**
- * An open slab tank (periodic along y) with a light layer (500 kg/m³) over a heavy one (1000
- * kg/m³), each 8 particles deep, started from their hydrostatic pressure.
- */
+/** stratifiedSlab: 500 kg/m³ over 1000 kg/m³, each layer 8 particles (dp 1 cm) deep. */
 function stratified(): { config: SolverConfig; depth: number } {
   const dp = 0.01
   const depth = 8 * dp
-  const scenario = {
-    dp,
-    tank: [8 * dp, 3 * dp, 2 * depth + 4 * dp] as [number, number, number],
-    fluidMin: [0, 0, 0] as [number, number, number],
-    fluidMax: [8 * dp, 3 * dp, 2 * depth] as [number, number, number],
-    closed: false,
-    wallLayers: 3,
-    periodicY: true,
-  }
-  const particles = buildTankParticles(scenario)
-  const n = particles.kinds.length
-  const materialIds = new Int32Array(n)
-  const pressures = new Float64Array(n)
-  for (let i = 0; i < n; i++) {
-    if (particles.kinds[i] !== PARTICLE_KIND.fluid) continue
-    const z = particles.positions[3 * i + 2]!
-    materialIds[i] = z > depth ? LIGHT.id : HEAVY.id
-    pressures[i] = hydrostatic(z, depth)
-  }
+  const { particles, periodicY } = stratifiedSlab(dp, depth, LIGHT.id, HEAVY.id)
   const config: SolverConfig = {
     settings: supportedSettings(dp, { multiphase: true }),
     materials: [LIGHT, HEAVY],
-    particles: { ...particles, materialIds, pressures },
-    options: { periodicY: tankPeriodicY(scenario) },
+    particles,
+    options: { periodicY },
   }
   return { config, depth }
-}
-
-/** ρ_k g times each layer's depth above z (Pa). */
-function hydrostatic(z: number, depth: number): number {
-  const g = 9.81
-  return z > depth ? 500 * g * (2 * depth - z) : 500 * g * depth + 1000 * g * (depth - z)
 }
 
 describe('multiphase sensors', () => {
@@ -173,7 +117,7 @@ describe('multiphase sensors', () => {
     solver.runUntil(0.05)
     sampler.sample()
     for (const [k, point] of points.entries()) {
-      const expected = hydrostatic(point[2], depth)
+      const expected = layeredHydrostatic(point[2], depth)
       expect(Math.abs(sampler.values[k]!.at(-1)! / expected - 1)).toBeLessThan(0.03)
     }
   }, 120_000)
@@ -186,21 +130,7 @@ describe('multiphase sensors', () => {
  */
 function drop(sigma: number): SolverConfig {
   const dp = 0.001
-  const box = 10 * dp
-  const particles = buildTankParticles({
-    dp,
-    tank: [box, box, box],
-    fluidMin: [0, 0, 0],
-    fluidMax: [box, box, box],
-    closed: true,
-    wallLayers: 3,
-  })
-  const materialIds = new Int32Array(particles.kinds.length).fill(HEAVY.id)
-  for (let i = 0; i < materialIds.length; i++) {
-    const [x, y, z] = [0, 1, 2].map((c) => particles.positions[3 * i + c]! - box / 2)
-    if (particles.kinds[i] === PARTICLE_KIND.fluid && Math.hypot(x!, y!, z!) < 3 * dp)
-      materialIds[i] = LIGHT.id
-  }
+  const { particles, materialIds } = dropInBox(dp, HEAVY.id, LIGHT.id)
   return {
     settings: supportedSettings(dp, {
       multiphase: true,

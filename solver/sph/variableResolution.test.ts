@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useSolvers } from './testScenarios.ts'
 import type { SolverConfig } from './config.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { Solver } from './SphSolver.ts'
@@ -6,16 +7,7 @@ import { createSolver } from './SphSolver.ts'
 import { buildTankParticles, supportedSettings, WATER } from './scenarios.ts'
 import { unsupportedWithRefinement } from './variableResolution.ts'
 
-const solvers: Solver[] = []
-afterEach(async () => {
-  await Promise.all(solvers.splice(0).map((solver) => solver.dispose()))
-})
-
-async function start(config: SolverConfig): Promise<Solver> {
-  const solver = await createSolver(config)
-  solvers.push(solver)
-  return solver
-}
+const start = useSolvers()
 
 const DP = 0.01
 

@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useSolvers } from './testScenarios.ts'
 import type { SolverConfig } from './config.ts'
-import type { Solver, SolverSnapshot } from './SphSolver.ts'
-import { createSolver } from './SphSolver.ts'
+import type { SolverSnapshot } from './SphSolver.ts'
 import { createMovementMotion } from './motion.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { TankScenario } from './scenarios.ts'
 import { buildTankParticles, supportedSettings, TANK_PART_ID, WATER } from './scenarios.ts'
 
-const solvers: Solver[] = []
-afterEach(async () => {
-  await Promise.all(solvers.splice(0).map((solver) => solver.dispose()))
-})
-
-async function start(config: SolverConfig): Promise<Solver> {
-  const solver = await createSolver(config)
-  solvers.push(solver)
-  return solver
-}
+const start = useSolvers()
 
 function tankConfig(scenario: TankScenario, options: SolverConfig['options'] = {}): SolverConfig {
   return {
