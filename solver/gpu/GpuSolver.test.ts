@@ -5,24 +5,20 @@
  * it refuses. Runs on SwiftShader where no GPU is (vitest.config.ts sets its env); skipped,
  * saying why, where no adapter can be had.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { SolverOptions } from '../sph/config.ts'
 import { SolverSetupError } from '../sph/config.ts'
 import { createSolver } from '../sph/SphSolver.ts'
 import type { Solver } from '../sph/SphSolver.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuFitProblem, gpuMemoryNeeded, gpuUnsupportedSettings } from './support.ts'
 import { forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
 import { damBreak } from '../sph/testScenarios.ts'
 import type { SolverOpenBoundary } from '../sph/openBoundaryZone.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const cpuSolvers: Solver[] = []
 afterAll(async () => {
@@ -34,6 +30,7 @@ describe('GPU backend', () => {
     'finds an adapter where the test env provides one',
     () => {
       // vitest.config.ts gives this project SwiftShader's env where chromium is installed
+      const gpu = device.found()
       expect(gpu, gpuUnavailableReason() ?? '').not.toBeNull()
       expect(gpu!.info.name.length).toBeGreaterThan(0)
     },
@@ -50,7 +47,7 @@ describe('GPU backend', () => {
   ]
   for (const { name, options } of forceCases) {
     it(`one force pass agrees with the CPU within float32 tolerance (${name})`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const config = damBreak(options)
       const error = await forcePassAgreement(config, gpu)
       // float32 sums of ~50 pair terms that largely cancel (hydrostatic balance): a few 1e-6 of
@@ -62,7 +59,7 @@ describe('GPU backend', () => {
 
   for (const shifting of ['zero', 'lyu21'] as const) {
     it(`positions and densities after 8 steps of a dam break agree with the CPU (shifting ${shifting})`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const base = damBreak()
       const config = { ...base, settings: { ...base.settings, shifting } }
       const steps = await stepAgreement(config, gpu, 8)
@@ -80,7 +77,7 @@ describe('GPU backend', () => {
   }
 
   it('a checkpoint resumes on either backend', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const config = damBreak()
     const solver = await createGpuSolver(config, gpu)
     await solver.step()
@@ -108,7 +105,9 @@ describe('GPU backend', () => {
     const spacings = Array.from(config.particles.kinds, (_, i) => (i === 0 ? dp / 2 : dp))
     const refined = { ...config, particles: { ...config.particles, spacings } }
     expect(gpuUnsupportedSettings(refined)).toEqual(['refinement (not yet on GPU)'])
-    await expect(createGpuSolver(refined, gpu ?? undefined)).rejects.toThrow(SolverSetupError)
+    await expect(createGpuSolver(refined, device.found() ?? undefined)).rejects.toThrow(
+      SolverSetupError,
+    )
     const inlet: SolverOpenBoundary = {
       partId: 9,
       direction: 'inflow',

@@ -5,11 +5,10 @@
  * frames. One force pass and 8 steps agree within float32 tolerance. Runs on lavapipe or
  * SwiftShader where no GPU is.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AirDragInput } from '../sph/airDragField.ts'
 import type { SolverConfig, SolverOptions } from '../sph/config.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { compareForces, cpuForces, expectCpuAgreement } from './cpuAgreement.ts'
 import { damBreak } from '../sph/testScenarios.ts'
 import { gpuMemoryNeeded, gpuUnsupportedSettings } from './support.ts'
@@ -20,11 +19,7 @@ import { PARTICLE_KIND } from '../sph/particles.ts'
 import { createRandom } from '../../domain/random.ts'
 import { createSolver } from '../sph/SphSolver.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 /**
  * The dam break (fluid 0 ≤ x ≤ 0.06, 0 ≤ z ≤ 0.08) with air drag in `air`, each fluid particle
@@ -135,7 +130,7 @@ describe('GPU backend, air drag', () => {
 
   for (const { name, config: make } of CASES) {
     it(`one force pass and 8 steps agree with the CPU (${name})`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const config = make()
       // the drag is a large part of the accelerations: what the comparison below would miss
       const still = await cpuForces({ ...config, settings: { ...config.settings, airDrag: false } })

@@ -4,20 +4,15 @@
  * outputs are read that way while the next steps run (solver/run/outputQueue.ts). Runs on
  * SwiftShader where no GPU is (vitest.config.ts); skipped, saying why, without an adapter.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SolverConfig } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
 import { buildTankParticles, supportedSettings, WATER } from '../sph/scenarios.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU capture tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 /** A small dam break (4 × 4 × 6 fluid particles, dp 2.5 cm, three wall layers), falling. */
 function damBreak(): SolverConfig {
@@ -54,7 +49,7 @@ function largestFluidMove(a: SolverSnapshot, b: SolverSnapshot): number {
 
 describe('a capture of the GPU state', () => {
   it('holds the state of its moment while the steps go on, snapshot and checkpoint', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const config = damBreak()
     const solver = await createGpuSolver(config, gpu)
     for (let s = 0; s < 3; s++) await solver.step()

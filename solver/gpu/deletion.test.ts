@@ -6,24 +6,19 @@
  * backend. Runs on SwiftShader where no GPU is (vitest.config.ts); skipped, saying why, without an
  * adapter.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { SolverConfig } from '../sph/config.ts'
 import { createSolver } from '../sph/SphSolver.ts'
 import type { Solver } from '../sph/SphSolver.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot, SolverStepReport } from '../sph/solverTypes.ts'
 import { supportedSettings } from '../sph/scenarios.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 import { damBreak } from '../sph/testScenarios.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU deletion tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const cpuSolvers: Solver[] = []
 afterAll(async () => {
@@ -75,7 +70,7 @@ describe('deletion outside the calculation domain on the GPU', () => {
   })
 
   it('deletes the same particles as the CPU, at the same steps, and keeps the rest in step', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const config = leavingColumn()
     const cpu = await createSolver(config)
     cpuSolvers.push(cpu)

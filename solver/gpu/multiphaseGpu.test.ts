@@ -11,13 +11,12 @@
  * tension's capillary limit sets the step of a small drop. Runs on lavapipe or SwiftShader where
  * no GPU is.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { createSolver, solverInternals } from '../sph/SphSolver.ts'
 import { capillaryTimeStepLimit } from '../sph/timeStep.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { checkpointRoundTrip, expectCpuAgreement, snapshotDifferences } from './cpuAgreement.ts'
 import {
   capillaryDrop,
@@ -31,11 +30,7 @@ import { layeredHydrostatic } from '../sph/testScenarios.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const CASES = [
   { name: 'two densities, generalized walls', config: () => layered() },
@@ -68,7 +63,7 @@ describe('GPU backend, multiphase and surface tension', () => {
 
   for (const { name, config: make } of CASES) {
     it(`one force pass and 8 steps agree with the CPU (${name})`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const { steps } = await expectCpuAgreement(make(), gpu)
       // each fluid particle's material and its own Tait pressure, as the CPU writes them
       const fluid = fluidDifferences(steps.cpu, steps.gpu)
@@ -79,7 +74,7 @@ describe('GPU backend, multiphase and surface tension', () => {
   }
 
   it('sensors read each phase with its own equation of state: a stratified column at rest', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const solver = await createGpuSolver(stratifiedColumn(), gpu)
     // mid-depth of each layer, 4 dp (beyond the support, 3 dp) from the interface and the surface
     const heights = [0.5 * LAYER_DEPTH, 1.5 * LAYER_DEPTH]
@@ -102,7 +97,7 @@ describe('GPU backend, multiphase and surface tension', () => {
   })
 
   it('takes the capillary limit as the step of a small drop with a large σ, as the CPU', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const config = capillaryDrop()
     const solver = await createGpuSolver(config, gpu)
     const cpu = await createSolver(config)
@@ -117,7 +112,7 @@ describe('GPU backend, multiphase and surface tension', () => {
   })
 
   it('resumes on the GPU and restores on the CPU from its checkpoint, phases kept', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const config = drop()
     const { expected, atCheckpoint, onCpu, after } = await checkpointRoundTrip(config, gpu)
     const largestMove = (a: SolverSnapshot, b: SolverSnapshot) => snapshotDifferences(a, b).position

@@ -5,23 +5,18 @@
  * is made behind it), the last fluid layer turns outlet buffer and the outlet's back layer
  * leaves. Runs on lavapipe or SwiftShader where no GPU is.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SolverConfig } from '../sph/config.ts'
 import { buildOpenChannel, CHANNEL_INLET_ID } from '../sph/openChannel.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { OPEN_BOUNDARY_KIND } from '../sph/snapshot.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
 import { createSolver } from '../sph/SphSolver.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const U = 0.5
 const H = 0.04
@@ -118,7 +113,7 @@ describe('GPU backend, open boundaries', () => {
 
   for (const heat of [false, true])
     it(`8 steps of a channel agree with the CPU: particles in and out, positions${heat ? ', temperatures' : ''}`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const config = heat ? heatedChannel() : channel()
       const dp = H / ACROSS
       const cpu = await createSolver(config)
@@ -164,7 +159,7 @@ describe('GPU backend, open boundaries', () => {
     })
 
   it('the same steps as one batch (the profile on the GPU clock) agree with the CPU', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const config = channel()
     const dp = H / ACROSS
     const cpu = await createSolver(config)
@@ -189,7 +184,7 @@ describe('GPU backend, open boundaries', () => {
   })
 
   it('resumes from its checkpoint on the GPU and on the CPU, particles made after it', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const config = channel()
     const dp = H / ACROSS
     const straight = await createGpuSolver(config, gpu)

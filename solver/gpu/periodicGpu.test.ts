@@ -4,20 +4,15 @@
  * end and moves across it. Two depths: 2 particles, narrower than the support (the stencil reaches
  * two cells through the images), and 7 (two cells along y). Runs on SwiftShader where no GPU is.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SolverConfig } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { buildTankParticles, supportedSettings, tankPeriodicY, WATER } from '../sph/scenarios.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
 import { gpuGrid } from './grid.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const DP = 0.01
 
@@ -77,7 +72,7 @@ describe('GPU backend, periodic along y', () => {
 
   for (const depth of [2, 7]) {
     it(`one force pass and 8 steps agree with the CPU (${depth} particles deep)`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const config = periodicDamBreak(depth)
       const period = config.options!.periodicY!.max - config.options!.periodicY!.min
 

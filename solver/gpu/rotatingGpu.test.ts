@@ -5,18 +5,13 @@
  * vertical axis through the tank's centre, and about a tilted axis off the tank. Runs on
  * SwiftShader where no GPU is.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { describe, expect, it } from 'vitest'
+import { useGpu } from './testGpu.ts'
 import { expectCpuAgreement, withRotation } from './cpuAgreement.ts'
 import { damBreak } from '../sph/testScenarios.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const FRAMES = [
   { name: 'vertical axis through the tank', axis: [0, 0, 1], center: [0.06, 0.03, 0] },
@@ -30,7 +25,7 @@ describe('GPU backend, rotating system', () => {
 
   for (const { name, axis, center } of FRAMES) {
     it(`one force pass and 8 steps agree with the CPU (${name})`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       await expectCpuAgreement(withRotation(damBreak(), [...axis], [...center]), gpu)
     })
   }

@@ -7,15 +7,14 @@
  * a particle ends step 7 on the cut face within 1e-5 rad, which double wraps and float32 does
  * not: the same state, a slice apart). Runs on lavapipe or SwiftShader where no GPU is.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sliceFrame } from '../../domain/periodic.ts'
 import type { SolverConfig } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { RotationalSlice } from '../sph/rotationalSlice.ts'
 import { angleFromBisector, insideSlice } from '../sph/rotationalSlice.ts'
 import { supportedSettings, WATER } from '../sph/scenarios.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 import { cpuSensorReader } from '../run/sensorSeries.ts'
@@ -24,11 +23,7 @@ import type { Vec3 } from '../../domain/vector.ts'
 import type { SimulationSettings } from '../../domain/settings.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const dp = 0.01
 /** Solid-body spin of the water, rad/s (2.4 m/s at the rim). */
@@ -123,7 +118,7 @@ describe('GPU backend, rotational periodic boundary', () => {
     [60, 'dynamic'],
   ] as const) {
     it(`one force pass and 8 steps agree with the CPU, particles crossing the cuts (${angle}°, ${boundary} walls)`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const s = slice(angle)
       const sector = sectorConfig(s)
       const config = { ...sector, options: { ...sector.options, boundary } }
@@ -157,7 +152,7 @@ describe('GPU backend, rotational periodic boundary', () => {
     [60, 'zero'],
   ] as const) {
     it(`sensors by the cuts read what the CPU's read, before and after 8 steps (${angle}°, shifting ${shifting})`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const s = slice(angle)
       const config = sectorConfig(s, shifting)
       const points = cutPoints(s)

@@ -18,12 +18,11 @@
  * volume m/ρ0 and stale pressure: the force pass), their volume m/ρ0 only (1.3e-4 ρ0), no wall
  * continuity, and the moving walls' viscous velocity left at 0 (the piston's force pass).
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SolverConfig, SolverOptions } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import {
   checkpointRoundTrip,
   expectCpuAgreement,
@@ -33,11 +32,7 @@ import {
 import { damBreak } from '../sph/testScenarios.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const SYMPLECTIC: Partial<SolverOptions> = { integrator: 'symplectic' }
 const DYNAMIC: Partial<SolverOptions> = { boundary: 'dynamic' }
@@ -82,7 +77,7 @@ describe('GPU backend, the Symplectic scheme and dynamic boundary particles', ()
 
   for (const { name, config: make, dynamic, density } of CASES) {
     it(`one force pass and 8 steps agree with the CPU (${name})`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const config = make()
       const { forces, steps } = await expectCpuAgreement(config, gpu, { density, stepwise: true })
       if (dynamic) {
@@ -97,7 +92,7 @@ describe('GPU backend, the Symplectic scheme and dynamic boundary particles', ()
   }
 
   it('resumes on the GPU and restores on the CPU from a GPU checkpoint (walls’ densities too)', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const config = damBreak({ ...SYMPLECTIC, ...DYNAMIC })
     const { expected, atCheckpoint, onCpu, after } = await checkpointRoundTrip(config, gpu)
     // float32 values read back in double precision: the same numbers, pressures from them

@@ -6,13 +6,12 @@
  * (b) with a hot moving part. One interaction (forces, dT/dt, ν) and 8 steps agree within float32
  * tolerance. Runs on lavapipe or SwiftShader where no GPU is.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SolverConfig, SolverMaterial } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { TANK_PART_ID, WATER } from '../sph/scenarios.ts'
 import type { SolverSnapshot } from '../sph/solverTypes.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import {
   checkpointRoundTrip,
   expectCpuAgreement,
@@ -22,11 +21,7 @@ import {
 import { damBreak } from '../sph/testScenarios.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const FLOOR = 3
 
@@ -118,7 +113,7 @@ describe('GPU backend, heat conduction and viscosity models', () => {
 
   for (const { name, config: make, change } of CASES) {
     it(`one interaction and 8 steps agree with the CPU (${name})`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const config = make()
       const heat = await heatPassAgreement(config, gpu)
       expect(heat.temperatureRate).toBeLessThan(1e-4)
@@ -132,7 +127,7 @@ describe('GPU backend, heat conduction and viscosity models', () => {
   }
 
   it('resumes on the GPU and on the CPU from its checkpoint with the temperatures', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const { expected, atCheckpoint, onCpu, after } = await checkpointRoundTrip(heated(), gpu)
     // the CPU reads the GPU's temperatures, the walls' set ones (NaN: adiabatic) with them
     expect(largestDifference(onCpu, atCheckpoint)).toBeLessThan(1e-9)

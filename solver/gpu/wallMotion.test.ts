@@ -4,23 +4,18 @@
  * the same place and speed, the fluid within float32 tolerance. Runs on SwiftShader where no GPU
  * is (vitest.config.ts); skipped, saying why, without an adapter.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { SolverConfig } from '../sph/config.ts'
 import { createSolver } from '../sph/SphSolver.ts'
 import type { Solver } from '../sph/SphSolver.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { buildTankParticles, supportedSettings, WATER } from '../sph/scenarios.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { createGpuSolver } from './GpuSolver.ts'
 import { PISTON_PART_ID, pistonWalls } from './cpuAgreement.ts'
 import { gpuUnsupportedSettings } from './support.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU moving-part tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 const cpuSolvers: Solver[] = []
 afterAll(async () => {
@@ -55,7 +50,7 @@ describe('moving parts on the GPU', () => {
   })
 
   it('a piston moves and pushes the fluid as on the CPU', async (t) => {
-    if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+    const gpu = device.need(t)
     const config = piston()
     const cpu = await createSolver(config)
     cpuSolvers.push(cpu)

@@ -10,22 +10,17 @@
  * velocity not mirrored 0.017, their pairs left out 0.032; no Riemann term along the fluid's
  * normal 0.99, a vertical normal 0.92). Runs on lavapipe or SwiftShader where no GPU is.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SolverConfig, SolverOptions } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import { TANK_PART_ID } from '../sph/scenarios.ts'
-import type { GpuContext } from './device.ts'
-import { findGpu, gpuUnavailableReason } from './device.ts'
+import { useGpu } from './testGpu.ts'
 import { compareForces, cpuForces, expectCpuAgreement } from './cpuAgreement.ts'
 import { damBreak } from '../sph/testScenarios.ts'
 import { gpuFeatures, gpuUnsupportedSettings } from './support.ts'
 import { deriveConstants, findFluidMaterial, resolveOptions } from '../sph/config.ts'
 
-let gpu: GpuContext | null = null
-beforeAll(async () => {
-  gpu = await findGpu()
-  if (!gpu) console.warn(`GPU tests skipped: ${gpuUnavailableReason()}`)
-})
+const device = useGpu()
 
 /** The swirling dam break of cpuAgreement.ts with the column running at `vx` m/s along x. */
 function running(options: Partial<SolverOptions>, vx: number): SolverConfig {
@@ -75,7 +70,7 @@ describe('GPU backend, wall options', () => {
 
   for (const { name, config: make, without } of CASES) {
     it(`one force pass and 8 steps agree with the CPU: ${name}`, async (t) => {
-      if (!gpu) return t.skip(`no WebGPU adapter: ${gpuUnavailableReason()}`)
+      const gpu = device.need(t)
       const config = make()
       // what the option changes on the CPU: what the comparison below would miss without it
       const change = compareForces(config, await cpuForces(config), await cpuForces(without()))
