@@ -114,3 +114,28 @@ export function stratifiedSlab(dp: number, depth: number, light: number, heavy: 
   }
   return { particles: { ...particles, materialIds, pressures }, periodicY: tankPeriodicY(scenario) }
 }
+
+/**
+ * Cell (i, j, k) of a lattice of dp (refinement tests): one particle of dp at its centre, or,
+ * `split`, 8 of dp/2 on a cube stencil; `add` takes each position and spacing.
+ */
+export function addCell(
+  add: (x: number, y: number, z: number, spacing: number) => void,
+  dp: number,
+  i: number,
+  j: number,
+  k: number,
+  split: boolean,
+): void {
+  if (!split) {
+    add((i + 0.5) * dp, (j + 0.5) * dp, (k + 0.5) * dp, dp)
+    return
+  }
+  for (let c = 0; c < 8; c++)
+    add(
+      (i + 0.25 + 0.5 * (c & 1)) * dp,
+      (j + 0.25 + 0.5 * ((c >> 1) & 1)) * dp,
+      (k + 0.25 + 0.5 * ((c >> 2) & 1)) * dp,
+      dp / 2,
+    )
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useSolvers } from './testScenarios.ts'
+import { addCell, useSolvers } from './testScenarios.ts'
 import type { SolverConfig } from './config.ts'
 import { PARTICLE_KIND } from './particles.ts'
 import type { Solver } from './SphSolver.ts'
@@ -10,27 +10,6 @@ import { unsupportedWithRefinement } from './variableResolution.ts'
 const start = useSolvers()
 
 const DP = 0.01
-
-/** Cell (i, j, k) of DP: one particle of DP at its centre, or, `split`, 8 of DP/2 on a cube stencil. */
-function addCell(
-  add: (x: number, y: number, z: number, spacing: number) => void,
-  i: number,
-  j: number,
-  k: number,
-  split: boolean,
-): void {
-  if (!split) {
-    add((i + 0.5) * DP, (j + 0.5) * DP, (k + 0.5) * DP, DP)
-    return
-  }
-  for (let c = 0; c < 8; c++)
-    add(
-      (i + 0.25 + 0.5 * (c & 1)) * DP,
-      (j + 0.25 + 0.5 * ((c >> 1) & 1)) * DP,
-      (k + 0.25 + 0.5 * ((c >> 2) & 1)) * DP,
-      DP / 2,
-    )
-}
 
 /**
  * A free block of fluid, 8 × 4 × 4 cells of DP, without walls or gravity: the cells with x ≥ 4
@@ -54,7 +33,7 @@ function mixedBlock(): SolverConfig {
   for (let i = 0; i < 8; i++)
     for (let j = 0; j < 4; j++)
       for (let k = 0; k < 4; k++) {
-        addCell(add, i, j, k, i >= 4)
+        addCell(add, DP, i, j, k, i >= 4)
       }
   const n = spacings.length
   return {
@@ -145,7 +124,7 @@ describe('variable resolution', () => {
     for (let i = 0; i < 10; i++)
       for (let j = 0; j < 4; j++)
         for (let k = 0; k < 10; k++) {
-          addCell(add, i, j, k, k < 5)
+          addCell(add, DP, i, j, k, k < 5)
         }
     const n = spacings.length
     const dt = 1e-6

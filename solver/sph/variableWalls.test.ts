@@ -1,14 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { PARTICLE_KIND } from './particles.ts'
-import type { Solver } from './SphSolver.ts'
-import { createSolver } from './SphSolver.ts'
 import { solverInternals } from './solverInternals.ts'
 import { supportedSettings, WATER } from './scenarios.ts'
+import { addCell, useSolvers } from './testScenarios.ts'
 
-const solvers: Solver[] = []
-afterEach(async () => {
-  await Promise.all(solvers.splice(0).map((solver) => solver.dispose()))
-})
+const start = useSolvers()
 
 const DP = 0.01
 const C = 100
@@ -39,20 +35,9 @@ async function wallForceShare(): Promise<number> {
     for (let j = 0; j < 4; j++)
       for (let k = 0; k < 10; k++) {
         const wall = i < 0 || i >= 8
-        if (k >= 5) {
-          add((i + 0.5) * DP, (j + 0.5) * DP, (k + 0.5) * DP, DP, wall)
-          continue
-        }
-        for (let c = 0; c < 8; c++)
-          add(
-            (i + 0.25 + 0.5 * (c & 1)) * DP,
-            (j + 0.25 + 0.5 * ((c >> 1) & 1)) * DP,
-            (k + 0.25 + 0.5 * ((c >> 2) & 1)) * DP,
-            DP / 2,
-            wall,
-          )
+        addCell((x, y, z, spacing) => add(x, y, z, spacing, wall), DP, i, j, k, k < 5)
       }
-  const solver = await createSolver({
+  const solver = await start({
     settings: supportedSettings(DP, { gravity: [0, 0, 0], dynamicTimeStep: false }),
     materials: [WATER],
     particles: { positions, kinds, partIds, velocities, spacings },
@@ -65,7 +50,6 @@ async function wallForceShare(): Promise<number> {
       freeSlipViscosity: 'mirror',
     },
   })
-  solvers.push(solver)
   solver.step()
   const { arrays: a, constants: k } = solverInternals(solver)
   const n = solver.snapshot().count
