@@ -8,12 +8,11 @@
  * not: the same state, a slice apart). Runs on lavapipe or SwiftShader where no GPU is.
  */
 import { describe, expect, it } from 'vitest'
-import { sliceFrame } from '../../domain/periodic.ts'
 import type { SolverConfig } from '../sph/config.ts'
 import { PARTICLE_KIND } from '../sph/particles.ts'
 import type { RotationalSlice } from '../sph/rotationalSlice.ts'
-import { angleFromBisector, insideSlice } from '../sph/rotationalSlice.ts'
-import { supportedSettings, WATER } from '../sph/scenarios.ts'
+import { angleFromBisector } from '../sph/rotationalSlice.ts'
+import { sectorConfig as sector, sectorSlice } from '../sph/testScenarios.ts'
 import { useGpu } from './testGpu.ts'
 import { forcePassAgreement, stepAgreement } from './cpuAgreement.ts'
 import { gpuUnsupportedSettings } from './support.ts'
@@ -31,59 +30,15 @@ const SPIN = 40
 
 /** The slice of `angle` degrees, turned so that some fluid lies within 2° of its leading face. */
 function slice(angle: 90 | 60): RotationalSlice {
-  const sliceRotation = angle === 90 ? 40 : 25
-  return sliceFrame({
-    center: [0.001, -0.002, 0],
-    axis: [0, 0, 2],
-    sliceRotation,
-    sliceAngle: angle,
-  })!
+  return sectorSlice(angle, angle === 90 ? 40 : 25)
 }
 
-/**
- * Water 4 layers deep in a sector of a cylinder (radius 0.06 m) on a floor 3 layers thick, the
- * sites jittered so that no two distances tie, spinning about the axis at SPIN.
- */
+/** Water 4 layers deep in the sector, its sites jittered in 3D, spinning about the axis at SPIN. */
 function sectorConfig(
   s: RotationalSlice,
   shifting: SimulationSettings['shifting'] = 'lyu21',
 ): SolverConfig {
-  const positions: number[] = []
-  const kinds: number[] = []
-  const partIds: number[] = []
-  const velocities: number[] = []
-  let seed = 11
-  const jitter = () => {
-    seed = (seed * 16807) % 2147483647
-    return (seed / 2147483647 - 0.5) * 0.1 * dp
-  }
-  for (let k = -3; k < 4; k++)
-    for (let j = -8; j < 8; j++)
-      for (let i = -8; i < 8; i++) {
-        const x = (i + 0.5) * dp + jitter()
-        const y = (j + 0.5) * dp + jitter()
-        const z = (k + 0.5) * dp + jitter()
-        const rx = x - s.center[0]
-        const ry = y - s.center[1]
-        if (Math.hypot(rx, ry) > 0.06 + (k < 0 ? 3 * dp : 0) || !insideSlice(s, x, y, z)) continue
-        const fluid = k >= 0
-        positions.push(x, y, z)
-        kinds.push(fluid ? PARTICLE_KIND.fluid : PARTICLE_KIND.wall)
-        partIds.push(fluid ? 1 : 2)
-        velocities.push(fluid ? -SPIN * ry : 0, fluid ? SPIN * rx : 0, 0)
-      }
-  return {
-    settings: supportedSettings(dp, { shifting, noRiemannWall: false }),
-    materials: [WATER],
-    particles: {
-      positions: Float64Array.from(positions),
-      kinds: Uint8Array.from(kinds),
-      partIds: Int32Array.from(partIds),
-      velocities: Float64Array.from(velocities),
-    },
-    options: { hydrostaticInitialisation: true, threads: 1 },
-    rotationalPeriodic: s,
-  }
+  return sector(s, { dp, layers: 4, seed: 11, jitterZ: true, spin: SPIN, shifting })
 }
 
 /** Fluid particles whose angle about the axis moved by more than half the slice (wrapped). */

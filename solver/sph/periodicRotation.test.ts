@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { sliceFrame } from '../../domain/periodic.ts'
 import type { SolverConfig } from './config.ts'
 import { findNeighbours } from './neighbours.ts'
 import { allocateParticleBuffers, PARTICLE_KIND, viewParticleArrays } from './particles.ts'
@@ -12,8 +11,8 @@ import {
   wrapIntoSlice,
   type RotationalSlice,
 } from './rotationalSlice.ts'
-import { supportedSettings, WATER } from './scenarios.ts'
 import { createSolver, solverInternals } from './SphSolver.ts'
+import { sectorConfig as sector, sectorSlice } from './testScenarios.ts'
 import { probePressure } from './probes.ts'
 import { probeVelocity } from './velocityProbe.ts'
 import type { SimulationSettings } from '../../domain/settings.ts'
@@ -21,61 +20,16 @@ import type { Vec3 } from '../../domain/vector.ts'
 
 const dp = 0.01
 
-function slice(angle: number, rotation = 0): RotationalSlice {
-  return sliceFrame({
-    center: [0.001, -0.002, 0],
-    axis: [0, 0, 2],
-    sliceRotation: rotation,
-    sliceAngle: angle,
-  })!
-}
+const slice = sectorSlice
 
-/**
- * Water in a sector of a cylinder (radius 0.06 m, 0.05 m deep) on a floor 3 layers thick, the
- * sites jittered so that no two distances tie; with `spin`, in solid-body rotation at spin rad/s.
- */
+/** Water 5 layers deep in the sector, its sites jittered across; with `spin` in solid-body rotation. */
 function sectorConfig(
   s: RotationalSlice,
   spin = 0,
   threads = 1,
   shifting: SimulationSettings['shifting'] = 'lyu21',
 ): SolverConfig {
-  const positions: number[] = []
-  const kinds: number[] = []
-  const partIds: number[] = []
-  const velocities: number[] = []
-  let seed = 7
-  const jitter = () => {
-    seed = (seed * 16807) % 2147483647
-    return (seed / 2147483647 - 0.5) * 0.1 * dp
-  }
-  for (let k = -3; k < 5; k++)
-    for (let j = -8; j < 8; j++)
-      for (let i = -8; i < 8; i++) {
-        const x = (i + 0.5) * dp + jitter()
-        const y = (j + 0.5) * dp + jitter()
-        const z = (k + 0.5) * dp
-        const r = Math.hypot(x - s.center[0], y - s.center[1])
-        if (r > 0.06 + (k < 0 ? 3 * dp : 0) || !insideSlice(s, x, y, z)) continue
-        positions.push(x, y, z)
-        kinds.push(k < 0 ? PARTICLE_KIND.wall : PARTICLE_KIND.fluid)
-        partIds.push(k < 0 ? 2 : 1)
-        const rx = x - s.center[0]
-        const ry = y - s.center[1]
-        velocities.push(k < 0 ? 0 : -spin * ry, k < 0 ? 0 : spin * rx, 0)
-      }
-  return {
-    settings: supportedSettings(dp, { shifting, noRiemannWall: false }),
-    materials: [WATER],
-    particles: {
-      positions: Float64Array.from(positions),
-      kinds: Uint8Array.from(kinds),
-      partIds: Int32Array.from(partIds),
-      velocities: Float64Array.from(velocities),
-    },
-    options: { hydrostaticInitialisation: true, threads },
-    rotationalPeriodic: s,
-  }
+  return sector(s, { dp, layers: 5, seed: 7, jitterZ: false, spin, threads, shifting })
 }
 
 describe('rotational periodic boundary', () => {

@@ -3,8 +3,12 @@
  * file's list of solvers to dispose of. Test code only: it registers vitest hooks.
  */
 import { afterEach } from 'vitest'
+import { sliceFrame } from '../../domain/periodic.ts'
+import type { SimulationSettings } from '../../domain/settings.ts'
 import type { SolverConfig, SolverMaterial, SolverOptions } from './config.ts'
 import { PARTICLE_KIND } from './particles.ts'
+import type { RotationalSlice } from './rotationalSlice.ts'
+import { insideSlice } from './rotationalSlice.ts'
 import type { Solver } from './SphSolver.ts'
 import { createSolver } from './SphSolver.ts'
 import { buildTankParticles, supportedSettings, tankPeriodicY, WATER } from './scenarios.ts'
@@ -138,4 +142,69 @@ export function addCell(
       (k + 0.25 + 0.5 * ((c >> 2) & 1)) * dp,
       dp / 2,
     )
+}
+
+/** A slice of `angle` degrees about a vertical axis just off the origin, turned by `rotation`°. */
+export function sectorSlice(angle: number, rotation = 0): RotationalSlice {
+  return sliceFrame({
+    center: [0.001, -0.002, 0],
+    axis: [0, 0, 2],
+    sliceRotation: rotation,
+    sliceAngle: angle,
+  })!
+}
+
+export interface SectorOptions {
+  dp: number
+  /** Layers of water above the floor (the floor is 3 layers thick). */
+  layers: number
+  /** Seed of the sites' jitter (a tenth of dp), so that no two distances tie. */
+  seed: number
+  /** Whether the heights are jittered too. */
+  jitterZ: boolean
+  /** Solid-body spin of the water, rad/s. */
+  spin: number
+  threads?: number
+  shifting?: SimulationSettings['shifting']
+}
+
+/** Water in a sector of a cylinder (radius 0.06 m) of slice `s` on a floor 3 layers thick. */
+export function sectorConfig(s: RotationalSlice, o: SectorOptions): SolverConfig {
+  const { dp } = o
+  const positions: number[] = []
+  const kinds: number[] = []
+  const partIds: number[] = []
+  const velocities: number[] = []
+  let seed = o.seed
+  const jitter = () => {
+    seed = (seed * 16807) % 2147483647
+    return (seed / 2147483647 - 0.5) * 0.1 * dp
+  }
+  for (let k = -3; k < o.layers; k++)
+    for (let j = -8; j < 8; j++)
+      for (let i = -8; i < 8; i++) {
+        const x = (i + 0.5) * dp + jitter()
+        const y = (j + 0.5) * dp + jitter()
+        const z = (k + 0.5) * dp + (o.jitterZ ? jitter() : 0)
+        const rx = x - s.center[0]
+        const ry = y - s.center[1]
+        if (Math.hypot(rx, ry) > 0.06 + (k < 0 ? 3 * dp : 0) || !insideSlice(s, x, y, z)) continue
+        const fluid = k >= 0
+        positions.push(x, y, z)
+        kinds.push(fluid ? PARTICLE_KIND.fluid : PARTICLE_KIND.wall)
+        partIds.push(fluid ? 1 : 2)
+        velocities.push(fluid ? -o.spin * ry : 0, fluid ? o.spin * rx : 0, 0)
+      }
+  return {
+    settings: supportedSettings(dp, { shifting: o.shifting ?? 'lyu21', noRiemannWall: false }),
+    materials: [WATER],
+    particles: {
+      positions: Float64Array.from(positions),
+      kinds: Uint8Array.from(kinds),
+      partIds: Int32Array.from(partIds),
+      velocities: Float64Array.from(velocities),
+    },
+    options: { hydrostaticInitialisation: true, threads: o.threads ?? 1 },
+    rotationalPeriodic: s,
+  }
 }
