@@ -109,7 +109,6 @@ export function advanceSerre(
     c: new Float64Array(n),
     d: new Float64Array(n),
   }
-  const xs = Array.from({ length: 4 }, () => new Float64Array(nodes))
   const us = Array.from({ length: 4 }, () => new Float64Array(nodes))
   const as = Array.from({ length: 4 }, () => new Float64Array(nodes))
   const xt = new Float64Array(nodes)
@@ -125,7 +124,6 @@ export function advanceSerre(
         xt[j] = s === 0 ? x[j]! : x[j]! + weight[s]! * us[s - 1]![j]!
         ut[j] = s === 0 ? u[j]! : u[j]! + weight[s]! * as[s - 1]![j]!
       }
-      xs[s]!.set(xt)
       us[s]!.set(ut)
       accelerations(xt, ut, m, stageT[s]!, options, as[s]!, work)
     }
